@@ -1,0 +1,40 @@
+# PanTrace: `make serve` runs the live viewer, `make test` runs every test.
+# Both install what is missing first (scripts/setup.sh says what it installs).
+
+SWIFT      ?= swift
+BIN        := .build/debug/pantrace
+FUZZ_DIR   := .build/fuzz
+FUZZ_TIME  ?= 60
+
+.PHONY: all build test serve bench fuzz fuzz-smoke setup clean
+
+all: build
+
+setup:
+	@scripts/setup.sh build
+
+build: setup
+	$(SWIFT) build
+
+# The live viewer on 127.0.0.1 with the bundled recordings.
+serve: build
+	$(BIN) serve --host 127.0.0.1 --port 8080 --recordings recordings --web web
+
+# Fuzz smoke first, so the Swift test summary is the last thing printed.
+test: build fuzz-smoke
+	$(SWIFT) test
+
+# Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
+bench: setup
+	$(SWIFT) build -c release --product CodecBench
+	.build/release/CodecBench
+
+# libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).
+fuzz: setup
+	@scripts/fuzz.sh $(FUZZ_TIME)
+
+fuzz-smoke: setup
+	@scripts/fuzz.sh 10
+
+clean:
+	rm -rf .build .build-* $(FUZZ_DIR)

@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// House style (STYLE.md): Swift 6 language mode and these upcoming features everywhere.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "PanTrace",
+    products: [
+        .executable(name: "pantrace", targets: ["pantrace"]),
+        .library(name: "PanTrace", targets: ["PanTrace"]),
+        .library(name: "PanCapture", targets: ["PanCapture"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // zlib through a system-library module; shim.h wraps the macros Swift cannot import.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "PanTrace",
+            dependencies: ["CZlib"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PanCapture",
+            dependencies: ["PanTrace"],
+            exclude: ["Velocity"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "PanTraceCLI",
+            dependencies: [
+                "PanTrace",
+                "PanCapture",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "pantrace",
+            dependencies: [
+                "PanTraceCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CodecBench",
+            dependencies: ["PanTrace", "PanCapture"],
+            path: "Benchmarks/CodecBench",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanTraceTests",
+            dependencies: ["PanTrace", "PanCapture"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanTraceCLITests",
+            dependencies: ["PanTraceCLI", "PanTrace"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,17 @@
+/// The first byte of every chunk payload after the header (docs/FORMAT.md §3).
+enum ChunkKind: UInt8 {
+    /// Samples, in columns.
+    case samples = 0x53  // "S"
+    /// A replacement for the header's metadata (an intent labelled after the gesture, say).
+    case metadata = 0x4D  // "M"
+    /// The end of the recording, with the total sample count.
+    case end = 0x45  // "E"
+}
+
+/// Constants of the header chunk.
+enum HeaderFormat {
+    /// The eight bytes every header payload starts with.
+    static let magic: [UInt8] = Array("PANTRACE".utf8)
+    /// The format version this code writes and the newest it reads.
+    static let version = 1
+}

@@ -1,0 +1,209 @@
+/// A decoded chunk payload (docs/FORMAT.md §3).
+enum ChunkPayload {
+    case header(grid: SampleGrid, metadata: TraceMetadata)
+    case samples(firstIndex: Int, isFinal: Bool)
+    case metadata(TraceMetadata)
+    case end(sampleCount: Int)
+
+    /// Samples one chunk may hold: more would let a small payload claim a huge allocation.
+    static let maximumSamplesPerChunk = 65_536
+
+    // MARK: Encoding
+
+    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
+        var w = ByteWriter(capacity: 256)
+        w.raw(HeaderFormat.magic)
+        w.varint(UInt64(HeaderFormat.version))
+        w.varint(UInt64(grid.timeTickNanoseconds))
+        w.varint(UInt64(grid.positionTicksPerPoint))
+        w.varint(UInt64(grid.velocityTicksPerPointPerSecond))
+        try MetadataCoding.encode(metadata, into: &w)
+        return w.bytes
+    }
+
+    static func encodeMetadata(_ metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
+        var w = ByteWriter()
+        w.byte(ChunkKind.metadata.rawValue)
+        try MetadataCoding.encode(metadata, into: &w)
+        return w.bytes
+    }
+
+    static func encodeEnd(sampleCount: Int) -> [UInt8] {
+        var w = ByteWriter()
+        w.byte(ChunkKind.end.rawValue)
+        w.varint(UInt64(sampleCount))
+        return w.bytes
+    }
+
+    static func encodeSamples(_ c: QuantizedColumns, firstIndex: Int, isFinal: Bool) -> [UInt8] {
+        var w = ByteWriter(capacity: c.count * 12 + 32)
+        w.byte(ChunkKind.samples.rawValue)
+        w.varint(UInt64(firstIndex))
+        w.varint(UInt64(c.count))
+        let optional = c.hasOptionalColumns
+        w.byte((optional ? 1 : 0) | (isFinal ? 2 : 0))
+        // Phases as runs: a gesture is began, a long run of changed, then ended.
+        var i = 0
+        while i < c.count {
+            var j = i + 1
+            while j < c.count, c.phase[j] == c.phase[i] { j += 1 }
+            w.varint(UInt64(c.phase[i]))
+            w.varint(UInt64(j - i))
+            i = j
+        }
+        var scratch: [UInt64] = []
+        scratch.reserveCapacity(c.count)
+        ColumnCoding.encode(c.time, into: &w, scratch: &scratch)
+        ColumnCoding.encode(c.tx, into: &w, scratch: &scratch)
+        ColumnCoding.encode(c.ty, into: &w, scratch: &scratch)
+        ColumnCoding.encode(c.vx, into: &w, scratch: &scratch)
+        ColumnCoding.encode(c.vy, into: &w, scratch: &scratch)
+        if optional {
+            w.raw(c.mask)
+            ColumnCoding.encode(c.lx, into: &w, scratch: &scratch)
+            ColumnCoding.encode(c.ly, into: &w, scratch: &scratch)
+            for t in c.touches { w.varint(UInt64(t)) }
+        }
+        return w.bytes
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the header chunk (chunk 0).
+    static func decodeHeader(_ payload: [UInt8]) throws(PanTraceError) -> (SampleGrid, TraceMetadata) {
+        guard payload.count >= HeaderFormat.magic.count, payload.starts(with: HeaderFormat.magic) else {
+            throw PanTraceError(.badMagic)
+        }
+        var r = ByteReader(payload)
+        _ = try r.raw(HeaderFormat.magic.count)
+        let version = try r.count("format version", limit: Int(Int32.max))
+        guard version >= 1 else { throw PanTraceError(.badHeader("format version 0 does not exist")) }
+        guard version <= HeaderFormat.version else { throw PanTraceError(.unsupportedVersion(version)) }
+        let grid = SampleGrid(
+            timeTickNanoseconds: try r.count("time tick", limit: SampleGrid.maximumScale),
+            positionTicksPerPoint: try r.count("position scale", limit: SampleGrid.maximumScale),
+            velocityTicksPerPointPerSecond: try r.count("velocity scale", limit: SampleGrid.maximumScale))
+        guard grid.isValid else { throw PanTraceError(.badHeader("grid scales must be between 1 and \(SampleGrid.maximumScale)")) }
+        let metadata = try MetadataCoding.decode(&r)
+        return (grid, metadata)
+    }
+
+    /// Decodes a chunk after the header; sample columns are appended to `samples`.
+    static func decode(
+        _ payload: [UInt8], grid: SampleGrid, samples: inout [PanSample], scratch: inout DecodeScratch
+    ) throws(PanTraceError) -> ChunkPayload {
+        var r = ByteReader(payload)
+        let kindByte = try r.byte()
+        guard let kind = ChunkKind(rawValue: kindByte) else {
+            throw PanTraceError(.corruptChunk("unknown chunk kind 0x\(String(kindByte, radix: 16))"))
+        }
+        let result: ChunkPayload
+        switch kind {
+        case .metadata:
+            result = .metadata(try MetadataCoding.decode(&r))
+        case .end:
+            result = .end(sampleCount: try r.count("sample count", limit: Int(Int64.max >> 1)))
+        case .samples:
+            let first = try r.count("first sample index", limit: Int(Int64.max >> 1))
+            let count = try r.count("sample count", limit: maximumSamplesPerChunk)
+            guard count >= 1 else { throw PanTraceError(.corruptChunk("sample chunk with no samples")) }
+            let flags = try r.byte()
+            guard flags & ~3 == 0 else { throw PanTraceError(.corruptChunk("unknown sample-chunk flags 0x\(String(flags, radix: 16))")) }
+            try decodeSamples(count: count, hasOptional: flags & 1 != 0, reader: &r, grid: grid, samples: &samples, scratch: &scratch)
+            result = .samples(firstIndex: first, isFinal: flags & 2 != 0)
+        }
+        guard r.isAtEnd else {
+            throw PanTraceError(.corruptChunk("\(r.remaining) unexpected bytes after the chunk's content"))
+        }
+        return result
+    }
+
+    private static func decodeSamples(
+        count: Int, hasOptional: Bool, reader r: inout ByteReader, grid: SampleGrid,
+        samples: inout [PanSample], scratch s: inout DecodeScratch
+    ) throws(PanTraceError) {
+        // Phase runs must cover exactly `count` samples.
+        s.phase.removeAll(keepingCapacity: true)
+        while s.phase.count < count {
+            let code = try r.varint()
+            guard code <= 3, let phase = GesturePhase(rawValue: UInt8(code)) else {
+                throw PanTraceError(.corruptChunk("unknown phase code \(code) at payload byte \(r.offset)"))
+            }
+            let run = try r.count("phase run", limit: count - s.phase.count)
+            guard run >= 1 else { throw PanTraceError(.corruptChunk("empty phase run at payload byte \(r.offset)")) }
+            s.phase.append(contentsOf: repeatElement(phase, count: run))
+        }
+        try ColumnCoding.decode(count: count, from: &r, into: &s.time)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.tx)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.ty)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.vx)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.vy)
+        var masks: ArraySlice<UInt8> = []
+        var touchValues: [Int64] = []
+        if hasOptional {
+            masks = try r.raw(count)
+            var locations = 0, touchCount = 0
+            for m in masks {
+                guard m & ~3 == 0 else { throw PanTraceError(.corruptChunk("unknown optional-column mask 0x\(String(m, radix: 16))")) }
+                locations += Int(m & 1)
+                touchCount += Int((m >> 1) & 1)
+            }
+            try ColumnCoding.decode(count: locations, from: &r, into: &s.lx)
+            try ColumnCoding.decode(count: locations, from: &r, into: &s.ly)
+            touchValues.reserveCapacity(touchCount)
+            for _ in 0..<touchCount { touchValues.append(Int64(try r.count("touch count", limit: 1000))) }
+        }
+        let tps = grid.timeTicksPerSecond
+        let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
+        samples.reserveCapacity(samples.count + count)
+        var li = 0, ti = 0
+        for i in 0..<count {
+            var sample = PanSample(
+                time: Double(s.time[i]) / tps, phase: s.phase[i],
+                translation: PanVector(x: Double(s.tx[i]) / pps, y: Double(s.ty[i]) / pps),
+                velocity: PanVector(x: Double(s.vx[i]) / vps, y: Double(s.vy[i]) / vps))
+            if hasOptional {
+                let m = masks[masks.startIndex + i]
+                if m & 1 != 0 {
+                    sample.location = PanVector(x: Double(s.lx[li]) / pps, y: Double(s.ly[li]) / pps)
+                    li += 1
+                }
+                if m & 2 != 0 {
+                    sample.touches = Int(touchValues[ti])
+                    ti += 1
+                }
+            }
+            samples.append(sample)
+        }
+    }
+}
+
+/// Column buffers reused across chunks so decoding a file does not allocate per chunk.
+struct DecodeScratch {
+    var phase: [GesturePhase] = []
+    var time: [Int64] = []
+    var tx: [Int64] = []
+    var ty: [Int64] = []
+    var vx: [Int64] = []
+    var vy: [Int64] = []
+    var lx: [Int64] = []
+    var ly: [Int64] = []
+}
+
+/// Turns a `DecodingError` into one short phrase naming the key path.
+enum DecodingProblem {
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing key \"\(key.stringValue)\"\(path(context))"
+        case .typeMismatch(_, let context): return "\(context.debugDescription)\(path(context))"
+        case .valueNotFound(_, let context): return "missing value\(path(context))"
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}

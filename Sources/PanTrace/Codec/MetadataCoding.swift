@@ -1,0 +1,143 @@
+internal import Foundation
+
+/// The header's metadata as tagged binary fields (docs/FORMAT.md §3.2).
+///
+/// A recording is typically 30–120 samples at 4–6 bytes each, so the ~230 bytes of a JSON
+/// header would be half the file. Fields are `varint tag, value`; a number is stored as
+/// thousandths in a zigzag varint when that is exact, else as the raw IEEE double; keys this
+/// version does not know travel as one JSON object (tag 10) so they still round-trip.
+enum MetadataCoding {
+    enum Tag: UInt64 {
+        case end = 0, id, created, source, screen, edge, intent, tags, notes, velocity, extra
+    }
+
+    static let maximumStringBytes = 1 << 16
+    static let maximumTags = 1024
+
+    static func encode(_ m: TraceMetadata, into w: inout ByteWriter) throws(PanTraceError) {
+        func string(_ tag: Tag, _ value: String) {
+            w.varint(tag.rawValue)
+            w.varint(UInt64(value.utf8.count))
+            w.raw(value.utf8)
+        }
+        for value in [m.id, m.created, m.source, m.notes, m.velocityOrigin] + m.tags where value.utf8.count > maximumStringBytes {
+            throw PanTraceError(.invalidValue("a metadata string is longer than \(maximumStringBytes) bytes"))
+        }
+        guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
+        string(.id, m.id)
+        string(.created, m.created)
+        string(.source, m.source)
+        w.varint(Tag.screen.rawValue)
+        number(m.screen.width, into: &w)
+        number(m.screen.height, into: &w)
+        number(m.screen.scale, into: &w)
+        if let edge = m.edge {
+            w.varint(Tag.edge.rawValue)
+            w.byte(UInt8(ScreenEdge.allCases.firstIndex(of: edge)!))
+        }
+        w.varint(Tag.intent.rawValue)
+        w.byte(UInt8(Intent.allCases.firstIndex(of: m.intent)!))
+        if !m.tags.isEmpty {
+            w.varint(Tag.tags.rawValue)
+            w.varint(UInt64(m.tags.count))
+            for tag in m.tags {
+                w.varint(UInt64(tag.utf8.count))
+                w.raw(tag.utf8)
+            }
+        }
+        if !m.notes.isEmpty { string(.notes, m.notes) }
+        string(.velocity, m.velocityOrigin)
+        if !m.extra.isEmpty {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard let json = try? encoder.encode(m.extra), json.count <= maximumStringBytes else {
+                throw PanTraceError(.invalidValue("unknown metadata keys cannot be encoded in \(maximumStringBytes) bytes of JSON"))
+            }
+            string(.extra, String(decoding: json, as: UTF8.self))
+        }
+        w.varint(Tag.end.rawValue)
+    }
+
+    static func decode(_ r: inout ByteReader) throws(PanTraceError) -> TraceMetadata {
+        var m = TraceMetadata(id: "", created: "", source: "", velocityOrigin: "")
+        var seen = Set<UInt64>()
+        var sawID = false
+        func string() throws(PanTraceError) -> String {
+            let length = try r.count("string length", limit: maximumStringBytes)
+            let bytes = try r.raw(length)
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw PanTraceError(.badHeader("a metadata string is not valid UTF-8"))
+            }
+            return text
+        }
+        while true {
+            let raw = try r.varint()
+            guard let tag = Tag(rawValue: raw) else {
+                throw PanTraceError(.badHeader("unknown metadata field \(raw)"))
+            }
+            if tag == .end { break }
+            guard seen.insert(raw).inserted else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
+            switch tag {
+            case .end: break
+            case .id:
+                m.id = try string()
+                sawID = true
+            case .created: m.created = try string()
+            case .source: m.source = try string()
+            case .screen:
+                m.screen = ScreenGeometry(width: try number(&r), height: try number(&r), scale: try number(&r))
+            case .edge:
+                let code = Int(try r.byte())
+                guard code < ScreenEdge.allCases.count else { throw PanTraceError(.badHeader("unknown edge code \(code)")) }
+                m.edge = ScreenEdge.allCases[code]
+            case .intent:
+                let code = Int(try r.byte())
+                guard code < Intent.allCases.count else { throw PanTraceError(.badHeader("unknown intent code \(code)")) }
+                m.intent = Intent.allCases[code]
+            case .tags:
+                let count = try r.count("tag count", limit: maximumTags)
+                for _ in 0..<count { m.tags.append(try string()) }
+            case .notes: m.notes = try string()
+            case .velocity: m.velocityOrigin = try string()
+            case .extra:
+                let json = try string()
+                do {
+                    m.extra = try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
+                } catch {
+                    throw PanTraceError(.badHeader("unknown-keys field is not a JSON object: \(DecodingProblem.describe(error))"))
+                }
+                m.extra = m.extra.filter { !TraceMetadata.knownKeys.contains($0.key) }
+            }
+        }
+        guard sawID else { throw PanTraceError(.badHeader("metadata has no id")) }
+        return m
+    }
+
+    /// Thousandths as an even zigzag varint when exact; otherwise an odd marker and the raw double.
+    static func number(_ value: Double, into w: inout ByteWriter) {
+        let scaled = (value * 1000).rounded()
+        if value.isFinite, abs(scaled) < 1e15, scaled / 1000 == value {
+            let z = UInt64(bitPattern: (Int64(scaled) << 1) ^ (Int64(scaled) >> 63))
+            w.varint(z << 1)
+        } else {
+            w.varint(1)
+            var bits = value.bitPattern
+            for _ in 0..<8 {
+                w.byte(UInt8(truncatingIfNeeded: bits))
+                bits >>= 8
+            }
+        }
+    }
+
+    static func number(_ r: inout ByteReader) throws(PanTraceError) -> Double {
+        let n = try r.varint()
+        if n & 1 == 0 {
+            let z = n >> 1
+            return Double(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))) / 1000
+        }
+        guard n == 1 else { throw PanTraceError(.badHeader("bad number marker \(n)")) }
+        var bits: UInt64 = 0
+        for i in 0..<8 { bits |= UInt64(try r.byte()) << UInt64(8 * i) }
+        return Double(bitPattern: bits)
+    }
+}

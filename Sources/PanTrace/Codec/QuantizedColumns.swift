@@ -1,0 +1,76 @@
+/// The samples of one chunk as integer columns on the grid, ready to encode.
+///
+/// Quantization happens once, when a sample is appended, so invalid values are rejected at
+/// the call that supplied them rather than later when the chunk is flushed.
+struct QuantizedColumns {
+    var phase: [UInt8] = []
+    var time: [Int64] = []
+    var tx: [Int64] = []
+    var ty: [Int64] = []
+    var vx: [Int64] = []
+    var vy: [Int64] = []
+    /// Per sample: bit 0, a location follows; bit 1, a touch count follows.
+    var mask: [UInt8] = []
+    var lx: [Int64] = []
+    var ly: [Int64] = []
+    var touches: [Int64] = []
+
+    var count: Int { time.count }
+    var isEmpty: Bool { time.isEmpty }
+    var hasOptionalColumns: Bool { mask.contains { $0 != 0 } }
+
+    mutating func removeAll() {
+        phase.removeAll(keepingCapacity: true)
+        time.removeAll(keepingCapacity: true)
+        tx.removeAll(keepingCapacity: true)
+        ty.removeAll(keepingCapacity: true)
+        vx.removeAll(keepingCapacity: true)
+        vy.removeAll(keepingCapacity: true)
+        mask.removeAll(keepingCapacity: true)
+        lx.removeAll(keepingCapacity: true)
+        ly.removeAll(keepingCapacity: true)
+        touches.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends `sample` on `grid`; throws naming the field if a value is not finite or out of range.
+    mutating func append(_ sample: PanSample, grid: SampleGrid) throws(PanTraceError) {
+        func q(_ value: Double, _ scale: Double, _ field: String) throws(PanTraceError) -> Int64 {
+            guard value.isFinite else {
+                throw PanTraceError(.invalidSample("\(field) is \(value); only finite numbers can be recorded"))
+            }
+            let scaled = (value * scale).rounded()
+            guard abs(scaled) < SampleGrid.tickLimit else {
+                throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range"))
+            }
+            return Int64(scaled)
+        }
+        let p = Double(grid.positionTicksPerPoint), v = Double(grid.velocityTicksPerPointPerSecond)
+        let t = try q(sample.time, grid.timeTicksPerSecond, "time")
+        let x = try q(sample.translation.x, p, "translation.x"), y = try q(sample.translation.y, p, "translation.y")
+        let vX = try q(sample.velocity.x, v, "velocity.x"), vY = try q(sample.velocity.y, v, "velocity.y")
+        var bits: UInt8 = 0
+        var loc: (Int64, Int64)?
+        if let location = sample.location {
+            loc = (try q(location.x, p, "location.x"), try q(location.y, p, "location.y"))
+            bits |= 1
+        }
+        if let touches = sample.touches {
+            guard (0...1000).contains(touches) else {
+                throw PanTraceError(.invalidSample("touches \(touches) is outside 0…1000"))
+            }
+            bits |= 2
+        }
+        phase.append(sample.phase.rawValue)
+        time.append(t)
+        tx.append(x)
+        ty.append(y)
+        vx.append(vX)
+        vy.append(vY)
+        mask.append(bits)
+        if let (a, b) = loc {
+            lx.append(a)
+            ly.append(b)
+        }
+        if let touches = sample.touches { self.touches.append(Int64(touches)) }
+    }
+}

@@ -1,0 +1,184 @@
+/// Reads `.pantrace` files, treating every file as hostile.
+///
+/// Allocation is bounded: the file size, each chunk's inflated size and the total inflated
+/// size are capped, and no buffer is sized from a value in the file. Every failure is a
+/// ``PanTraceError`` naming the chunk and byte offset. A file cut off inside a chunk (a
+/// crash while recording) yields every complete chunk and a warning, or an error when
+/// ``Configuration/isStrict``; a corrupt chunk is an error unless ``Configuration/salvages``,
+/// which skips to the next gzip member and reports what it skipped.
+public struct TraceReader: Sendable {
+    /// Limits and policies for reading.
+    public struct Configuration: Sendable {
+        /// Largest file accepted, in bytes.
+        public var maximumFileBytes: Int
+        /// Largest inflated chunk, in bytes.
+        public var maximumChunkBytes: Int
+        /// Largest total inflated size, in bytes (the deflate-bomb guard).
+        public var maximumTotalBytes: Int
+        /// Whether a truncated tail is an error rather than a warning.
+        public var isStrict: Bool
+        /// Whether corrupt chunks are skipped (and reported) rather than fatal.
+        public var salvages: Bool
+
+        /// Creates a configuration; the defaults suit any real recording.
+        public init(
+            maximumFileBytes: Int = 1 << 30, maximumChunkBytes: Int = 4 << 20, maximumTotalBytes: Int = 1 << 30,
+            isStrict: Bool = false, salvages: Bool = false
+        ) {
+            self.maximumFileBytes = maximumFileBytes
+            self.maximumChunkBytes = maximumChunkBytes
+            self.maximumTotalBytes = maximumTotalBytes
+            self.isStrict = isStrict
+            self.salvages = salvages
+        }
+    }
+
+    /// The configuration in use.
+    public var configuration: Configuration
+
+    /// Creates a reader.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Reads the file at `path`.
+    /// - Throws: ``PanTraceError`` naming the file, chunk and byte offset.
+    public func read(contentsOf path: String) throws(PanTraceError) -> TraceFile {
+        let bytes = try FileDescriptor.readAll(path, limit: configuration.maximumFileBytes)
+        do {
+            var file = try decode(bytes)
+            file.warnings = file.warnings.map { $0.in(file: path) }
+            return file
+        } catch {
+            throw error.in(file: path)
+        }
+    }
+
+    /// Decodes a whole file held in memory.
+    public func decode(_ bytes: [UInt8]) throws(PanTraceError) -> TraceFile {
+        guard !bytes.isEmpty else { throw PanTraceError(.emptyFile) }
+        let inflater = GzipInflater()
+        var payload: [UInt8] = []
+        payload.reserveCapacity(1 << 16)
+        var scratch = DecodeScratch()
+        var samples: [PanSample] = []
+        var grid = SampleGrid.standard
+        var metadata: TraceMetadata?
+        var warnings: [PanTraceError] = []
+        var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
+        var sawEnd = false, truncated = false
+
+        // Salvage: report, then look for the next gzip member after `from`.
+        func skip(_ error: PanTraceError, from start: Int) throws(PanTraceError) -> Int {
+            guard configuration.salvages, chunk > 0 else { throw error }
+            warnings.append(error)
+            skipped += 1
+            return Self.nextMember(in: bytes, after: start) ?? bytes.count
+        }
+
+        while offset < bytes.count {
+            let start = offset
+            guard Self.looksLikeMember(bytes, at: start) else {
+                if chunk == 0 { throw PanTraceError(.notGzip, chunk: 0, byteOffset: 0) }
+                if bytes.count - start < 3, Self.gzipMagic.starts(with: bytes[start...]) {
+                    truncated = true
+                    break
+                }
+                offset = try skip(PanTraceError(.corruptChunk("bytes that are not a gzip member"), chunk: chunk, byteOffset: start), from: start)
+                chunk += 1
+                continue
+            }
+            let outcome = inflater.inflateMember(bytes, from: start, limit: configuration.maximumChunkBytes, into: &payload)
+            switch outcome {
+            case .truncated:
+                if chunk == 0 { throw PanTraceError(.truncated, chunk: 0, byteOffset: start) }
+                truncated = true
+                offset = bytes.count
+                continue
+            case .overLimit:
+                offset = try skip(PanTraceError(.chunkTooLarge(limit: configuration.maximumChunkBytes), chunk: chunk, byteOffset: start), from: start)
+                chunk += 1
+                continue
+            case .corrupt(let message, let at):
+                offset = try skip(PanTraceError(.corruptChunk("\(message) (zlib, near byte \(at))"), chunk: chunk, byteOffset: start), from: start)
+                chunk += 1
+                continue
+            case .complete(let consumed):
+                offset = start + consumed
+            }
+            totalInflated += payload.count
+            guard totalInflated <= configuration.maximumTotalBytes else {
+                throw PanTraceError(.outputLimit(limit: configuration.maximumTotalBytes), chunk: chunk, byteOffset: start)
+            }
+            do throws(PanTraceError) {
+                if chunk == 0 {
+                    (grid, metadata) = try ChunkPayload.decodeHeader(payload)
+                } else {
+                    guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
+                    let before = samples.count
+                    switch try ChunkPayload.decode(payload, grid: grid, samples: &samples, scratch: &scratch) {
+                    case .header:
+                        preconditionFailure("decode never returns a header")
+                    case .metadata(let updated):
+                        metadata = updated
+                    case .end(let total):
+                        guard total == samples.count || skipped > 0 else {
+                            throw PanTraceError(.corruptChunk("end mark counts \(total) samples but \(samples.count) were read"))
+                        }
+                        sawEnd = true
+                    case .samples(let first, let isFinal):
+                        if first != before, skipped == 0 {
+                            samples.removeSubrange(before...)
+                            throw PanTraceError(.corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
+                        }
+                        try Self.checkTimeOrder(samples, from: before)
+                        sawEnd = isFinal
+                    }
+                }
+            } catch {
+                var located = error
+                located.chunk = chunk
+                located.byteOffset = start
+                if chunk == 0 { throw located }
+                offset = try skip(located, from: start)
+            }
+            if chunk > 0 || metadata != nil { chunksRead += 1 }
+            chunk += 1
+        }
+
+        guard let metadata else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
+        if truncated || !sawEnd {
+            let cut = PanTraceError(.truncated, chunk: chunk, byteOffset: offset == bytes.count && !truncated ? bytes.count : nil)
+            if configuration.isStrict { throw cut }
+            warnings.append(truncated ? cut : PanTraceError(.truncated, chunk: chunk, byteOffset: bytes.count))
+        }
+        return TraceFile(
+            trace: Trace(metadata: metadata, samples: samples, grid: grid), chunkCount: chunksRead, byteCount: bytes.count,
+            isComplete: sawEnd && !truncated && skipped == 0, warnings: warnings, skippedChunks: skipped)
+    }
+
+    private static let gzipMagic: [UInt8] = [0x1f, 0x8b, 0x08]
+
+    private static func looksLikeMember(_ bytes: [UInt8], at offset: Int) -> Bool {
+        bytes.count - offset >= 3 && bytes[offset] == 0x1f && bytes[offset + 1] == 0x8b && bytes[offset + 2] == 0x08
+    }
+
+    private static func nextMember(in bytes: [UInt8], after start: Int) -> Int? {
+        var i = start + 1
+        while i + 2 < bytes.count {
+            if looksLikeMember(bytes, at: i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func checkTimeOrder(_ samples: [PanSample], from start: Int) throws(PanTraceError) {
+        var previous = start > 0 ? samples[start - 1].time : -Double.infinity
+        for i in start..<samples.count {
+            guard samples[i].time >= previous else {
+                throw PanTraceError(.invalidSample("time \(samples[i].time) s goes backwards (previous \(previous) s)"), sample: i)
+            }
+            previous = samples[i].time
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The facts `pantrace inspect` reports about one trace file.
+///
+/// Encodes to the stable JSON keys of the inspect output: `file`, `samples`, `duration_s`,
+/// `rate_hz`, `peak_velocity_pt_s`, `intent`, `source`, `screen`, `chunks`, `bytes`,
+/// `bytes_per_sample`, `complete`, plus `id`, `velocity` and `warnings`.
+public struct TraceSummary: Codable, Hashable, Sendable {
+    public var file: String
+    public var id: String
+    public var samples: Int
+    public var duration_s: Double
+    /// The sample rate from the median interval between samples (robust to jitter and gaps).
+    public var rate_hz: Double
+    /// The largest velocity magnitude among the samples.
+    public var peak_velocity_pt_s: Double
+    public var intent: Intent
+    public var source: String
+    public var velocity: String
+    public var screen: ScreenGeometry
+    public var chunks: Int
+    public var bytes: Int
+    public var bytes_per_sample: Double
+    public var complete: Bool
+    public var warnings: [String]
+
+    /// Summarizes a file that was read.
+    public init(file: String, contents: TraceFile) {
+        let trace = contents.trace
+        self.file = file
+        id = trace.metadata.id
+        samples = trace.samples.count
+        duration_s = trace.duration
+        var intervals: [Double] = []
+        intervals.reserveCapacity(max(0, trace.samples.count - 1))
+        for i in trace.samples.indices.dropFirst() {
+            let dt = trace.samples[i].time - trace.samples[i - 1].time
+            if dt > 0 { intervals.append(dt) }
+        }
+        intervals.sort()
+        let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
+        rate_hz = median > 0 ? (1 / median * 10).rounded() / 10 : 0
+        peak_velocity_pt_s = trace.samples.reduce(0) { max($0, $1.velocity.magnitude) }
+        intent = trace.metadata.intent
+        source = trace.metadata.source
+        velocity = trace.metadata.velocityOrigin
+        screen = trace.metadata.screen
+        chunks = contents.chunkCount
+        bytes = contents.byteCount
+        bytes_per_sample = (contents.bytesPerSample * 100).rounded() / 100
+        complete = contents.isComplete
+        warnings = contents.warnings.map(\.description)
+    }
+}

@@ -1,0 +1,77 @@
+internal import CZlib
+
+/// Decompresses one gzip member at a time out of an in-memory file, with an output cap.
+///
+/// Owns one `z_stream`, created in `init` and freed once in `deinit`. zlib's `inflate`
+/// stops at the end of each member (zlib.h:863–868), so the reader calls ``inflateMember``
+/// once per chunk. Nothing is sized from the file: output grows in 64 KiB steps up to the
+/// caller's limit, and the gzip ISIZE trailer is never trusted (libwebsockets.md §5.5).
+final class GzipInflater {
+    /// How one member ended.
+    enum Outcome: Equatable {
+        /// The member ended and its CRC-32 and length matched; `consumed` input bytes.
+        case complete(consumed: Int)
+        /// The input ran out inside the member.
+        case truncated
+        /// zlib reported bad data; `message` is zlib's, `at` the input offset it reached.
+        case corrupt(message: String, at: Int)
+        /// The member produced more than the limit.
+        case overLimit
+    }
+
+    private var stream = z_stream()
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+
+    init() {
+        let status = pantrace_inflate_init_gzip(&stream)
+        precondition(status == Z_OK, "inflateInit2 failed with zlib status \(status)")
+    }
+
+    deinit {
+        inflateEnd(&stream)
+    }
+
+    /// Inflates the member starting at `offset` in `input` into `output` (replacing its contents).
+    func inflateMember(_ input: [UInt8], from offset: Int, limit: Int, into output: inout [UInt8]) -> Outcome {
+        output.removeAll(keepingCapacity: true)
+        inflateReset(&stream)
+        return input.withUnsafeBufferPointer { all -> Outcome in
+            let remaining = all.count - offset
+            // A chunk is far below 4 GiB; clamp so a huge file cannot overflow avail_in.
+            let available = min(remaining, Int(UInt32.max))
+            stream.next_in = UnsafeMutablePointer(mutating: all.baseAddress! + offset)
+            stream.avail_in = UInt32(available)
+            defer { stream.next_in = nil }
+            while true {
+                var status: Int32 = Z_OK
+                var produced = 0
+                scratch.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    produced = out.count - Int(stream.avail_out)
+                    if produced > 0, output.count + produced <= limit {
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<produced]))
+                    }
+                }
+                if output.count + produced > limit { return .overLimit }
+                let consumed = available - Int(stream.avail_in)
+                switch status {
+                case Z_STREAM_END:
+                    return .complete(consumed: consumed)
+                case Z_OK:
+                    continue
+                case Z_BUF_ERROR:
+                    // No progress possible: with all input given, the member is cut short.
+                    if stream.avail_in == 0 { return .truncated }
+                    continue
+                case Z_DATA_ERROR:
+                    let message = stream.msg.map { String(cString: $0) } ?? "invalid deflate data"
+                    return .corrupt(message: message, at: offset + consumed)
+                default:
+                    return .corrupt(message: "zlib status \(status)", at: offset + consumed)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+/// What the person meant the gesture to do, as labelled when it was recorded.
+public enum Intent: String, Sendable, Codable, CaseIterable {
+    /// The person meant the transition to complete.
+    case finish
+    /// The person meant the transition to snap back.
+    case cancel
+    /// Nobody said; such traces are left out of tuning.
+    case unknown
+}

@@ -1,0 +1,89 @@
+/// An error reading, writing or converting a trace, with where it happened.
+///
+/// One public struct wrapping a private code (STYLE.md): new kinds of failure can be added
+/// without breaking callers. ``description`` is the one line a user sees, naming the file
+/// and the chunk, byte offset, line or sample where the problem is.
+public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible {
+    enum Code: Hashable, Sendable {
+        case emptyFile
+        case notGzip
+        case badMagic
+        case unsupportedVersion(Int)
+        case badHeader(String)
+        case corruptChunk(String)
+        case chunkTooLarge(limit: Int)
+        case outputLimit(limit: Int)
+        case truncated
+        case invalidSample(String)
+        case invalidValue(String)
+        case io(String)
+        case malformedLine(String)
+        case unsupportedFormat(String)
+        case alreadyExists
+    }
+
+    let code: Code
+    /// The file the problem is in, when there is one.
+    public internal(set) var file: String?
+    /// The index of the chunk (gzip member) the problem is in; the header is chunk 0.
+    public internal(set) var chunk: Int?
+    /// The byte offset in the file (or, for payload problems, where the chunk starts).
+    public internal(set) var byteOffset: Int?
+    /// The 1-based line, for text formats.
+    public internal(set) var line: Int?
+    /// The 0-based sample index, for problems with one sample.
+    public internal(set) var sample: Int?
+
+    init(_ code: Code, file: String? = nil, chunk: Int? = nil, byteOffset: Int? = nil, line: Int? = nil, sample: Int? = nil) {
+        self.code = code
+        self.file = file
+        self.chunk = chunk
+        self.byteOffset = byteOffset
+        self.line = line
+        self.sample = sample
+    }
+
+    /// Whether the problem is only that the file ends inside a chunk (a crash while writing).
+    public var isTruncation: Bool { code == .truncated }
+
+    /// The same error, naming `file`.
+    func `in`(file: String) -> PanTraceError {
+        var copy = self
+        copy.file = file
+        return copy
+    }
+
+    var problem: String {
+        switch code {
+        case .emptyFile: "empty file"
+        case .notGzip: "not a .pantrace file: no gzip member starts here"
+        case .badMagic: "not a .pantrace file: the header chunk does not start with PANTRACE"
+        case .unsupportedVersion(let v): "format version \(v) is newer than this pantrace reads (1); upgrade pantrace"
+        case .badHeader(let why): "bad header: \(why)"
+        case .corruptChunk(let why): "corrupt chunk: \(why)"
+        case .chunkTooLarge(let limit): "chunk inflates past the \(limit)-byte chunk limit (a deflate bomb or a damaged file)"
+        case .outputLimit(let limit): "file inflates past the \(limit)-byte total limit"
+        case .truncated: "file ends inside a chunk (truncated, e.g. by a crash while recording)"
+        case .invalidSample(let why): "invalid sample: \(why)"
+        case .invalidValue(let why): why
+        case .io(let why): why
+        case .malformedLine(let why): why
+        case .unsupportedFormat(let why): why
+        case .alreadyExists: "already exists; pantrace never overwrites a recording (choose another name or remove it first)"
+        }
+    }
+
+    /// `file: chunk 3 at byte 1234: corrupt chunk: …` — every known location, then the problem.
+    public var description: String {
+        var parts: [String] = []
+        if let file { parts.append(file) }
+        var location: [String] = []
+        if let line { location.append("line \(line)") }
+        if let chunk { location.append("chunk \(chunk)") }
+        if let byteOffset { location.append("at byte \(byteOffset)") }
+        if let sample { location.append("sample \(sample)") }
+        if !location.isEmpty { parts.append(location.joined(separator: " ")) }
+        parts.append(problem)
+        return parts.joined(separator: ": ")
+    }
+}

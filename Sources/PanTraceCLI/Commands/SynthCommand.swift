@@ -1,0 +1,86 @@
+public import ArgumentParser
+public import PanCapture
+internal import PanTrace
+internal import Foundation
+
+/// `pantrace synth`: generate labelled gestures for tests and benchmarks.
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Generate labelled synthetic pan gestures (seeded: the same seed gives byte-identical files).",
+        discussion: "Scenarios, noise model and the intent rule are described in docs/SYNTH.md.")
+
+    @Option(name: .shortAndLong, help: "Folder to write into (created if missing).")
+    var output: String
+
+    @Option(help: "How many gestures.")
+    var count: Int = 24
+
+    @Option(help: "Random seed.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Transition the gestures drive: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var kind: GestureKind = .edgeBack
+
+    @Option(name: .customLong("scenario"), help: "A scenario to draw from (repeat for several; default all): \(GestureScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var scenarios: [GestureScenario] = []
+
+    @Option(help: "Samples per second: 60, 120 or 240.")
+    var rate: Int = 120
+
+    @Option(name: .customLong("jitter-us"), help: "Timestamp jitter, standard deviation in microseconds.")
+    var jitterMicroseconds: Double = 20
+
+    @Option(help: "Hand tremor, standard deviation in points.")
+    var tremor: Double = 0.05
+
+    @Option(name: .customLong("velocity-noise"), help: "Velocity noise, standard deviation in points per second.")
+    var velocityNoise: Double = 1.0
+
+    @Option(help: "Screen size in points, WIDTHxHEIGHT.")
+    var screen = ScreenSize(argument: "390x844")!
+
+    @Option(help: "Screen scale (pixels per point).")
+    var scale: Double = 3
+
+    @Option(help: "File format: pantrace, jsonl or csv.")
+    var format: String = "pantrace"
+
+    func validate() throws {
+        guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
+        guard [60, 120, 240].contains(rate) else { throw ValidationError("--rate must be 60, 120 or 240, got \(rate)") }
+        guard jitterMicroseconds >= 0, jitterMicroseconds.isFinite else { throw ValidationError("--jitter-us must be a non-negative number") }
+        guard tremor >= 0, tremor.isFinite else { throw ValidationError("--tremor must be a non-negative number") }
+        guard velocityNoise >= 0, velocityNoise.isFinite else { throw ValidationError("--velocity-noise must be a non-negative number") }
+        guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be positive") }
+        guard ["pantrace", "jsonl", "csv"].contains(format) else { throw ValidationError("--format must be pantrace, jsonl or csv, got \(format)") }
+    }
+
+    func run() throws {
+        var configuration = GestureSynthesizer.Configuration()
+        configuration.kind = kind
+        if !scenarios.isEmpty { configuration.scenarios = scenarios }
+        configuration.rate = Double(rate)
+        configuration.timestampJitter = jitterMicroseconds * 1e-6
+        configuration.tremor = tremor
+        configuration.velocityNoise = velocityNoise
+        configuration.screen = ScreenGeometry(width: screen.width, height: screen.height, scale: scale)
+        let synthesizer = GestureSynthesizer(configuration: configuration, seed: seed)
+
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("cannot create \(output): \(error.localizedDescription)")
+        }
+        var samples = 0
+        for index in 0..<count {
+            let trace = synthesizer.trace(at: index)
+            try TraceFiles.write(trace, to: "\(output)/\(trace.metadata.id).\(format)")
+            samples += trace.samples.count
+        }
+        print("wrote \(count) gestures (\(samples) samples) to \(output)")
+    }
+}
+
+extension GestureKind: ExpressibleByArgument {}
+extension GestureScenario: ExpressibleByArgument {}

@@ -1,0 +1,15 @@
+internal import ArgumentParser
+internal import PanTrace
+
+/// How hard to be on damaged files, shared by the commands that read traces.
+struct ReadOptions: ParsableArguments {
+    @Flag(help: "Treat a truncated tail (a crash while recording) as an error, not a warning.")
+    var strict = false
+
+    @Flag(help: "Skip corrupt chunks, keep every readable one, and say what was skipped.")
+    var salvage = false
+
+    var reader: TraceReader {
+        TraceReader(configuration: TraceReader.Configuration(isStrict: strict, salvages: salvage))
+    }
+}

@@ -1,0 +1,17 @@
+public import ArgumentParser
+
+/// The `pantrace` command: record, replay, watch and tune pan-driven transitions.
+public struct PanTraceCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "pantrace",
+        abstract: "Record, replay, watch and tune pan-gesture-driven transitions.",
+        discussion: """
+            Recordings are .pantrace files: compressed, checksummed, crash-tolerant chunks \
+            (docs/FORMAT.md). Every command reads .pantrace, .jsonl and .csv by extension.
+            """,
+        version: "0.1.0",
+        subcommands: [SynthCommand.self, InspectCommand.self, ConvertCommand.self, ServeCommand.self]
+    )
+
+    public init() {}
+}
