@@ -62,12 +62,20 @@ let package = Package(
         .testTarget(
             name: "PanTraceTests",
             dependencies: ["PanTrace", "PanCapture"],
-            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanCaptureTests",
+            dependencies: ["PanCapture", "PanTrace"],
+            exclude: ["Velocity"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PanTraceCLITests",
-            dependencies: ["PanTraceCLI", "PanTrace"],
+            dependencies: [
+                "PanTraceCLI", "PanTrace", "PanCapture", "pantrace",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

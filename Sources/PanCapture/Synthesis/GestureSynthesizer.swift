@@ -175,7 +175,8 @@ public struct GestureSynthesizer: Sendable {
             let moved = PanVector(x: translation.x + tremor.x, y: translation.y + tremor.y)
             if began == nil {
                 guard moved.magnitude >= c.slop || isRelease else { continue }
-                began = frame
+                // The gesture's clock starts at the began callback's own (jittered) timestamp.
+                began = frame + jitter
             }
             let time = max(previousTime + 1e-4, frame + jitter - began!)
             previousTime = time
