@@ -1,1 +1,121 @@
-print("")
+// Codec benchmark: .pantrace against gzip-compressed JSONL of the same samples, in one run.
+// Run with `make bench` (release build). Prints a markdown table for BENCHMARKS.md.
+import Foundation
+import PanCapture
+import PanTrace
+
+let gestureCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
+let clock = ContinuousClock()
+
+func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+}
+
+/// Runs `body` repeatedly for at least `minimum` seconds; returns seconds per run.
+func measure(minimum: Double = 1.0, _ body: () throws -> Void) rethrows -> Double {
+    var runs = 0
+    let start = clock.now
+    repeat {
+        try body()
+        runs += 1
+    } while seconds(clock.now - start) < minimum
+    return seconds(clock.now - start) / Double(runs)
+}
+
+var configuration = GestureSynthesizer.Configuration()
+configuration.rate = 120
+let synthesizer = GestureSynthesizer(configuration: configuration, seed: 2026)
+let traces = (0..<gestureCount).map { synthesizer.trace(at: $0) }
+let snapped = traces.map { t in Trace(metadata: t.metadata, samples: t.samples.map(t.grid.snapped), grid: t.grid) }
+let sampleCount = traces.reduce(0) { $0 + $1.samples.count }
+print("corpus: \(gestureCount) synthetic gestures, \(sampleCount) samples at 120 Hz (seed 2026), mean \(sampleCount / gestureCount) samples")
+
+if let level = ProcessInfo.processInfo.environment["PANTRACE_LEVEL"].flatMap(Int.init) {
+    // Size and speed of one zlib level (for choosing the default).
+    var c = TraceWriter.Configuration.archive
+    c.compressionLevel = level
+    let encoder = TraceEncoder(configuration: c)
+    var bytes = 0
+    let t = try measure { bytes = 0; for trace in traces { bytes += try encoder.encode(trace).count } }
+    print("level \(level): \(Double(bytes) / Double(sampleCount)) B/sample, \(Double(sampleCount) / t / 1e6) M samples/s")
+    exit(0)
+}
+if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
+    // For profiling under callgrind: encoding only.
+    let encoder = TraceEncoder()
+    for trace in traces { _ = try encoder.encode(trace) }
+    exit(0)
+}
+
+// Encode (archive layout, as synth and convert write).
+var archive: [[UInt8]] = []
+let encoder = TraceEncoder()
+let encodeTime = try measure {
+    archive = try traces.map { try encoder.encode($0) }
+}
+let liveEncoder = TraceEncoder(configuration: .live)
+let live = try traces.map { try liveEncoder.encode($0) }
+
+// Decode every file from memory.
+let reader = TraceReader()
+var decoded = 0
+let decodeTime = try measure {
+    decoded = 0
+    for bytes in archive { decoded += try reader.decode(bytes).trace.samples.count }
+}
+precondition(decoded == sampleCount)
+
+// Baseline 1: gzip JSONL of the same grid values, one file per gesture.
+let jsonl = try snapped.map { Gzip.compress(try JSONLCodec.encode($0)) }
+// Baseline 2: gzip JSONL of the unquantized samples, as a naive recorder would write them.
+let jsonlFull = try traces.map { Gzip.compress(try JSONLCodec.encode($0)) }
+// JSONL decode (gunzip + Foundation JSONDecoder per line) on a slice: it is slow.
+let baselineSlice = Array(jsonl.prefix(max(1, gestureCount / 10)))
+let baselineSamples = snapped.prefix(baselineSlice.count).reduce(0) { $0 + $1.samples.count }
+let baselineTime = try measure {
+    for bytes in baselineSlice { _ = try JSONLCodec.decode(try Gzip.decompress(bytes)) }
+}
+
+// One long recording (every gesture's samples end to end): the per-sample cost without
+// the per-file cost of a header and zlib stream set-up that dominates 60-sample files.
+var longSamples: [PanSample] = []
+var offset = 0.0
+for trace in traces.prefix(1000) {
+    for var sample in trace.samples {
+        sample.time += offset
+        sample.phase = longSamples.isEmpty ? .began : .changed
+        longSamples.append(sample)
+    }
+    offset = longSamples.last!.time + 0.01
+}
+longSamples[longSamples.count - 1].phase = .ended
+let longTrace = Trace(metadata: TraceMetadata(id: "long"), samples: longSamples)
+if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "long" {
+    let bytes = try encoder.encode(longTrace)
+    for _ in 0..<5 { _ = try reader.decode(bytes) }
+    exit(0)
+}
+var longBytes: [UInt8] = []
+let longEncodeTime = try measure { longBytes = try encoder.encode(longTrace) }
+let longDecodeTime = try measure { _ = try reader.decode(longBytes) }
+
+func total(_ files: [[UInt8]]) -> Int { files.reduce(0) { $0 + $1.count } }
+let perSample = { (files: [[UInt8]]) in Double(total(files)) / Double(sampleCount) }
+let encodeRate = Double(sampleCount) / encodeTime
+let decodeRate = Double(sampleCount) / decodeTime
+let baselineRate = Double(baselineSamples) / baselineTime
+
+func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
+print("""
+
+| measure | .pantrace | gzip JSONL (grid values) | ratio |
+|---|---|---|---|
+| bytes per sample, whole files (archive layout) | \(f(perSample(archive))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(archive), 1)) |
+| bytes per sample, live layout (chunk every 100 ms) | \(f(perSample(live))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(live), 1)) |
+| bytes per sample vs unquantized gzip JSONL | \(f(perSample(archive))) | \(f(perSample(jsonlFull))) | 1/\(f(perSample(jsonlFull) / perSample(archive), 1)) |
+| decode, million samples/s (one core) | \(f(decodeRate / 1e6)) | \(f(baselineRate / 1e6, 3)) | \(f(decodeRate / baselineRate, 0))× faster |
+| encode, million samples/s (one core) | \(f(encodeRate / 1e6)) | | |
+| one \(longSamples.count)-sample recording: bytes per sample | \(f(Double(longBytes.count) / Double(longSamples.count))) | | |
+| one \(longSamples.count)-sample recording: decode, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+| one \(longSamples.count)-sample recording: encode, million samples/s | \(f(Double(longSamples.count) / longEncodeTime / 1e6)) | | |
+""")

@@ -7,9 +7,9 @@
 // sizeof(z_stream) to the real entry points; Swift cannot import function-like macros,
 // so these wrappers give the codec one typed call each.
 
-/// deflateInit2() for a gzip member (windowBits 15 + 16), memLevel 8, default strategy.
-static inline int pantrace_deflate_init_gzip(z_streamp strm, int level) {
-    return deflateInit2(strm, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+/// deflateInit2() for a gzip member (windowBits 15 + 16) with the given memLevel, default strategy.
+static inline int pantrace_deflate_init_gzip(z_streamp strm, int level, int mem_level) {
+    return deflateInit2(strm, level, Z_DEFLATED, 15 + 16, mem_level, Z_DEFAULT_STRATEGY);
 }
 
 /// inflateInit2() that accepts gzip only (windowBits 15 + 16): a .pantrace file is a

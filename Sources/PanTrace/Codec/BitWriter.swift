@@ -28,49 +28,64 @@ struct BitWriter {
 
 /// Reads bits most-significant first from a payload; reading past the end yields zero bits
 /// and sets ``isPastEnd``, which the caller turns into an error.
+///
+/// Keeps up to 64 bits in a buffer refilled a byte at a time, so each payload byte is
+/// loaded (and bounds-checked) once.
 struct BitReader {
     private let bytes: [UInt8]
-    private let endBit: Int
-    private(set) var bit: Int
+    private var next: Int          // the next byte to load
+    private var buffer: UInt64 = 0 // valid bits left-aligned
+    private var available = 0      // valid bits in `buffer`
+    private var padding = 0        // zero bits loaded past the end
 
     init(_ bytes: [UInt8], byteOffset: Int) {
         self.bytes = bytes
-        self.endBit = bytes.count * 8
-        self.bit = byteOffset * 8
+        self.next = byteOffset
     }
 
-    var isPastEnd: Bool { bit > endBit }
-    /// The byte offset after aligning to the next whole byte.
-    var alignedByteOffset: Int { (bit + 7) / 8 }
+    /// Whether more bits were consumed than the payload holds.
+    var isPastEnd: Bool { padding > available }
+    /// The byte offset after the last consumed bit, rounded up to a whole byte.
+    var alignedByteOffset: Int { next - available / 8 }
+    /// The position of the next bit, for error messages.
+    var bit: Int { next * 8 - available }
 
-    /// The next 64 bits at the current position (zeros past the end), without consuming them.
     @inline(__always)
-    func peek64() -> UInt64 {
-        let byte = bit >> 3
-        let shift = UInt64(bit & 7)
-        var word: UInt64 = 0
-        if byte + 9 <= bytes.count {
-            for i in 0..<8 { word = word << 8 | UInt64(bytes[byte + i]) }
-            let next = UInt64(bytes[byte + 8])
-            return shift == 0 ? word : (word << shift) | (next >> (8 - shift))
+    private mutating func refill() {
+        while available <= 56 {
+            let byte: UInt64
+            if next < bytes.count {
+                byte = UInt64(bytes[next])
+            } else {
+                byte = 0
+                padding += 8
+            }
+            next += 1
+            buffer |= byte << UInt64(56 - available)
+            available += 8
         }
-        var extra: UInt64 = 0
-        for i in 0..<9 {
-            let b: UInt64 = byte + i < bytes.count ? UInt64(bytes[byte + i]) : 0
-            if i < 8 { word = word << 8 | b } else { extra = b }
-        }
-        return shift == 0 ? word : (word << shift) | (extra >> (8 - shift))
     }
 
+    /// Counts and consumes leading zero bits up to `limit`, then the one that ends them;
+    /// returns the count, or `limit + 1` if `limit + 1` zeros were seen (nothing more consumed).
     @inline(__always)
-    mutating func skip(_ bits: Int) { bit += bits }
+    mutating func unary(limit: Int) -> Int {
+        refill()
+        let zeros = buffer.leadingZeroBitCount
+        if zeros > limit { return limit + 1 }
+        buffer <<= UInt64(zeros + 1)
+        available -= zeros + 1
+        return zeros
+    }
 
-    /// Reads `width` ≤ 57 bits.
+    /// Reads `width` ≤ 56 bits.
     @inline(__always)
     mutating func read(width: Int) -> UInt64 {
         if width == 0 { return 0 }
-        let value = peek64() >> UInt64(64 - width)
-        bit += width
+        refill()
+        let value = buffer >> UInt64(64 - width)
+        buffer <<= UInt64(width)
+        available -= width
         return value
     }
 }

@@ -155,7 +155,8 @@ enum ChunkPayload {
         }
         let tps = grid.timeTicksPerSecond
         let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
-        samples.reserveCapacity(samples.count + count)
+        // No reserveCapacity here: reserving exactly per chunk would defeat the array's
+        // geometric growth and copy every earlier sample again at each chunk.
         var li = 0, ti = 0
         for i in 0..<count {
             var sample = PanSample(

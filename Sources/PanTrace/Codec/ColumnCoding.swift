@@ -46,7 +46,7 @@ enum ColumnCoding {
         let mean = max(1, sum / UInt64(zs.count))
         let guess = 63 - mean.leadingZeroBitCount
         var best = (k: 0, bits: Int.max)
-        for k in max(0, guess - 2)...min(56, guess + 1) {
+        for k in max(0, guess - 2)...min(55, guess + 1) {
             var bits = 0
             for z in zs { bits += riceBits(z, k: k) }
             if bits < best.bits { best = (k, bits) }
@@ -61,8 +61,19 @@ enum ColumnCoding {
         for order in 0...maximumOrder {
             scratch.removeAll(keepingCapacity: true)
             var headBits = 0
-            for i in values.indices {
-                let z = zigzag(residual(values, i, order: order))
+            var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+            for (i, value) in values.enumerated() {
+                let r: Int64
+                switch order {
+                case 0: r = value
+                case 1: r = value &- p1
+                case 2: r = value &- 2 &* p1 &+ p2
+                default: r = value &- 3 &* p1 &+ 3 &* p2 &- p3
+                }
+                p3 = p2
+                p2 = p1
+                p1 = value
+                let z = zigzag(r)
                 if i < order { headBits += 8 * max(1, (64 - z.leadingZeroBitCount + 6) / 7) } else { scratch.append(z) }
             }
             let (k, bits) = bestParameter(scratch)
@@ -94,7 +105,7 @@ enum ColumnCoding {
     static func decode(count: Int, from reader: inout ByteReader, into values: inout [Int64]) throws(PanTraceError) {
         let header = try reader.byte()
         let order = Int(header >> 6), k = Int(header & 0x3f)
-        guard k <= 56 else {
+        guard k <= 55 else {
             throw PanTraceError(.corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(reader.offset - 1)"))
         }
         values.removeAll(keepingCapacity: true)
@@ -116,19 +127,15 @@ enum ColumnCoding {
         let head = min(order, count)
         for _ in 0..<head { push(unzigzag(try reader.varint())) }
         var bits = BitReader(reader.bytes, byteOffset: reader.offset)
-        let escape = escapeQuotient
         for _ in head..<count {
-            let word = bits.peek64()
-            let q = word.leadingZeroBitCount
+            let q = bits.unary(limit: escapeQuotient)
             let z: UInt64
-            if q < escape {
-                bits.skip(q + 1)
+            if q < escapeQuotient {
                 z = UInt64(q) << UInt64(k) | bits.read(width: k)
-            } else if q == escape {
-                bits.skip(q + 1)
+            } else if q == escapeQuotient {
                 z = bits.read(width: 32) << 32 | bits.read(width: 32)
             } else {
-                throw PanTraceError(.corruptChunk("Rice code with \(q) leading zeros at payload bit \(bits.bit)"))
+                throw PanTraceError(.corruptChunk("Rice code with more than \(escapeQuotient) leading zeros at payload bit \(bits.bit)"))
             }
             push(unzigzag(z))
             if bits.isPastEnd { break }

@@ -60,7 +60,7 @@ enum MetadataCoding {
 
     static func decode(_ r: inout ByteReader) throws(PanTraceError) -> TraceMetadata {
         var m = TraceMetadata(id: "", created: "", source: "", velocityOrigin: "")
-        var seen = Set<UInt64>()
+        var seen: UInt64 = 0  // a bit per tag
         var sawID = false
         func string() throws(PanTraceError) -> String {
             let length = try r.count("string length", limit: maximumStringBytes)
@@ -76,7 +76,8 @@ enum MetadataCoding {
                 throw PanTraceError(.badHeader("unknown metadata field \(raw)"))
             }
             if tag == .end { break }
-            guard seen.insert(raw).inserted else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
+            guard seen & (1 << raw) == 0 else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
+            seen |= 1 << raw
             switch tag {
             case .end: break
             case .id:

@@ -6,7 +6,9 @@
 /// crash while recording) yields every complete chunk and a warning, or an error when
 /// ``Configuration/isStrict``; a corrupt chunk is an error unless ``Configuration/salvages``,
 /// which skips to the next gzip member and reports what it skipped.
-public struct TraceReader: Sendable {
+///
+/// A reader keeps its zlib stream and column buffers between files; use one per thread.
+public struct TraceReader {
     /// Limits and policies for reading.
     public struct Configuration: Sendable {
         /// Largest file accepted, in bytes.
@@ -35,6 +37,8 @@ public struct TraceReader: Sendable {
 
     /// The configuration in use.
     public var configuration: Configuration
+    private let inflater = GzipInflater()
+    private let state = DecodeState()
 
     /// Creates a reader.
     public init(configuration: Configuration = Configuration()) {
@@ -57,10 +61,12 @@ public struct TraceReader: Sendable {
     /// Decodes a whole file held in memory.
     public func decode(_ bytes: [UInt8]) throws(PanTraceError) -> TraceFile {
         guard !bytes.isEmpty else { throw PanTraceError(.emptyFile) }
-        let inflater = GzipInflater()
-        var payload: [UInt8] = []
-        payload.reserveCapacity(1 << 16)
-        var scratch = DecodeScratch()
+        var payload = state.payload
+        var scratch = state.scratch
+        defer {
+            state.payload = payload
+            state.scratch = scratch
+        }
         var samples: [PanSample] = []
         var grid = SampleGrid.standard
         var metadata: TraceMetadata?
@@ -181,4 +187,10 @@ public struct TraceReader: Sendable {
             previous = samples[i].time
         }
     }
+}
+
+/// Buffers a reader reuses from one file to the next.
+final class DecodeState {
+    var payload: [UInt8] = []
+    var scratch = DecodeScratch()
 }
