@@ -33,7 +33,11 @@ let package = Package(
         .target(
             name: "PanCapture",
             dependencies: ["PanTrace"],
-            exclude: ["Velocity"],
+            swiftSettings: strictSettings
+        ),
+        // The pure engine: stdlib only (and libm for exp/sin/cos), no I/O, no clock.
+        .target(
+            name: "TransitionEngine",
             swiftSettings: strictSettings
         ),
         .target(
@@ -41,6 +45,7 @@ let package = Package(
             dependencies: [
                 "PanTrace",
                 "PanCapture",
+                "TransitionEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -59,6 +64,23 @@ let package = Package(
             path: "Benchmarks/CodecBench",
             swiftSettings: strictSettings
         ),
+        // Benchmarks only: defines malloc/free for the whole process to count allocations.
+        // Never a dependency of a library or of the CLI.
+        .target(
+            name: "MallocCounter",
+            path: "Benchmarks/MallocCounter"
+        ),
+        .executableTarget(
+            name: "EngineBench",
+            dependencies: ["TransitionEngine", "MallocCounter"],
+            path: "Benchmarks/EngineBench",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TransitionEngineTests",
+            dependencies: ["TransitionEngine"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PanTraceTests",
             dependencies: ["PanTrace", "PanCapture"],
@@ -67,7 +89,6 @@ let package = Package(
         .testTarget(
             name: "PanCaptureTests",
             dependencies: ["PanCapture", "PanTrace"],
-            exclude: ["Velocity"],
             swiftSettings: strictSettings
         ),
         .testTarget(

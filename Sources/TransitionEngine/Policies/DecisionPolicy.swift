@@ -1,0 +1,44 @@
+/// A complete finish/cancel policy: D10 gates, a rule D1–D6, and what a `cancelled` phase does.
+public struct DecisionPolicy: Sendable, Hashable, Codable {
+    /// What a release in the `cancelled` phase does.
+    public enum CancelledPhaseHandling: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Always cancel (the §8.1 default, as Touchwonders does).
+        case cancel
+        /// Decide with the rule, like `ended` (Hero's examples, and the `zoom` and
+        /// `swipe-dismiss` sources' `case .ended, .cancelled:` if/else).
+        case decide
+    }
+
+    /// The rule.
+    public var rule: DecisionRule
+    /// The velocity gates applied first.
+    public var gates: VelocityGates
+    /// What a `cancelled` release does.
+    public var cancelledPhase: CancelledPhaseHandling
+
+    /// Creates a policy.
+    public init(rule: DecisionRule, gates: VelocityGates = .none, cancelledPhase: CancelledPhaseHandling = .cancel) {
+        self.rule = rule
+        self.gates = gates
+        self.cancelledPhase = cancelledPhase
+    }
+
+    /// Decides a release. Pure, and free of heap allocation, so a tuner can call it in a
+    /// tight loop over (trace × parameter) points.
+    public func decide(_ release: ReleaseState) -> Decision {
+        let (gated, isGated) = gates.apply(to: release)
+        if release.phase == .cancelled && cancelledPhase == .cancel {
+            return Decision(
+                outcome: .cancel,
+                basis: .cancelledPhase,
+                statistic: gated.progress,
+                threshold: 0,
+                comparison: .atLeast,
+                axisVelocity: gated.axisVelocity,
+                progressVelocity: gated.progressVelocity,
+                isVelocityGated: isGated
+            )
+        }
+        return rule.evaluate(gated, isGated: isGated)
+    }
+}

@@ -1,0 +1,201 @@
+/// A transition preset: progress mapping, decision policy, completion model and layer
+/// geometry, with its parameters resolved.
+///
+/// Build one from the catalog by name with overrides (``init(named:overrides:)``), or with
+/// its defaults (``init(_:)``). All derived parts are computed once here, so per-frame
+/// evaluation only does arithmetic.
+public struct Preset: Sendable, Hashable {
+    /// Which preset.
+    public let name: PresetName
+    let settings: PresetSettings
+    /// The decision policy at release.
+    public let policy: DecisionPolicy
+    /// The completion model after release.
+    public let completion: CompletionModel
+    /// The transition animation's own timing curve `F`.
+    public let transitionCurve: TimingCurve
+    /// The rendered mapping `R`.
+    public let scrub: ScrubMapping
+
+    /// The preset with its defaults.
+    public init(_ name: PresetName) {
+        self.init(name: name, settings: name.defaultSettings)
+    }
+
+    /// The preset with some parameters overridden.
+    ///
+    /// - Throws: ``TransitionEngineError`` for an unknown key (listing the valid keys), a
+    ///   number out of range (naming the range), or an unknown choice (listing the choices).
+    public init(_ name: PresetName, overrides: [String: PresetValue]) throws {
+        var settings = name.defaultSettings
+        let keys = name.parameterKeys
+        for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard keys.contains(key), let spec = ParameterSpec.all[key] else {
+                throw TransitionEngineError.unknownParameter(key, preset: name.rawValue, valid: keys)
+            }
+            switch (spec.allowed, value) {
+            case (.range(let range), .number(let number)):
+                guard number.isFinite, range.contains(number) else {
+                    throw TransitionEngineError.outOfRange(key, value: number, range: range, unit: spec.unit, preset: name.rawValue)
+                }
+            case (.range, .choice(let text)):
+                throw TransitionEngineError.expectedNumber(key, value: text, preset: name.rawValue)
+            case (.choices(let choices), .choice(let text)):
+                guard choices.contains(text) else {
+                    throw TransitionEngineError.invalidChoice(key, value: text, choices: choices, preset: name.rawValue)
+                }
+            case (.choices(let choices), .number(let number)):
+                throw TransitionEngineError.invalidChoice(key, value: "\(number)", choices: choices, preset: name.rawValue)
+            }
+            spec.write(&settings, value)
+        }
+        self.init(name: name, settings: settings)
+    }
+
+    /// The preset called `name` (e.g. `"swipe-dismiss"`) with overrides.
+    ///
+    /// - Throws: ``TransitionEngineError`` for an unknown name (listing the valid ones) or a bad
+    ///   override.
+    public init(named name: String, overrides: [String: PresetValue] = [:]) throws {
+        guard let preset = PresetName(rawValue: name) else {
+            throw TransitionEngineError.unknownPreset(name, valid: PresetName.allCases.map(\.rawValue))
+        }
+        try self.init(preset, overrides: overrides)
+    }
+
+    /// The preset called `name` with numeric overrides.
+    public init(named name: String, numericOverrides: [String: Double]) throws {
+        try self.init(named: name, overrides: numericOverrides.mapValues { .number($0) })
+    }
+
+    init(name: PresetName, settings: PresetSettings) {
+        self.name = name
+        self.settings = settings
+        self.transitionCurve = settings.transitionCurve
+        // zoom-custom sets the scale directly from p while interactive: no animator to scrub.
+        self.scrub = name == .zoomCustom ? .linear : settings.scrub
+        self.policy = Self.makePolicy(name, settings)
+        self.completion = Self.makeCompletion(name, settings)
+    }
+
+    /// The preset's parameters with their current values as `defaultValue`.
+    public var parameters: [PresetParameter] {
+        name.parameterKeys.compactMap { key in
+            guard let spec = ParameterSpec.all[key] else { return nil }
+            return PresetParameter(key: key, meaning: spec.meaning, unit: spec.unit, defaultValue: spec.read(settings), allowed: spec.allowed)
+        }
+    }
+
+    /// The current value of `key`, or nil if the preset has no such parameter.
+    public func value(forKey key: String) -> PresetValue? {
+        guard name.parameterKeys.contains(key), let spec = ParameterSpec.all[key] else { return nil }
+        return spec.read(settings)
+    }
+
+    /// The transition duration `D` the preset uses, s.
+    public var duration: Double { settings.duration }
+
+    /// How translation maps to progress on `screen` (DESIGN.md §4 per row).
+    public func mapping(screen: Size) -> ProgressMapping {
+        let overflow: ProgressMapping.Overflow = settings.rubberBand > 0 ? .rubberBand(coefficient: settings.rubberBand) : .clamp
+        switch name {
+        case .zoom, .zoomCustom, .uikitPercent, .best:
+            // `zoom`: "p = tx / width clamped to [0,1]" (left-edge pop).
+            return ProgressMapping(axis: .x, sign: 1, distance: screen.width, overflow: overflow)
+        case .drawer:
+            return ProgressMapping(axis: .x, sign: 1, distance: screen.width * settings.drawerWidth, overflow: overflow)
+        case .circleReveal:
+            // Interactive push by dragging left (not given by the source).
+            return ProgressMapping(axis: .x, sign: -1, distance: screen.width, overflow: overflow)
+        case .swipeDismiss:
+            // "p = ty / (H/2) clamped".
+            return ProgressMapping(axis: .y, sign: 1, distance: screen.height / 2, overflow: overflow)
+        case .swipeBack:
+            // "p = tx / (W/2)".
+            return ProgressMapping(axis: .x, sign: 1, distance: screen.width / 2, overflow: overflow)
+        case .bouncePresent, .semiModal:
+            // Interactive presentation by dragging up over the full travel H (not given).
+            return ProgressMapping(axis: .y, sign: -1, distance: screen.height, overflow: overflow)
+        case .parallaxPush:
+            // "p = |tx| / W"; velocity toward finish is leftward (−vx).
+            return ProgressMapping(axis: .x, sign: -1, distance: screen.width, usesMagnitude: true, overflow: overflow)
+        }
+    }
+
+    /// `R(p)`: what is drawn for timeline progress `p`.
+    @inlinable
+    public func renderedProgress(_ progress: Double) -> Double {
+        scrub.rendered(progress, curve: transitionCurve)
+    }
+
+    private static func makePolicy(_ name: PresetName, _ settings: PresetSettings) -> DecisionPolicy {
+        let threshold = Threshold(settings.threshold, settings.comparison)
+        switch name {
+        case .parallaxPush:
+            // DESIGN.md §4 `parallax-push`: `if vx > 0 { cancel } else { finish }`, so v = 0 finishes.
+            return DecisionPolicy(rule: .direction(deadBand: settings.deadBand, fallback: .finish), cancelledPhase: settings.cancelledPhase)
+        case .best:
+            return DecisionPolicy(
+                rule: .projection(decelerationRate: settings.decelerationRate, threshold: Threshold(settings.threshold), isExact: false),
+                gates: VelocityGates(stopTime: settings.stopTime),
+                cancelledPhase: settings.cancelledPhase
+            )
+        default:
+            return DecisionPolicy(rule: .threshold(threshold), cancelledPhase: settings.cancelledPhase)
+        }
+    }
+
+    private static func percentDriven(_ settings: PresetSettings) -> PercentDrivenCompletion {
+        PercentDrivenCompletion(
+            duration: settings.duration,
+            speed: settings.speedRule == .oneMinusProgress ? .oneMinusProgress : .constant(settings.completionSpeed),
+            shape: settings.completionMode == .resume ? .resumeTimeline : .completionCurve(settings.completionCurve),
+            cancelDuration: settings.cancelDuration
+        )
+    }
+
+    private static func makeCompletion(_ name: PresetName, _ settings: PresetSettings) -> CompletionModel {
+        switch name {
+        case .zoomCustom:
+            return .fixedDuration(FixedDurationCompletion(duration: settings.duration, curve: settings.completionCurve))
+        case .drawer:
+            return .displayLinkStepper(DisplayLinkStepper(rate: settings.stepRate, snapThreshold: settings.snapThreshold, cancel: percentDriven(settings)))
+        case .bouncePresent, .semiModal:
+            let response: Double
+            switch settings.springDuration {
+            case .response:
+                response = settings.response
+            case .settling:
+                // e^{−ζ ω0 D} = 10⁻³ ⇒ ω0 = ln(1000) / (ζ D).
+                let omega = 6.907755278982137 / (min(settings.dampingRatio, 1) * settings.response)
+                response = 2 * Double.pi / omega
+            }
+            return .spring(SpringCompletion(
+                spring: Spring(response: response, dampingRatio: settings.dampingRatio),
+                initialVelocity: settings.springVelocity,
+                relativeVelocityLimit: settings.velocityLimit,
+                epsilon: settings.epsilon
+            ))
+        case .best:
+            let spring = SpringCompletion(
+                spring: Spring(response: settings.response, dampingRatio: settings.dampingRatio),
+                momentum: .init(speed: settings.momentumSpeed, dampingRatio: settings.momentumDampingRatio),
+                relativeVelocityLimit: settings.velocityLimit,
+                epsilon: settings.epsilon
+            )
+            switch settings.bestCompletion {
+            case .spring:
+                return .spring(spring)
+            case .hermite:
+                return .hermite(HermiteCompletion(
+                    baseDuration: settings.duration,
+                    minimumDuration: min(0.12, settings.duration),
+                    maximumDuration: settings.duration,
+                    fallback: spring
+                ))
+            }
+        default:
+            return .percentDriven(percentDriven(settings))
+        }
+    }
+}

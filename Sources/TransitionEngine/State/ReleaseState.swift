@@ -1,0 +1,83 @@
+/// Everything about a release that a decision needs, computed once per trace.
+///
+/// It depends on the progress mapping (so on the preset and screen) but not on any decision
+/// parameter, so a tuner can evaluate many policies against one `ReleaseState` with the
+/// non-allocating ``DecisionPolicy/decide(_:)``. Inputs are `reference/transitions.md` §8.1.
+public struct ReleaseState: Sendable, Hashable, Codable {
+    /// Progress at release, `p0` (after clamping or rubber-banding).
+    public var progress: Double
+    /// The gesture velocity vector in pt/s, as recorded or estimated.
+    public var velocity: Vector2
+    /// Velocity along the transition axis, pt/s, positive toward finish (`v`).
+    public var axisVelocity: Double
+    /// Velocity across the transition axis, pt/s (unsigned direction: as recorded).
+    public var crossVelocity: Double
+    /// `L`, the points per unit of progress.
+    public var distance: Double
+    /// The gain `g` of the mapping (so that `v_p = g·v/L`).
+    public var gain: Double
+    /// The phase of the release sample (`ended` or `cancelled`).
+    public var phase: GesturePhase
+    /// The time of the release sample, s.
+    public var time: Double
+    /// The time of the last sample that moved the finger, s (for the stopped-finger gate).
+    public var lastMoveTime: Double
+
+    /// Creates a release state directly.
+    public init(
+        progress: Double,
+        velocity: Vector2,
+        axisVelocity: Double,
+        crossVelocity: Double,
+        distance: Double,
+        gain: Double = 1,
+        phase: GesturePhase,
+        time: Double,
+        lastMoveTime: Double
+    ) {
+        precondition(distance > 0, "distance must be positive")
+        self.progress = progress
+        self.velocity = velocity
+        self.axisVelocity = axisVelocity
+        self.crossVelocity = crossVelocity
+        self.distance = distance
+        self.gain = gain
+        self.phase = phase
+        self.time = time
+        self.lastMoveTime = lastMoveTime
+    }
+
+    /// Computes the release state of `sample` through `mapping`.
+    ///
+    /// - Parameters:
+    ///   - sample: the `ended` or `cancelled` sample (its translation and velocity are used).
+    ///   - lastMoveTime: when the finger last moved; defaults to the sample's own time.
+    ///   - mapping: the preset's progress mapping.
+    public init(sample: GestureInput, lastMoveTime: Double? = nil, mapping: ProgressMapping) {
+        self.init(
+            progress: mapping.progress(for: sample.translation),
+            velocity: sample.velocity,
+            axisVelocity: mapping.axisVelocity(for: sample.velocity),
+            crossVelocity: mapping.crossComponent(of: sample.velocity),
+            distance: mapping.distance,
+            gain: mapping.gain,
+            phase: sample.phase,
+            time: sample.time,
+            lastMoveTime: lastMoveTime ?? sample.time
+        )
+    }
+
+    /// `v_p = g · v / L`, progress per second.
+    @inlinable
+    public var progressVelocity: Double { gain * axisVelocity / distance }
+
+    /// A copy with the velocity (vector and components) scaled by `factor`, for the
+    /// flip-prone metric (±10 % velocity noise).
+    public func withVelocity(scaledBy factor: Double) -> ReleaseState {
+        var copy = self
+        copy.velocity = velocity.scaled(by: factor)
+        copy.axisVelocity = axisVelocity * factor
+        copy.crossVelocity = crossVelocity * factor
+        return copy
+    }
+}
