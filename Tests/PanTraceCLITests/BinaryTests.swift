@@ -80,7 +80,7 @@ struct BinaryTests {
         var bytes = try #require(FileManager.default.contents(atPath: good))
         bytes[bytes.count - 20] ^= 0xff
         let bad = "\(dir)/bad.pantrace"
-        FileManager.default.createFile(atPath: bad, contents: bytes)
+        #expect(FileManager.default.createFile(atPath: bad, contents: bytes))
         let before = FileManager.default.contents(atPath: bad)
         let result = try Self.run(["inspect", bad, good])
         #expect(result.status == 1)

@@ -55,7 +55,7 @@ enum FlutterEstimator {
     /// (`age > _horizonMilliseconds`) or more than 40 ms from its newer neighbour
     /// (`delta > _assumePointerMoveStoppedMilliseconds`), both in milliseconds computed as
     /// `inMicroseconds / 1000` in `double`. Duplicate timestamps are kept (delta 0).
-    static func estimate(of samples: SampleRing) -> Estimate? {
+    static func estimate(of samples: borrowing SampleRing) -> Estimate? {
         guard !samples.isEmpty else {
             return nil
         }

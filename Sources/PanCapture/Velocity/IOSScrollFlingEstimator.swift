@@ -15,7 +15,7 @@ enum IOSScrollFlingEstimator {
     /// `getVelocity`).
     ///
     /// Flutter asserts on an empty tracker; here an empty ring gives zero.
-    static func velocity(of samples: SampleRing) -> Velocity2 {
+    static func velocity(of samples: borrowing SampleRing) -> Velocity2 {
         guard !samples.isEmpty else {
             return .zero
         }
@@ -33,13 +33,16 @@ enum IOSScrollFlingEstimator {
 
     /// `_previousVelocityAt(index)`: `(end − start) * 1000 / (dt.toDouble() / 1000)` with
     /// `dt` in whole microseconds, so the result is per second.
-    private static func previousVelocity(at offset: Int, in samples: SampleRing) -> Velocity2 {
+    private static func previousVelocity(at offset: Int, in samples: borrowing SampleRing)
+        -> Velocity2
+    {
         let end = samples.count - 1 + offset
         let start = end - 1
         guard start >= 0 else {
             return .zero
         }
-        let dt = FlutterEstimator.microseconds(samples.time(end))
+        let dt =
+            FlutterEstimator.microseconds(samples.time(end))
             &- FlutterEstimator.microseconds(samples.time(start))
         guard dt > 0 else {
             return .zero

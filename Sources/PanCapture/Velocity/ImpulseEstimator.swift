@@ -19,7 +19,7 @@ enum ImpulseEstimator {
     ///
     /// One sample gives zero, not `nil`: Android's loop does not run and
     /// `kineticEnergyToVelocity(0)` is 0.
-    static func velocity(of samples: SampleRing) -> Velocity2? {
+    static func velocity(of samples: borrowing SampleRing) -> Velocity2? {
         guard !samples.isEmpty else {
             return nil
         }
@@ -28,7 +28,8 @@ enum ImpulseEstimator {
         for index in 0..<(samples.count - 1) {
             // `SECONDS_PER_NANO * (nextMvt.eventTime - mvt.eventTime)`: the int64 delta is
             // rounded to float, then multiplied in float.
-            let deltaT = AndroidVelocityTracking.secondsPerNanosecond
+            let deltaT =
+                AndroidVelocityTracking.secondsPerNanosecond
                 * Float(samples.time(index + 1) &- samples.time(index))
             workX = accumulate(
                 workX, from: Float(samples.x(index)), to: Float(samples.x(index + 1)),

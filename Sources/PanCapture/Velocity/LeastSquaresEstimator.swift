@@ -15,7 +15,7 @@ enum LeastSquaresEstimator {
     /// Android picks `degree = min(2, size - 1)`: no velocity from one sample, the general
     /// Gram–Schmidt solver for a line through two samples, and the closed-form quadratic
     /// for three or more.
-    static func velocity(of samples: SampleRing) -> Velocity2? {
+    static func velocity(of samples: borrowing SampleRing) -> Velocity2? {
         switch samples.count {
         case 0, 1:
             return nil
@@ -33,7 +33,7 @@ enum LeastSquaresEstimator {
     /// `(Sxy·Sx2x2 − Sx2y·Sxx2) / (Sxx·Sx2x2 − Sxx2²)` are Android's, evaluated in the same
     /// order; a zero denominator gives no velocity, as in Android. The age-only sums are
     /// shared by both axes, which Android computes twice with identical results.
-    private static func quadraticVelocity(of samples: SampleRing) -> Velocity2? {
+    private static func quadraticVelocity(of samples: borrowing SampleRing) -> Velocity2? {
         let count = samples.count
         let newest = samples.newestTime
         var sxi: Float = 0
@@ -78,7 +78,7 @@ enum LeastSquaresEstimator {
 
     /// The degree-1 case (exactly two samples): Android's general `solveLeastSquares` with
     /// `n = 2`, fed newest first, returning the slope `outB[1]`.
-    private static func linearVelocity(of samples: SampleRing) -> Velocity2? {
+    private static func linearVelocity(of samples: borrowing SampleRing) -> Velocity2? {
         let count = samples.count
         let newest = samples.newestTime
         var time = InlineArray<20, Float>(repeating: 0)

@@ -10,8 +10,8 @@
 /// The two ports differ only in scalar type and threshold, so one generic implementation
 /// keeps them in lockstep. Weights are always 1 on both call paths (Android's
 /// `Weighting::NONE`, Flutter's `w.add(1.0)`); multiplying by 1 is exact, so dropping the
-/// weight vector does not change a single bit. Storage is inline (at most 20 samples and
-/// degree 2), so a fit never allocates.
+/// weight vector does not change a single bit. Scratch storage is fixed-size local
+/// `InlineArray`s (at most 20 samples and degree 2) on the stack, so a fit never allocates.
 enum LeastSquaresSolver<Scalar: BinaryFloatingPoint & Sendable> {
     /// The most samples a fit takes (the trackers' history size).
     static var maximumCount: Int { SampleRing.capacity }

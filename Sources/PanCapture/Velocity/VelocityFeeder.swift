@@ -100,7 +100,8 @@ public struct VelocityFeeder: Sendable {
                 continue
             case .released(let velocity):
                 releases.append(
-                    Release(nanoseconds: sample.nanoseconds, isCancelled: false, velocity: velocity))
+                    Release(nanoseconds: sample.nanoseconds, isCancelled: false, velocity: velocity)
+                )
             case .cancelled(let velocity):
                 releases.append(
                     Release(nanoseconds: sample.nanoseconds, isCancelled: true, velocity: velocity))

@@ -1,10 +1,12 @@
 /// Estimates one pointer's velocity from its recent positions, exactly as the chosen
 /// platform does.
 ///
-/// A value type with inline storage for the 20 samples both platforms keep: ``add(x:y:atNanoseconds:)``
-/// and ``velocity()`` never allocate. Feed it the tracked pointer's DOWN and MOVE positions
-/// (never the lift's), then ask for the velocity; ``VelocityFeeder`` does that for a whole
-/// pointer stream.
+/// A value type holding the 20 samples both platforms keep in storage allocated once, at
+/// `init`: ``add(x:y:atNanoseconds:)`` and ``velocity()`` never allocate (a copied tracker
+/// shares that storage until one copy is changed, like an array).
+///
+/// Feed it the tracked pointer's DOWN and MOVE positions (never the lift's), then ask for
+/// the velocity; ``VelocityFeeder`` does that for a whole pointer stream.
 ///
 /// ```swift
 /// var tracker = VelocityTracker(strategy: .lsq2)
