@@ -41,11 +41,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "PanReplay",
+            dependencies: ["PanTrace", "PanCapture", "TransitionEngine"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PanTraceCLI",
             dependencies: [
                 "PanTrace",
                 "PanCapture",
                 "TransitionEngine",
+                "PanReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -74,6 +80,23 @@ let package = Package(
             name: "EngineBench",
             dependencies: ["TransitionEngine", "MallocCounter"],
             path: "Benchmarks/EngineBench",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CaptureBench",
+            dependencies: ["PanCapture", "PanTrace"],
+            path: "Benchmarks/CaptureBench",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ReplayBench",
+            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            path: "Benchmarks/ReplayBench",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanReplayTests",
+            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,7 +10,10 @@ public struct PanTraceCommand: ParsableCommand {
             (docs/FORMAT.md). Every command reads .pantrace, .jsonl and .csv by extension.
             """,
         version: "0.1.0",
-        subcommands: [SynthCommand.self, InspectCommand.self, ConvertCommand.self, ServeCommand.self]
+        subcommands: [
+            SynthCommand.self, RecordCommand.self, VelocityCommand.self, InspectCommand.self, ConvertCommand.self,
+            PresetsCommand.self, ReplayCommand.self, TuneCommand.self, ServeCommand.self,
+        ]
     )
 
     public init() {}

@@ -1,0 +1,1 @@
+print("capture benchmark: not written yet")

@@ -1,0 +1,1 @@
+print("replay benchmark: not written yet")

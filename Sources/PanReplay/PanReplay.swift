@@ -1,0 +1,1 @@
+// The replayer and the tuner (issue: replay and tune).

@@ -1,0 +1,6 @@
+internal import ArgumentParser
+
+/// `pantrace presets`: not built yet.
+struct PresetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "presets", abstract: "(not built yet)")
+}
