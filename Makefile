@@ -27,7 +27,13 @@ test: build fuzz-smoke
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup
 	$(SWIFT) build -c release --product CodecBench
+	$(SWIFT) build -c release --product EngineBench
+	$(SWIFT) build -c release --product CaptureBench
+	$(SWIFT) build -c release --product ReplayBench
 	.build/release/CodecBench
+	.build/release/EngineBench
+	.build/release/CaptureBench
+	.build/release/ReplayBench
 
 # libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).
 fuzz: setup
