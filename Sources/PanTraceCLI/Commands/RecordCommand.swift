@@ -1,11 +1,147 @@
-internal import ArgumentParser
+public import ArgumentParser
+public import PanCapture
+internal import PanTrace
+internal import Foundation
 
-/// `pantrace record`: not built yet.
+/// `pantrace record`: a raw pointer log in, one `.pantrace` per recognised gesture out.
 struct RecordCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "record", abstract: "(not built yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Turn a raw pointer log (csv, jsonl, Android getevent) into one .pantrace per recognised gesture.",
+        discussion: """
+            Gestures are written as OUT-1.pantrace, OUT-2.pantrace, … (or LOGNAME-1.pantrace, … \
+            inside OUT when OUT is a folder or ends in /), as they are recognised; existing files \
+            are never overwritten. On a bad line the gesture being written keeps every sample \
+            before it (the file is left without its end mark) and the command fails naming the \
+            line. Formats and recognizer rules: docs/CAPTURE.md.
+            """)
+
+    @Option(name: .customLong("from"), help: "The pointer log to read.")
+    var log: String
+
+    @Option(help: "Log format: csv, jsonl or getevent (default: from the extension .csv or .jsonl).")
+    var format: PointerLogFormat?
+
+    @Option(name: .shortAndLong, help: "Output stem (OUT → OUT-1.pantrace, …) or folder (ends in / or exists).")
+    var output: String
+
+    @Option(help: "What the person meant: finish, cancel or unknown.", transform: { try ArgumentChoice.parse($0, as: Intent.self, "--intent") })
+    var intent: Intent = .unknown
+
+    @Option(help: "Points the pointer must move before the pan begins.")
+    var slop: Double = 10
+
+    @Option(
+        help: "Edge mode: only touches that go down near this edge begin (left, right, top, bottom).",
+        transform: { try ArgumentChoice.parse($0, as: ScreenEdge.self, "--edge") })
+    var edge: ScreenEdge?
+
+    @Option(name: .customLong("edge-zone"), help: "Edge mode: how close to the edge, in points, the touch must go down.")
+    var edgeZone: Double = 20
+
+    @Option(help: "Velocity estimator: lsq2, impulse or flutter.", transform: { try ArgumentChoice.parse($0, as: VelocityStrategy.self, "--velocity") })
+    var velocity: VelocityStrategy = .lsq2
+
+    @Option(help: "Screen size in points, WIDTHxHEIGHT.")
+    var screen = ScreenSize(argument: "390x844")!
+
+    @Option(help: "Screen scale (pixels per point).")
+    var scale: Double = 3
+
+    @Option(name: .customLong("device-info"), help: "getevent: a `getevent -p` dump with the panel's axis ranges.")
+    var deviceInfo: String?
+
+    @Option(name: .customLong("axis-range"), help: "getevent: panel ranges XMIN:XMAX,YMIN:YMAX (instead of --device-info).")
+    var axisRange: String?
+
+    @Option(help: "getevent: the device to follow (default: the first with multi-touch events).")
+    var device: String?
+
+    @Option(help: "Creation time for the metadata, ISO 8601 (default: now; fix it for reproducible files).")
+    var created: String?
+
+    @Option(name: .customLong("tag"), help: "A tag for every gesture (repeat for several).")
+    var tags: [String] = []
+
+    func validate() throws {
+        guard slop >= 0, slop.isFinite else { throw ValidationError("--slop must be a non-negative number") }
+        guard edgeZone >= 0, edgeZone.isFinite else { throw ValidationError("--edge-zone must be a non-negative number") }
+        guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be positive") }
+        guard format != nil || PointerLogFormat(path: log) != nil else {
+            throw ValidationError("--format is needed: \(log) does not end in .csv or .jsonl")
+        }
+    }
 
     func run() throws {
-        StandardError.line("pantrace record: not built yet")
-        throw ExitCode(2)
+        let screen = ScreenGeometry(width: self.screen.width, height: self.screen.height, scale: scale)
+        let format = self.format ?? PointerLogFormat(path: log)!
+        let importer = PointerLogImporter(configuration: .init(
+            format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
+        let metadata = TraceMetadata(
+            id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: format.source, intent: intent, tags: tags)
+        let recording = GestureRecording(
+            configuration: .init(
+                recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata),
+            destination: RecordingDestination(output: output, logPath: log))
+        do {
+            let summary = try importer.record(logAt: log, into: recording)
+            Self.report(recording)
+            for warning in summary.warnings { StandardError.line("warning: \(warning)") }
+        } catch {
+            Self.report(recording)
+            throw error
+        }
+    }
+
+    /// One line per file written, then what did not become a gesture.
+    static func report(_ recording: GestureRecording) {
+        for gesture in recording.gestures {
+            let end = gesture.endPhase.map(\.description) ?? "INCOMPLETE"
+            let velocity = gesture.isComplete && !gesture.hasReleaseVelocity ? ", no release velocity (recorded as 0)" : ""
+            print("wrote \(gesture.path): \(gesture.sampleCount) samples, \(String(format: "%.3f", gesture.duration)) s, \(end)\(velocity)")
+        }
+        var notes: [String] = []
+        for failure in PanRecognizer.Failure.allCases {
+            if let count = recording.failures[failure] { notes.append("\(count) \(failure.rawValue)") }
+        }
+        if recording.ignoredPointers > 0 { notes.append("\(recording.ignoredPointers) extra pointer\(recording.ignoredPointers == 1 ? "" : "s") ignored") }
+        let count = recording.gestures.count
+        print("\(count) gesture\(count == 1 ? "" : "s") recorded" + (notes.isEmpty ? "" : "; not gestures: " + notes.joined(separator: ", ")))
+    }
+}
+
+extension PointerLogFormat: ExpressibleByArgument {
+    /// The format a log's extension names, if it names one (`.csv`, `.jsonl`).
+    init?(path: String) {
+        if path.hasSuffix(".csv") { self = .csv } else if path.hasSuffix(".jsonl") { self = .jsonl } else { return nil }
+    }
+}
+
+/// Parses raw-value enums of the libraries without conforming them to `ExpressibleByArgument`
+/// (a conformance is global to the module, and other commands may want their own).
+enum ArgumentChoice {
+    static func parse<Choice: RawRepresentable & CaseIterable>(_ text: String, as type: Choice.Type, _ option: String) throws -> Choice
+    where Choice.RawValue == String {
+        guard let value = Choice(rawValue: text) else {
+            throw ValidationError("\(option) must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), got \(text)")
+        }
+        return value
+    }
+}
+
+extension GeteventOptions {
+    /// The options `record` and `velocity` take, with the `-p` dump read from its file.
+    init(device: String?, deviceInfo: String?, axisRange: String?, screen: ScreenGeometry?) throws {
+        var deviceAxes: [String: GeteventAxes] = [:]
+        if let deviceInfo {
+            let text: String
+            do {
+                text = try String(contentsOfFile: deviceInfo, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read --device-info \(deviceInfo): \(error.localizedDescription)")
+            }
+            deviceAxes = try GeteventAxes.devices(inDump: text, file: deviceInfo)
+        }
+        self.init(device: device, axes: try axisRange.map { try GeteventAxes(argument: $0) }, deviceAxes: deviceAxes, screen: screen)
     }
 }

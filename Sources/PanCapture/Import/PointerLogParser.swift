@@ -1,0 +1,8 @@
+/// Turns the lines of one log format into pointer events.
+///
+/// Each call gets one line (no newline) and appends the events it completes to `events`,
+/// which the caller empties between lines. A parser throws ``CaptureError`` for a line it
+/// cannot read; the importer adds the file, line and byte offset.
+protocol PointerLogParser {
+    mutating func parse(_ line: ArraySlice<UInt8>, into events: inout [PointerEvent]) throws(CaptureError)
+}
