@@ -1,1 +1,140 @@
-print("replay benchmark: not written yet")
+// ReplayBench: virtual-time replay frames/s (one core) and tune decisions/s (every core).
+//
+// Run in release: `swift run -c release --scratch-path .build-replay ReplayBench`.
+// Each measurement has a baseline in the same run:
+// - replay: `Replayer.nextSnapshot()` (the hot path) against `nextFrame()` encoded through
+//   `JSONEncoder` (what `pantrace replay --format jsonl` does per frame);
+// - tune: `Tuner.run` over 10,000 traces × 10,000 grid points (release states computed once,
+//   grid split across threads) against a naive sweep that rebuilds each trace's release state
+//   for every grid point, timed on a slice of the grid and extrapolated.
+
+import Foundation
+import PanCapture
+import PanReplay
+import PanTrace
+import TransitionEngine
+
+let clock = ContinuousClock()
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+func format(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }
+func millions(_ value: Double) -> String { format(value / 1e6, digits: 2) + " M" }
+
+func swipes(_ count: Int, kind: GestureKind, seed: UInt64) -> [Trace] {
+    var configuration = GestureSynthesizer.Configuration()
+    configuration.kind = kind
+    let synthesizer = GestureSynthesizer(configuration: configuration, seed: seed)
+    return (0..<count).map(synthesizer.trace(at:))
+}
+
+/// Runs `body` (which returns how many frames it made) until a second has passed.
+func rate(_ body: () throws -> Int) rethrows -> Double {
+    var frames = 0
+    let start = clock.now
+    var elapsed = Duration.zero
+    repeat {
+        frames += try body()
+        elapsed = clock.now - start
+    } while elapsed < .seconds(1)
+    return Double(frames) / seconds(elapsed)
+}
+
+var checksum = 0.0
+let cores = ProcessInfo.processInfo.activeProcessorCount
+
+// MARK: Replay
+
+print("## ReplayBench — virtual-time replay (one core, release build, 120 Hz)")
+print("")
+print("| preset | completion | frames/replay | replay frames/s | JSONEncoder frames/s | ratio |")
+print("|---|---|---:|---:|---:|---:|")
+let edge = swipes(16, kind: .edgeBack, seed: 41)
+let down = swipes(16, kind: .swipeDown, seed: 42)
+var slowestAnalytic = Double.infinity
+for name in PresetName.allCases {
+    let parameters = ReplayParameters(preset: Preset(name), velocity: .recorded)
+    let traces = [.swipeDismiss, .bouncePresent, .semiModal].contains(name) ? down : edge
+    let replayers = try traces.map { try Replayer(trace: $0, configuration: .init(parameters: parameters, frameRate: 120)) }
+    let perReplay = replayers.map(\.frameCount).reduce(0, +) / replayers.count
+    let hot = rate {
+        var frames = 0
+        for replayer in replayers {
+            var copy = replayer
+            while let frame = copy.nextSnapshot() {
+                checksum += frame.renderedProgress
+                frames += 1
+            }
+        }
+        return frames
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let baseline = try rate {
+        var frames = 0
+        for replayer in replayers {
+            var copy = replayer
+            while let frame = copy.nextFrame() {
+                checksum += Double(try encoder.encode(frame).count)
+                frames += 1
+            }
+        }
+        return frames
+    }
+    let model = Preset(name).completion
+    if !model.isFrameRateDependent { slowestAnalytic = min(slowestAnalytic, hot) }
+    let note = model.isFrameRateDependent ? " (frame-rate dependent)" : ""
+    print("| \(name.rawValue) | \(model.identifier)\(note) | \(perReplay) | \(millions(hot)) | \(millions(baseline)) | \(format(hot / baseline, digits: 0))× |")
+}
+print("")
+print("Slowest analytic preset: \(millions(slowestAnalytic)) frames/s (target ≥ 5 M).")
+print("")
+
+// MARK: Tune
+
+let traceCount = 10_000
+let tuneTraces = swipes(traceCount, kind: .swipeDown, seed: 43)
+let corpus = TraceCorpus(traces: tuneTraces)
+
+struct Sweep {
+    var preset: String
+    var axes: [String]
+}
+
+let sweeps = [
+    Sweep(preset: "swipe-dismiss", axes: ["threshold=0.0001:1:0.0001"]),
+    Sweep(preset: "best", axes: ["threshold=0.01:1:0.01", "decelerationRate=0.9:0.999:0.001"]),
+]
+
+print("## ReplayBench — tune, \(traceCount) traces × 10,000 grid points (\(cores) cores)")
+print("")
+print("| preset | grid | decisions | time | decisions/s | naive decisions/s (1 core) | ratio |")
+print("|---|---|---:|---:|---:|---:|---:|")
+for sweep in sweeps {
+    let grid = try TuningGrid(axes: sweep.axes.map(GridAxis.init(parsing:)))
+    let tuner = try Tuner(presetNamed: sweep.preset, grid: grid, configuration: .init(threadCount: cores))
+    let start = clock.now
+    let result = try tuner.run(on: corpus)
+    let elapsed = seconds(clock.now - start)
+    checksum += result.best.accuracy
+    let decisions = Double(result.traceCount) * Double(grid.pointCount)
+
+    // Naive: every grid point rebuilds every trace's track and release state, then decides.
+    let slice = 8
+    let naiveStart = clock.now
+    for point in 0..<slice {
+        let parameters = tuner.parameters(atPoint: point * (grid.pointCount / slice))
+        for trace in tuneTraces {
+            let track = try GestureTrack(trace: trace, velocity: parameters.velocity)
+            let release = track.releaseState(mapping: parameters.preset.mapping(screen: track.screen))
+            checksum += parameters.preset.policy.decide(release).margin
+        }
+    }
+    let naiveRate = Double(slice * traceCount) / seconds(clock.now - naiveStart)
+    let rate = decisions / elapsed
+    print("| \(sweep.preset) | \(sweep.axes.joined(separator: " ")) | \(format(decisions / 1e6, digits: 0)) M | \(format(elapsed, digits: 2)) s | \(millions(rate)) | \(millions(naiveRate)) | \(format(rate / naiveRate, digits: 0))× |")
+}
+print("")
+print("Targets: ≥ 20 M decisions/s on both cores; 10,000 × 10,000 in under 10 s. (checksum \(format(checksum.truncatingRemainder(dividingBy: 1000), digits: 3)))")

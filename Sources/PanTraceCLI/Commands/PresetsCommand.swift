@@ -1,6 +1,136 @@
 internal import ArgumentParser
+internal import Foundation
+internal import PanReplay
+internal import TransitionEngine
 
-/// `pantrace presets`: not built yet.
+/// `pantrace presets`: the transition presets, their parameters and defaults.
 struct PresetsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "presets", abstract: "(not built yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "presets",
+        abstract: "List the transition presets, or one preset's parameters with defaults, units and allowed values.")
+
+    @Argument(help: "A preset name; all presets when omitted.")
+    var name: String?
+
+    @Flag(help: "JSON: an array of presets, or one preset object (keys: name, summary, source, decision_rule, completion_model, velocity_estimator, parameters).")
+    var json = false
+
+    /// A catalog entry with plain JSON values (numbers and strings, not tagged enums).
+    struct Listing: Encodable {
+        struct Parameter: Encodable {
+            var key: String
+            var meaning: String
+            var unit: String
+            var defaultValue: Value
+            var range: [Double]?
+            var choices: [String]?
+
+            enum CodingKeys: String, CodingKey {
+                case key, meaning, unit, range, choices
+                case defaultValue = "default"
+            }
+        }
+
+        enum Value: Encodable {
+            case number(Double)
+            case text(String)
+
+            init(_ value: PresetValue) {
+                switch value {
+                case .number(let number): self = .number(number)
+                case .choice(let name): self = .text(name)
+                }
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .number(let number): try container.encode(number)
+                case .text(let text): try container.encode(text)
+                }
+            }
+        }
+
+        var name: String
+        var summary: String
+        var source: String
+        var decisionRule: String
+        var completionModel: String
+        var velocityEstimator: String
+        var parameters: [Parameter]
+
+        enum CodingKeys: String, CodingKey {
+            case name, summary, source, parameters
+            case decisionRule = "decision_rule"
+            case completionModel = "completion_model"
+            case velocityEstimator = "velocity_estimator"
+        }
+
+        init(_ entry: PresetCatalog.Entry) {
+            name = entry.name
+            summary = entry.summary
+            source = entry.source
+            decisionRule = entry.decisionRule
+            completionModel = entry.completionModel
+            velocityEstimator = entry.velocityEstimator
+            parameters = entry.parameters.map { parameter in
+                var listed = Parameter(key: parameter.key, meaning: parameter.meaning, unit: parameter.unit, defaultValue: Value(parameter.defaultValue))
+                switch parameter.allowed {
+                case .range(let range): listed.range = [range.lowerBound, range.upperBound]
+                case .choices(let choices): listed.choices = choices
+                }
+                return listed
+            }
+            // The replayer's own key, accepted by --set and --grid with every preset.
+            parameters.append(Parameter(
+                key: VelocitySource.parameterKey, meaning: "where release velocity comes from: the trace's own, or recomputed by an estimator",
+                unit: "", defaultValue: .text(entry.velocityEstimator), choices: VelocitySource.allCases.map(\.rawValue)))
+        }
+    }
+
+    func run() throws {
+        let entries: [PresetCatalog.Entry]
+        do {
+            entries = try name.map { [try PresetCatalog.entry(named: $0)] } ?? PresetCatalog.entries
+        } catch let error as TransitionEngineError {
+            StandardError.line("error: \(error.description)")
+            throw ExitCode.failure
+        }
+        let listings = entries.map(Listing.init)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            let data = name == nil ? try encoder.encode(listings) : try encoder.encode(listings[0])
+            print(String(decoding: data, as: UTF8.self))
+        } else if name == nil {
+            let width = listings.map(\.name.count).max() ?? 0
+            for listing in listings {
+                let padded = listing.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator): \(listing.summary)")
+            }
+        } else {
+            print(Self.details(listings[0]))
+        }
+    }
+
+    static func details(_ listing: Listing) -> String {
+        var lines = [
+            "\(listing.name): \(listing.summary)",
+            "decision \(listing.decisionRule), completion \(listing.completionModel), velocity \(listing.velocityEstimator)",
+            "source: \(listing.source)",
+            "",
+        ]
+        let width = listing.parameters.map(\.key.count).max() ?? 0
+        for parameter in listing.parameters {
+            let value: String
+            switch parameter.defaultValue {
+            case .number(let number): value = "\(number)"
+            case .text(let text): value = text
+            }
+            let allowed = parameter.range.map { "\($0[0]) … \($0[1])" } ?? parameter.choices?.joined(separator: "|") ?? ""
+            let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
+            lines.append("  \(parameter.key.padding(toLength: width, withPad: " ", startingAt: 0))  = \(value)\(unit)  [\(allowed)]  \(parameter.meaning)")
+        }
+        return lines.joined(separator: "\n")
+    }
 }

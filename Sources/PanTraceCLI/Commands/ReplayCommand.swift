@@ -1,11 +1,145 @@
 internal import ArgumentParser
+internal import Dispatch
+internal import Foundation
+internal import PanReplay
+internal import PanTrace
+internal import Synchronization
+internal import TransitionEngine
 
-/// `pantrace replay`: not built yet.
+/// `pantrace replay`: one trace through a preset, frame by frame, as JSON Lines.
 struct ReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "replay", abstract: "(not built yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a trace through a transition preset, one FrameState per display frame, then a summary line.",
+        discussion: """
+            Frames run from the first sample to the end of the completion at --fps; while the finger \
+            is down a frame shows the latest sample at or before it. The last line is \
+            {"type":"summary","decision":…,"reason":…,"margin":…,"release_s":…,"completion_s":…,…} \
+            (docs/REPLAY.md). Virtual time: the same inputs give byte-identical output.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl
+        case summary
+    }
+
+    @Argument(help: "The trace (.pantrace, .jsonl, .csv).")
+    var file: String
+
+    @Option(help: "Transition preset (see `pantrace presets`).")
+    var preset: String
+
+    @Option(name: .customLong("set"), help: "Override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=recorded|lsq2|impulse|flutter.")
+    var assignments: [String] = []
+
+    @Option(help: "Display frame rate: 60, 120 or 240.")
+    var fps: Int = 60
+
+    @Option(help: "Screen size in points, WIDTHxHEIGHT (default: the trace's own).")
+    var screen: ScreenSize?
+
+    @Flag(help: "Pace frames on the wall clock (for a live view) and report the pacing error in the summary.")
+    var realtime = false
+
+    @Option(help: "Playback speed with --realtime (2 plays twice as fast).")
+    var speed: Double?
+
+    @Option(help: "jsonl: every frame, then the summary; summary: only the summary line.")
+    var format: Format = .jsonl
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
+        if let speed {
+            guard realtime else { throw ValidationError("--speed only applies with --realtime") }
+            guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number") }
+        }
+    }
 
     func run() throws {
-        StandardError.line("pantrace replay: not built yet")
-        throw ExitCode(2)
+        try reportingFailures {
+            var overrides: [String: PresetValue] = [:]
+            for text in assignments {
+                let (key, value) = try ReplayParameters.assignment(parsing: text)
+                overrides[key] = value
+            }
+            let parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
+            let contents = try TraceFiles.read(file, reader: read.reader)
+            for warning in contents.warnings { StandardError.line("warning: \(warning)") }
+            let configuration = Replayer.Configuration(
+                parameters: parameters, frameRate: Double(fps), screen: screen.map { Size(width: $0.width, height: $0.height) })
+            let replayer = try Replayer(trace: contents.trace, configuration: configuration)
+            if realtime {
+                try Self.paced(replayer, speed: speed ?? 1, format: format)
+            } else {
+                FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
+            }
+        }
     }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        // Sorted keys: Foundation's key order is otherwise not stable from run to run.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Every frame and the summary in virtual time, as JSON Lines.
+    static func virtual(_ replayer: Replayer, format: Format) throws -> Data {
+        var replayer = replayer
+        let encoder = encoder()
+        var output = Data()
+        if format == .jsonl {
+            while let frame = replayer.nextFrame() {
+                output.append(try encoder.encode(frame))
+                output.append(0x0A)
+            }
+        }
+        output.append(try encoder.encode(replayer.summary))
+        output.append(0x0A)
+        return output
+    }
+
+    /// The frames paced on the wall clock, each written as it falls due.
+    private static func paced(_ replayer: Replayer, speed: Double, format: Format) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<ReplaySummary, any Error>?>(nil)
+        Task {
+            var replayer = replayer
+            let encoder = encoder()
+            do {
+                let pacing = try await replayer.run(clock: ContinuousClock(), speed: speed) { frame in
+                    guard format == .jsonl else { return }
+                    FileHandle.standardOutput.write(try encoder.encode(frame) + Data([0x0A]))
+                }
+                var summary = replayer.summary
+                summary.pacing = pacing
+                outcome.withLock { $0 = .success(summary) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        let summary = try outcome.withLock { $0 }!.get()
+        FileHandle.standardOutput.write(try encoder().encode(summary) + Data([0x0A]))
+    }
+}
+
+/// Runs `body`; a user-facing error (bad input, bad data) becomes one `error:` line on
+/// standard error and exit status 1, as every command reports it.
+func reportingFailures<T>(_ body: () throws -> T) throws -> T {
+    let message: String
+    do {
+        return try body()
+    } catch let error as ReplayError {
+        message = error.description
+    } catch let error as TransitionEngineError {
+        message = error.description
+    } catch let error as PanTraceError {
+        message = error.description
+    }
+    StandardError.line("error: \(message)")
+    throw ExitCode.failure
 }

@@ -1,11 +1,130 @@
 internal import ArgumentParser
+internal import Foundation
+internal import PanReplay
+internal import PanTrace
+internal import Synchronization
+internal import TransitionEngine
 
-/// `pantrace tune`: not built yet.
+/// `pantrace tune`: sweep decision parameters over labelled recordings.
 struct TuneCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tune", abstract: "(not built yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Sweep preset parameters over labelled recordings and find the settings that agree with what people meant.",
+        discussion: """
+            Every trace with a known intent is decided under every grid point; traces with unknown \
+            intent are left out and counted. Unreadable files are reported and skipped (exit status 3). \
+            --json schema: docs/TUNE.md.
+            """)
+
+    @Argument(help: "Trace files and folders (searched recursively for .pantrace, .jsonl, .csv).")
+    var paths: [String]
+
+    @Option(help: "Transition preset (see `pantrace presets`).")
+    var preset: String
+
+    @Option(name: .customLong("grid"), help: "An axis: KEY=FROM:TO:STEP or KEY=V1,V2,… (repeatable); keys from `pantrace presets NAME`, plus velocity.")
+    var grids: [String] = []
+
+    @Flag(help: "Print the report as JSON (docs/TUNE.md).")
+    var json = false
+
+    @Option(help: "Also write every grid point as CSV to this file.")
+    var csv: String?
+
+    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file.")
+    var svg: String?
+
+    @Flag(help: "Run a grid of more than 10,000,000 points.")
+    var yes = false
+
+    @Option(help: "Display frame rate for completion times: 60, 120 or 240.")
+    var fps: Int = 60
+
+    @Option(help: "Screen size in points, WIDTHxHEIGHT (default: each trace's own).")
+    var screen: ScreenSize?
+
+    @Option(help: "Worker threads (default: the active cores).")
+    var threads: Int?
+
+    @OptionGroup var read: ReadOptions
+
+    /// The exit status when the sweep ran but some files or traces were skipped.
+    static let skippedStatus: Int32 = 3
+
+    func validate() throws {
+        guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
 
     func run() throws {
-        StandardError.line("pantrace tune: not built yet")
-        throw ExitCode(2)
+        let result: TuningResult = try reportingFailures { () throws -> TuningResult in
+            let grid = try TuningGrid(axes: try grids.map(GridAxis.init(parsing:)), isConfirmed: yes)
+            let configuration = Tuner.Configuration(
+                threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                frameRate: Double(fps),
+                screen: screen.map { Size(width: $0.width, height: $0.height) })
+            let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+            let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
+            for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
+            let bar = ProgressBar.ifUseful(decisions: Double(corpus.entries.count) * Double(grid.pointCount))
+            defer { bar?.finish() }
+            var progress: (@Sendable (Int, Int) -> Void)?
+            if let bar { progress = { done, total in bar.update(done, of: total) } }
+            return try tuner.run(on: corpus, progress: progress)
+        }
+        for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
+
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
+        } else {
+            print(result.text())
+        }
+        if let csv { try Self.write(result.csv(), to: csv) }
+        if let svg { try Self.write(TuningHeatMap(result).svg(), to: svg) }
+        if result.hasSkipped {
+            StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
+            throw ExitCode(Self.skippedStatus)
+        }
+    }
+
+    private static func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            StandardError.line("error: cannot write \(path): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn when the percentage changes.
+final class ProgressBar: Sendable {
+    private let shown = Mutex(-1)
+
+    /// Sweeps of fewer (trace × point) decisions than this finish in about a second.
+    static let threshold = 50_000_000.0
+
+    /// A bar when standard error is a terminal and the sweep is long, else nil.
+    static func ifUseful(decisions: Double) -> ProgressBar? {
+        isatty(STDERR_FILENO) == 1 && decisions >= threshold ? ProgressBar() : nil
+    }
+
+    func update(_ done: Int, of total: Int) {
+        let percent = total == 0 ? 100 : done * 100 / total
+        let changed = shown.withLock { last in
+            guard percent != last else { return false }
+            last = percent
+            return true
+        }
+        guard changed else { return }
+        let filled = percent * 30 / 100
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
+        FileHandle.standardError.write(Data("\rtuning [\(bar)] \(percent)% (\(done)/\(total) points)".utf8))
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }

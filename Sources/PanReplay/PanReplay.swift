@@ -1,1 +1,0 @@
-// The replayer and the tuner (issue: replay and tune).

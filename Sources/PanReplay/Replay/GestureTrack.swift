@@ -1,0 +1,108 @@
+public import PanTrace
+public import TransitionEngine
+internal import PanCapture
+
+/// One recorded gesture as the engine consumes it: its samples up to the release as
+/// ``GestureInput``s, with velocity from the chosen ``VelocitySource``.
+///
+/// A track is built once per trace and velocity source; it does not depend on the preset, so
+/// a tuner computes each trace's ``ReleaseState`` once per progress mapping and decides it
+/// under every grid point.
+public struct GestureTrack: Sendable, Hashable {
+    /// The trace's identifier.
+    public var id: String
+    /// What the person meant.
+    public var intent: Intent
+    /// The screen the transition runs on, in points.
+    public var screen: Size
+    /// The samples from the first to the release (`ended` or `cancelled`), in time order.
+    public var inputs: [GestureInput]
+    /// When the finger last moved before the release, s (the stopped-finger gate's input),
+    /// computed exactly as ``InteractiveTransition`` does.
+    public var lastMoveTime: Double
+
+    /// Builds the track of `trace`.
+    ///
+    /// - Parameters:
+    ///   - trace: the recording.
+    ///   - velocity: recorded, or recomputed with an estimator from the samples' translations.
+    ///   - screen: the screen to replay on; the trace's own screen when nil.
+    /// - Throws: ``ReplayError`` when the trace has no `ended`/`cancelled` sample, or ends
+    ///   before it begins.
+    public init(trace: Trace, velocity: VelocitySource, screen: Size? = nil) throws {
+        guard let releaseIndex = trace.samples.firstIndex(where: { $0.phase.isTerminal }) else {
+            throw ReplayError.noRelease.about(trace.metadata.id)
+        }
+        guard releaseIndex > 0 else { throw ReplayError.neverBegan.about(trace.metadata.id) }
+        let samples = trace.samples[...releaseIndex]
+        let velocities = Self.velocities(of: samples, source: velocity)
+        var inputs: [GestureInput] = []
+        inputs.reserveCapacity(samples.count)
+        var lastMoveTime = samples.first!.time
+        var previous: Vector2?
+        for (sample, v) in zip(samples, velocities) {
+            let input = GestureInput(
+                time: sample.time,
+                phase: Self.phase(sample.phase),
+                translation: Vector2(x: sample.translation.x, y: sample.translation.y),
+                velocity: v
+            )
+            // As the engine does: a began/changed sample that moves the finger is a move; the
+            // lift's own position is not.
+            if !sample.phase.isTerminal, previous.map({ $0 != input.translation }) ?? true {
+                lastMoveTime = input.time
+            }
+            if !sample.phase.isTerminal { previous = input.translation }
+            inputs.append(input)
+        }
+        self.id = trace.metadata.id
+        self.intent = trace.metadata.intent
+        self.screen = screen ?? Size(width: trace.metadata.screen.width, height: trace.metadata.screen.height)
+        self.inputs = inputs
+        self.lastMoveTime = lastMoveTime
+    }
+
+    /// The release sample (`ended` or `cancelled`).
+    public var release: GestureInput { inputs[inputs.count - 1] }
+
+    /// The release state through `mapping`: what every decision of this gesture needs.
+    public func releaseState(mapping: ProgressMapping) -> ReleaseState {
+        ReleaseState(sample: release, lastMoveTime: lastMoveTime, mapping: mapping)
+    }
+
+    private static func phase(_ phase: PanTrace.GesturePhase) -> TransitionEngine.GesturePhase {
+        switch phase {
+        case .began: .began
+        case .changed: .changed
+        case .ended: .ended
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// The velocity at each sample: as recorded, or what the platform's tracker reports right
+    /// after the sample (at a lift or cancel, what the platform hands over; none becomes zero).
+    private static func velocities(of samples: ArraySlice<PanSample>, source: VelocitySource) -> [Vector2] {
+        guard let strategy = source.strategy else {
+            return samples.map { Vector2(x: $0.velocity.x, y: $0.velocity.y) }
+        }
+        var feeder = VelocityFeeder(strategy: strategy)
+        return samples.map { sample in
+            // The tracker works in integer nanoseconds, as Android's `nsecs_t` does.
+            let nanoseconds = Int64((sample.time * 1e9).rounded())
+            let phase: VelocitySample.Phase
+            switch sample.phase {
+            case .began: phase = .down
+            case .changed: phase = .move
+            case .ended: phase = .up
+            case .cancelled: phase = .cancel
+            }
+            let fed = VelocitySample(nanoseconds: nanoseconds, x: sample.translation.x, y: sample.translation.y, phase: phase)
+            let reported: Velocity2?
+            switch feeder.feed(fed) {
+            case .tracking: reported = feeder.tracker.velocity(atNanoseconds: nanoseconds)
+            case .released(let velocity), .cancelled(let velocity): reported = velocity
+            }
+            return reported.map { Vector2(x: $0.x, y: $0.y) } ?? .zero
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// The one error type of `PanReplay`: a trace that cannot be replayed, an unknown parameter,
+/// or a grid that cannot be swept.
+///
+/// The cases live in a private code so that new ones can be added without breaking clients
+/// (STYLE.md, errors); ``description`` is the one line a user sees.
+public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Sendable, Hashable {
+        case unknownParameter(key: String, preset: String, valid: [String])
+        case invalidVelocity(value: String)
+        case malformedAssignment(text: String, expected: String)
+        case noRelease
+        case neverBegan
+        case emptyGrid(reason: String)
+        case zeroStep(key: String)
+        case badGridValue(key: String, text: String, reason: String)
+        case duplicateAxis(key: String)
+        case gridTooLarge(points: Int, limit: Int)
+        case noTraces(reason: String)
+    }
+
+    private let code: Code
+    /// The trace the error concerns (its identifier or file), if any.
+    public let trace: String?
+
+    private init(_ code: Code, trace: String? = nil) {
+        self.code = code
+        self.trace = trace
+    }
+
+    /// One line for the user, e.g.
+    /// `preset 'zoom': unknown parameter 'treshold'; valid keys: threshold, …, velocity`.
+    public var description: String {
+        let prefix = trace.map { "\($0): " } ?? ""
+        switch code {
+        case .unknownParameter(let key, let preset, let valid):
+            return "\(prefix)preset '\(preset)': unknown parameter '\(key)'; valid keys: \(valid.joined(separator: ", "))"
+        case .invalidVelocity(let value):
+            return "\(prefix)velocity = '\(value)' is not one of: \(VelocitySource.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .malformedAssignment(let text, let expected):
+            return "\(prefix)'\(text)' is not \(expected)"
+        case .noRelease:
+            return "\(prefix)the gesture has no ended or cancelled sample (a truncated recording?); nothing to decide"
+        case .neverBegan:
+            return "\(prefix)the gesture ends before it begins; nothing to replay"
+        case .emptyGrid(let reason):
+            return "\(prefix)empty grid: \(reason)"
+        case .zeroStep(let key):
+            return "\(prefix)grid axis '\(key)': the step is zero; give a positive step, e.g. \(key)=0.2:0.8:0.05"
+        case .badGridValue(let key, let text, let reason):
+            return "\(prefix)grid axis '\(key)': '\(text)': \(reason)"
+        case .duplicateAxis(let key):
+            return "\(prefix)grid axis '\(key)' is given twice; give each key once"
+        case .gridTooLarge(let points, let limit):
+            return "\(prefix)the grid has \(points) points, more than \(limit); pass --yes to sweep it anyway"
+        case .noTraces(let reason):
+            return "\(prefix)nothing to tune: \(reason)"
+        }
+    }
+
+    /// The same error, naming `trace`.
+    public func about(_ trace: String) -> ReplayError {
+        ReplayError(code, trace: trace)
+    }
+
+    /// Whether the grid was refused only for its size (so `--yes` would run it).
+    public var isGridTooLarge: Bool {
+        if case .gridTooLarge = code { return true }
+        return false
+    }
+
+    static func unknownParameter(_ key: String, preset: String, valid: [String]) -> Self {
+        Self(.unknownParameter(key: key, preset: preset, valid: valid))
+    }
+
+    static func invalidVelocity(_ value: String) -> Self { Self(.invalidVelocity(value: value)) }
+
+    static func malformedAssignment(_ text: String, expected: String) -> Self {
+        Self(.malformedAssignment(text: text, expected: expected))
+    }
+
+    static let noRelease = Self(.noRelease)
+    static let neverBegan = Self(.neverBegan)
+
+    static func emptyGrid(_ reason: String) -> Self { Self(.emptyGrid(reason: reason)) }
+    static func zeroStep(_ key: String) -> Self { Self(.zeroStep(key: key)) }
+
+    static func badGridValue(_ key: String, _ text: String, _ reason: String) -> Self {
+        Self(.badGridValue(key: key, text: text, reason: reason))
+    }
+
+    static func duplicateAxis(_ key: String) -> Self { Self(.duplicateAxis(key: key)) }
+
+    static func gridTooLarge(points: Int, limit: Int) -> Self { Self(.gridTooLarge(points: points, limit: limit)) }
+
+    static func noTraces(_ reason: String) -> Self { Self(.noTraces(reason: reason)) }
+}

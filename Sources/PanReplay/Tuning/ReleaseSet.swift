@@ -1,0 +1,125 @@
+internal import TransitionEngine
+
+/// The labelled releases of every tuned trace under one progress mapping and velocity
+/// source, and the scoring loop the sweep runs on them.
+///
+/// A release state does not depend on any decision parameter, so it is computed once here
+/// and decided under every grid point with the allocation-free ``DecisionPolicy/decide(_:)``.
+struct ReleaseSet: Sendable {
+    /// One release per tuned trace, in corpus order.
+    var releases: [ReleaseState]
+    /// Whether each trace was meant to finish.
+    var meantFinish: [Bool]
+
+    /// Completion metrics of one release for one decision, memoized per completion context.
+    ///
+    /// The completion after release depends on the release, the decision's target, its gated
+    /// velocity (fixed by the release and the gates) and whether a velocity rule decided
+    /// (`CompletionModel.trajectory`). Within one completion context (the same completion
+    /// model, rendered mapping, curve and gates) that leaves four cases per trace; a slot is
+    /// valid when its stamp equals the current generation, so moving to a new context is O(1).
+    struct CompletionCache {
+        private(set) var stamps: [UInt32]
+        private(set) var times: [Double]
+        private(set) var discontinuities: [Double]
+        private var generation: UInt32 = 1
+
+        init(traces: Int) {
+            stamps = [UInt32](repeating: 0, count: traces * 4)
+            times = [Double](repeating: 0, count: traces * 4)
+            discontinuities = [Double](repeating: 0, count: traces * 4)
+        }
+
+        /// Forgets every slot (a new completion context).
+        mutating func invalidate() {
+            generation &+= 1
+            if generation == 0 {
+                for index in stamps.indices { stamps[index] = 0 }
+                generation = 1
+            }
+        }
+
+        /// The completion time and `|discontinuity|` of `release` decided as `decision`.
+        @inline(__always)
+        mutating func metrics(trace: Int, release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (time: Double, discontinuity: Double) {
+            let slot = trace &* 4 &+ (decision.outcome == .finish ? 2 : 0) &+ (decision.isVelocityBased ? 1 : 0)
+            if stamps[slot] != generation {
+                let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
+                times[slot] = trajectory.duration
+                discontinuities[slot] = abs(TransitionMetrics.velocityDiscontinuity(
+                    release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+                stamps[slot] = generation
+            }
+            return (times[slot], discontinuities[slot])
+        }
+    }
+
+    /// The look-ahead `h` when the policy's statistic is `p0 + h·v_p` and its gates scale
+    /// with the velocity (only the stopped-finger gate, which zeroes it or leaves it), else nil.
+    static func linearHorizon(_ policy: DecisionPolicy) -> Double? {
+        guard policy.gates.floor == nil && policy.gates.maximum == nil else { return nil }
+        switch policy.rule {
+        case .lookAhead(let horizon, _):
+            return horizon
+        case .projection(let rate, _, let isExact):
+            return isExact ? DecisionRule.exactProjectionHorizon(decelerationRate: rate) : DecisionRule.projectionHorizon(decelerationRate: rate)
+        default:
+            return nil
+        }
+    }
+
+    /// True when ±10 % velocity noise provably keeps a look-ahead decision: the statistic moves
+    /// by at most `0.1·|h·v_p|`, and the margin is larger than that (with room for rounding).
+    /// Otherwise the caller decides the two noisy releases, as `TransitionMetrics` does.
+    @inline(__always)
+    static func cannotFlip(_ decision: Decision, horizon: Double?) -> Bool {
+        guard let horizon, decision.basis == .lookAhead || decision.basis == .projection else { return false }
+        return decision.margin > 0.1 * abs(horizon * decision.progressVelocity) * (1 + 1e-9) + 1e-12
+    }
+
+    /// Decides every release under `preset` and scores the decisions against the intents.
+    ///
+    /// Sums run in trace order, so the score is the same bit for bit whichever thread runs it.
+    func score(_ preset: Preset, frameRate: Double, cache: inout CompletionCache) -> PointScore {
+        let policy = preset.policy
+        // D1 reads only p0 (gates and the cancelled phase never turn on velocity), so ±10 %
+        // velocity noise cannot flip it and the two extra decisions are skipped.
+        let usesVelocity: Bool
+        if case .threshold = policy.rule { usesVelocity = false } else { usesVelocity = true }
+        let horizon = Self.linearHorizon(policy)
+        var correct = 0, falseFinishes = 0, falseCancels = 0, flipProne = 0
+        var marginSum = 0.0, minimumMargin = Double.infinity
+        var timeSum = 0.0, discontinuitySum = 0.0
+        for index in releases.indices {
+            let release = releases[index]
+            let decision = policy.decide(release)
+            let finished = decision.outcome == .finish
+            if finished == meantFinish[index] {
+                correct += 1
+            } else if finished {
+                falseFinishes += 1
+            } else {
+                falseCancels += 1
+            }
+            marginSum += decision.margin
+            minimumMargin = min(minimumMargin, decision.margin)
+            if usesVelocity && !Self.cannotFlip(decision, horizon: horizon)
+                && (policy.decide(release.withVelocity(scaledBy: 0.9)).outcome != decision.outcome
+                    || policy.decide(release.withVelocity(scaledBy: 1.1)).outcome != decision.outcome)
+            {
+                flipProne += 1
+            }
+            let metrics = cache.metrics(trace: index, release: release, decision: decision, preset: preset, frameRate: frameRate)
+            timeSum += metrics.time
+            discontinuitySum += metrics.discontinuity
+        }
+        let count = Double(releases.count)
+        return PointScore(
+            traces: releases.count, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
+            meanMargin: releases.isEmpty ? 0 : marginSum / count,
+            minimumMargin: releases.isEmpty ? 0 : minimumMargin,
+            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum / count,
+            meanCompletionTime: releases.isEmpty ? 0 : timeSum / count
+        )
+    }
+}

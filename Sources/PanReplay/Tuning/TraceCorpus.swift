@@ -1,0 +1,111 @@
+public import PanTrace
+internal import Foundation
+
+/// The recordings a sweep runs on: every trace that could be read, with the file it came
+/// from, and every file that could not (reported and skipped, never fatal).
+public struct TraceCorpus: Sendable {
+    /// A trace and where it came from.
+    public struct Entry: Sendable, Hashable {
+        /// The file (or, for traces made in memory, the trace's identifier).
+        public var file: String
+        /// The trace.
+        public var trace: Trace
+
+        /// Creates an entry.
+        public init(file: String, trace: Trace) {
+            self.file = file
+            self.trace = trace
+        }
+    }
+
+    /// A file that was skipped and why.
+    public struct Failure: Sendable, Hashable, Codable {
+        /// The path.
+        public var file: String
+        /// One line: what went wrong.
+        public var reason: String
+
+        /// Creates a failure record.
+        public init(file: String, reason: String) {
+            self.file = file
+            self.reason = reason
+        }
+    }
+
+    /// The traces, in the order found (folders are listed in sorted path order).
+    public var entries: [Entry]
+    /// The files that could not be read.
+    public var failures: [Failure]
+
+    /// A corpus of traces made in memory (e.g. by `GestureSynthesizer`), named by identifier.
+    public init(traces: [Trace]) {
+        self.entries = traces.map { Entry(file: $0.metadata.id, trace: $0) }
+        self.failures = []
+    }
+
+    /// Creates a corpus from entries and failures.
+    public init(entries: [Entry], failures: [Failure] = []) {
+        self.entries = entries
+        self.failures = failures
+    }
+
+    /// Reads every trace under `paths`.
+    ///
+    /// A folder is searched recursively for `.pantrace`, `.jsonl` and `.csv` files (hidden
+    /// names and other files, such as a README, are passed over); a file is read whatever its
+    /// name. A file that is missing, unreadable or damaged is recorded in ``failures`` and the
+    /// rest are still read.
+    ///
+    /// - Parameters:
+    ///   - paths: files and folders, as given on the command line.
+    ///   - reader: how strict to be with damaged `.pantrace` files.
+    public static func load(paths: [String], reader: TraceReader = TraceReader()) -> TraceCorpus {
+        var corpus = TraceCorpus(entries: [])
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                corpus.failures.append(Failure(file: path, reason: "\(path): no such file or folder"))
+                continue
+            }
+            let files = isFolder.boolValue ? traceFiles(in: path, failures: &corpus.failures) : [path]
+            for file in files {
+                do {
+                    corpus.entries.append(Entry(file: file, trace: try TraceFiles.read(file, reader: reader).trace))
+                } catch {
+                    corpus.failures.append(Failure(file: file, reason: error.description))
+                }
+            }
+        }
+        return corpus
+    }
+
+    private static func isTraceFileName(_ name: String) -> Bool {
+        do {
+            return try InterchangeFormat(path: name).isReadable
+        } catch {
+            return false
+        }
+    }
+
+    /// The trace files under `folder`, sorted; a folder that cannot be listed is a failure.
+    private static func traceFiles(in folder: String, failures: inout [Failure]) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.subpathsOfDirectory(atPath: folder)
+        } catch {
+            failures.append(Failure(file: folder, reason: "\(folder): cannot list the folder: \(error.localizedDescription)"))
+            return []
+        }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        return names.sorted().compactMap { name in
+            let components = name.split(separator: "/")
+            guard !components.contains(where: { $0.hasPrefix(".") }) else { return nil }
+            // Not a trace file (a README, a licence, a Perfetto export): not a failure.
+            guard isTraceFileName(name) else { return nil }
+            let path = base + name
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return nil }
+            return path
+        }
+    }
+}

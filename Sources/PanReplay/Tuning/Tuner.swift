@@ -1,0 +1,280 @@
+public import TransitionEngine
+internal import Dispatch
+internal import PanTrace
+internal import Synchronization
+
+/// Sweeps decision parameters over labelled recordings and scores every grid point.
+///
+/// Each trace's release state is computed once per progress mapping and velocity source (it
+/// does not depend on decision parameters), then decided under every grid point. Points are
+/// split across threads; each point's score is summed in trace order by one thread, so the
+/// result is the same bit for bit for any thread count.
+public struct Tuner: Sendable {
+    /// How to sweep.
+    public struct Configuration: Sendable, Hashable {
+        /// Threads to use (the CLI passes the number of active cores).
+        public var threadCount: Int
+        /// The display frame rate for completion times (only the stepper depends on it), Hz.
+        public var frameRate: Double
+        /// The screen to decide on; each trace's own when nil.
+        public var screen: Size?
+
+        /// Creates a configuration.
+        public init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
+            precondition(threadCount > 0, "at least one thread")
+            precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be positive")
+            self.threadCount = threadCount
+            self.frameRate = frameRate
+            self.screen = screen
+        }
+    }
+
+    /// How a grid axis affects the work, which decides the sweep order.
+    enum AxisRole: Int, Sendable, Comparable {
+        /// Changes the release state (velocity source, progress mapping): outermost.
+        case release
+        /// May change the completion (model, curve, gates, geometry): middle.
+        case completion
+        /// Changes only the decision rule: innermost, so the completion cache is reused.
+        case decision
+
+        static func < (lhs: AxisRole, rhs: AxisRole) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// Keys that only enter the decision rule (`Preset.makePolicy`): threshold, comparison,
+        /// cancelled-phase handling, the projection rate and the direction dead-band.
+        /// `TunerTests` checks that these leave the completion and the mapping unchanged.
+        static let decisionKeys: Set<String> = ["threshold", "comparison", "cancelledPhase", "decelerationRate", "deadBand"]
+        /// Keys that enter the progress mapping (`Preset.mapping(screen:)`).
+        static let mappingKeys: Set<String> = ["rubberBand", "drawerWidth"]
+
+        init(key: String) {
+            if key == VelocitySource.parameterKey || Self.mappingKeys.contains(key) {
+                self = .release
+            } else if Self.decisionKeys.contains(key) {
+                self = .decision
+            } else {
+                self = .completion
+            }
+        }
+    }
+
+    /// The preset swept.
+    public let presetName: PresetName
+    /// The grid.
+    public let grid: TuningGrid
+    /// The configuration.
+    public let configuration: Configuration
+
+    /// Prepares a sweep of `grid` over the preset called `name`.
+    ///
+    /// - Throws: ``TransitionEngineError`` for an unknown preset or a value out of range;
+    ///   ``ReplayError`` for an unknown key (listing the valid ones, `velocity` included).
+    public init(presetNamed name: String, grid: TuningGrid, configuration: Configuration = Configuration()) throws {
+        let valid = try ReplayParameters.validKeys(forPreset: name)
+        for axis in grid.axes {
+            guard valid.contains(axis.key) else { throw ReplayError.unknownParameter(axis.key, preset: name, valid: valid) }
+            // A range's values lie between its ends, so checking the ends and every name is enough.
+            let numbers = axis.values.compactMap(\.number)
+            var checked = axis.values.filter { $0.number == nil }
+            if let low = numbers.min(), let high = numbers.max() { checked += [.number(low), .number(high)] }
+            for value in checked {
+                _ = try ReplayParameters(presetNamed: name, overrides: [axis.key: value])
+            }
+        }
+        self.presetName = try Preset(named: name).name
+        self.grid = grid
+        self.configuration = configuration
+    }
+
+    /// The parameters at grid point `index`.
+    public func parameters(atPoint index: Int) -> ReplayParameters {
+        parameters(keys: grid.axes.map(\.key), values: grid.values(ofPoint: index))
+    }
+
+    /// The preset's own parameters: every default, with its expected velocity source.
+    public var defaultParameters: ReplayParameters { ReplayParameters(preset: Preset(presetName)) }
+
+    private func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
+        var overrides: [String: PresetValue] = [:]
+        var velocity: VelocitySource?
+        do {
+            for (key, value) in zip(keys, values) {
+                if key == VelocitySource.parameterKey {
+                    velocity = try ReplayParameters.velocitySource(value)
+                } else {
+                    overrides[key] = value
+                }
+            }
+            return ReplayParameters(preset: try Preset(presetName, overrides: overrides), velocity: velocity)
+        } catch {
+            // Every axis value was validated in `init`, and keys are independent.
+            preconditionFailure("validated grid value rejected: \(error)")
+        }
+    }
+
+    /// Scores every grid point on `corpus`.
+    ///
+    /// Traces with an unknown intent are left out and counted; traces that cannot be replayed
+    /// are left out and listed with the reason; the corpus's unreadable files are carried
+    /// into the result.
+    ///
+    /// - Parameters:
+    ///   - corpus: the labelled traces.
+    ///   - progress: called with (points done, points in all) from worker threads as the
+    ///     sweep advances.
+    /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
+    public func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
+        let defaults = defaultParameters
+        let velocityAxis = grid.axes.firstIndex { $0.key == VelocitySource.parameterKey }
+        var sources = [defaults.velocity]
+        if let velocityAxis {
+            for value in grid.axes[velocityAxis].values {
+                let source = try ReplayParameters.velocitySource(value)
+                if !sources.contains(source) { sources.append(source) }
+            }
+        }
+
+        // Labelled, replayable traces; one track per velocity source.
+        var unknownIntent = 0
+        var unreplayable: [TraceCorpus.Failure] = []
+        var kept: [TraceCorpus.Entry] = []
+        var tracks: [VelocitySource: [GestureTrack]] = [:]
+        for entry in corpus.entries {
+            guard entry.trace.metadata.intent != .unknown else {
+                unknownIntent += 1
+                continue
+            }
+            do {
+                var built: [VelocitySource: GestureTrack] = [:]
+                for source in sources {
+                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: configuration.screen)
+                }
+                for (source, track) in built { tracks[source, default: []].append(track) }
+                kept.append(entry)
+            } catch {
+                unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
+            }
+        }
+        guard !kept.isEmpty else {
+            throw ReplayError.noTraces(
+                "no readable, replayable trace with a known intent (\(unknownIntent) with unknown intent, "
+                    + "\(corpus.failures.count) unreadable, \(unreplayable.count) without a release)")
+        }
+        let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
+
+        func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
+            let mapping = parameters.preset
+            let releases = tracks[parameters.velocity]!.map { $0.releaseState(mapping: mapping.mapping(screen: $0.screen)) }
+            return ReleaseSet(releases: releases, meantFinish: meantFinish)
+        }
+
+        let scores = sweep(releaseSet: releaseSet, progress: progress)
+        let bestPoint = TuningResult.bestIndex(of: scores)
+
+        // The defaults, and the per-trace comparison with the best point.
+        let defaultSet = releaseSet(defaults)
+        var cache = ReleaseSet.CompletionCache(traces: kept.count)
+        let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache)
+        let best = parameters(atPoint: bestPoint)
+        let bestSet = releaseSet(best)
+        var misjudged: [TuningResult.Misjudgement] = []
+        var fixed = 0, broken = 0
+        for index in kept.indices {
+            let decision = best.preset.policy.decide(bestSet.releases[index])
+            let wasRight = (defaults.preset.policy.decide(defaultSet.releases[index]).outcome == .finish) == meantFinish[index]
+            let isRight = (decision.outcome == .finish) == meantFinish[index]
+            if isRight && !wasRight { fixed += 1 }
+            if !isRight && wasRight { broken += 1 }
+            guard !isRight else { continue }
+            misjudged.append(TuningResult.Misjudgement(
+                file: kept[index].file, trace: kept[index].trace.metadata.id, intent: kept[index].trace.metadata.intent,
+                decision: decision.outcome, reason: decision.reason, margin: decision.margin,
+                progressAtRelease: bestSet.releases[index].progress, velocity: decision.axisVelocity))
+        }
+
+        return TuningResult(
+            preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
+            defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
+            traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
+            unknownIntentCount: unknownIntent, unreplayable: unreplayable, unreadable: corpus.failures,
+            misjudged: misjudged, fixedByBest: fixed, brokenByBest: broken)
+    }
+
+    /// Scores every point, in grid order.
+    ///
+    /// Points are visited in "sweep order": axes that change the release state outermost,
+    /// then those that may change the completion, then decision-only axes innermost, so a
+    /// worker rebuilds release sets and completion caches only when it crosses a boundary.
+    private func sweep(releaseSet: (ReplayParameters) -> ReleaseSet, progress: (@Sendable (Int, Int) -> Void)?) -> [PointScore] {
+        let axes = grid.axes
+        let roles = axes.map { AxisRole(key: $0.key) }
+        let order = axes.indices.sorted { roles[$0] != roles[$1] ? roles[$0] < roles[$1] : $0 < $1 }
+        let sizes = order.map { axes[$0].values.count }
+        let decisionPoints = zip(order, sizes).filter { roles[$0.0] == .decision }.reduce(1) { $0 * $1.1 }
+        let completionPoints = zip(order, sizes).filter { roles[$0.0] != .release }.reduce(1) { $0 * $1.1 }
+        let releaseAxes = order.filter { roles[$0] == .release }
+        let keys = axes.map(\.key)
+
+        // One release set per combination of release-axis values (usually one).
+        let releaseGroups = releaseAxes.reduce(1) { $0 * axes[$1].values.count }
+        let releaseSets: [ReleaseSet] = (0..<releaseGroups).map { group in
+            var remainder = group
+            var values: [(String, PresetValue)] = []
+            for axis in releaseAxes.reversed() {
+                let size = axes[axis].values.count
+                values.append((keys[axis], axes[axis].values[remainder % size]))
+                remainder /= size
+            }
+            return releaseSet(parameters(keys: values.map(\.0), values: values.map(\.1)))
+        }
+
+        let total = grid.pointCount
+        let threads = min(configuration.threadCount, total)
+        let chunk = max(1, min(4096, total / (threads * 8)))
+        let chunks = (total + chunk - 1) / chunk
+        let nextChunk = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let results = Mutex([PointScore](repeating: .empty, count: total))
+        let frameRate = configuration.frameRate
+        let traceCount = releaseSets[0].releases.count
+
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            var cache = ReleaseSet.CompletionCache(traces: traceCount)
+            var indices = [Int](repeating: 0, count: axes.count)
+            var values = [PresetValue](repeating: .number(0), count: axes.count)
+            // The completion context the cache holds; kept across chunks of the same context.
+            var context = -1
+            while true {
+                let current = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard current < chunks else { break }
+                let range = (current * chunk)..<min(total, (current + 1) * chunk)
+                var local: [(Int, PointScore)] = []
+                local.reserveCapacity(range.count)
+                for sweepIndex in range {
+                    // Sweep index → value index per axis (in sweep order) → grid index.
+                    var remainder = sweepIndex
+                    for position in order.indices.reversed() {
+                        indices[order[position]] = remainder % sizes[position]
+                        remainder /= sizes[position]
+                    }
+                    for axis in axes.indices { values[axis] = axes[axis].values[indices[axis]] }
+                    let gridIndex = grid.point(withValueIndices: indices)
+                    let completionContext = sweepIndex / decisionPoints
+                    if completionContext != context {
+                        cache.invalidate()
+                        context = completionContext
+                    }
+                    let parameters = self.parameters(keys: keys, values: values)
+                    let set = releaseSets[sweepIndex / completionPoints]
+                    local.append((gridIndex, set.score(parameters.preset, frameRate: frameRate, cache: &cache)))
+                }
+                results.withLock { scores in
+                    for (index, score) in local { scores[index] = score }
+                }
+                let finished = done.add(range.count, ordering: .relaxed).newValue
+                progress?(finished, total)
+            }
+        }
+        return results.withLock { $0 }
+    }
+}

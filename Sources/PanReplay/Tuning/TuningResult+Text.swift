@@ -1,0 +1,101 @@
+internal import Foundation
+internal import TransitionEngine
+internal import PanTrace
+
+extension TuningResult {
+    /// Rows of the table shown when the grid is larger than this; the rest go to `--csv`.
+    public static let maximumTableRows = 40
+
+    /// The human-readable report: the table (every point, or the best rows of a large grid),
+    /// the best point, the defaults, the improvement and the traces still misjudged.
+    public func text() -> String {
+        var lines: [String] = []
+        let keys = grid.axes.map(\.key)
+        var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
+        if !unreplayable.isEmpty { excluded.append("\(unreplayable.count) without a release") }
+        lines.append("tune \(preset): \(traceCount) traces (\(finishCount) finish, \(cancelCount) cancel); excluded: \(excluded.joined(separator: ", "))")
+        lines.append("grid: " + grid.axes.map { "\($0.key) (\($0.values.count) values)" }.joined(separator: " × ") + " = \(grid.pointCount) points")
+        lines.append("")
+
+        var rows = Array(scores.indices)
+        var note: String?
+        if rows.count > Self.maximumTableRows {
+            rows.sort { scores[$0].ranks(above: scores[$1]) || (!scores[$1].ranks(above: scores[$0]) && $0 < $1) }
+            rows = Array(rows.prefix(Self.maximumTableRows))
+            note = "(the \(Self.maximumTableRows) best of \(grid.pointCount) points; --csv writes them all)"
+        }
+        let header = keys + ["accuracy", "correct", "false fin", "false can", "flip", "mean margin", "min margin", "mean disc pt/s", "mean T s"]
+        var table = [header]
+        for row in rows {
+            let score = scores[row]
+            table.append(grid.values(ofPoint: row).map(Self.text) + Self.columns(score) )
+        }
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        for (number, row) in table.enumerated() {
+            let marker = number > 0 && rows[number - 1] == bestPoint ? " ← best" : ""
+            let line = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            lines.append(String(line.reversed().drop(while: { $0 == " " }).reversed()) + marker)
+        }
+        if let note { lines.append(note) }
+        lines.append("")
+
+        func settings(_ values: [PresetValue]) -> String {
+            zip(keys, values).map { "\($0)=\(Self.text($1))" }.joined(separator: " ")
+        }
+        func summary(_ score: PointScore) -> String {
+            "accuracy \(Self.percent(score.accuracy)) (\(score.correct)/\(score.traces)), \(score.falseFinishes) false finishes, "
+                + "\(score.falseCancels) false cancels, min margin \(Self.fixed(score.minimumMargin, 3)), "
+                + "mean discontinuity \(Self.fixed(score.meanDiscontinuity, 1)) pt/s, mean completion \(Self.fixed(score.meanCompletionTime, 3)) s"
+        }
+        lines.append("best:     \(settings(bestValues)): \(summary(best))")
+        lines.append("defaults: \(settings(defaultValues)): \(summary(defaults))")
+        let gain = (best.accuracy - defaults.accuracy) * 100
+        lines.append("improvement: \(gain >= 0 ? "+" : "")\(Self.fixed(gain, 1)) points of accuracy (\(fixedByBest) fixed, \(brokenByBest) newly wrong)")
+        if misjudged.isEmpty {
+            lines.append("the best point decides every trace as meant")
+        } else {
+            lines.append("still misjudged by the best point (\(misjudged.count)):")
+            for miss in misjudged {
+                lines.append("  \(miss.file): meant \(miss.intent.rawValue), \(miss.reason)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every point as CSV: one column per axis, then the score columns.
+    public func csv() -> String {
+        let keys = grid.axes.map(\.key)
+        let header = keys + ["accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s", "mean_completion_s"]
+        var lines = [header.map(Self.csvField).joined(separator: ",")]
+        lines.reserveCapacity(scores.count + 1)
+        for (index, score) in scores.enumerated() {
+            let fields = grid.values(ofPoint: index).map(\.description) + [
+                "\(score.accuracy)", "\(score.correct)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
+                "\(score.meanMargin)", "\(score.minimumMargin)", "\(score.meanDiscontinuity)", "\(score.meanCompletionTime)",
+            ]
+            lines.append(fields.map(Self.csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func columns(_ score: PointScore) -> [String] {
+        [percent(score.accuracy), "\(score.correct)/\(score.traces)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
+         fixed(score.meanMargin, 3), fixed(score.minimumMargin, 3), fixed(score.meanDiscontinuity, 1), fixed(score.meanCompletionTime, 3)]
+    }
+
+    static func text(_ value: PresetValue) -> String {
+        switch value {
+        case .number(let number): number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+        case .choice(let name): name
+        }
+    }
+
+    static func percent(_ fraction: Double) -> String { fixed(fraction * 100, 1) + "%" }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PanTrace
+import Testing
+@testable import PanReplay
+
+struct TraceCorpusTests {
+    static func folder(with traces: [Trace]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("panreplay-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
+        for (index, trace) in traces.enumerated() {
+            try TraceFiles.write(trace, to: "\(path)/\(index % 2 == 0 ? "" : "sub/")\(trace.metadata.id).pantrace")
+        }
+        return path
+    }
+
+    @Test
+    func aFolderIsReadRecursivelyInSortedOrderPassingOverOtherFiles() throws {
+        let traces = Fixtures.swipes(4)
+        let path = try Self.folder(with: traces)
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: path + "/README.md"))
+        let corpus = TraceCorpus.load(paths: [path])
+        #expect(corpus.failures.isEmpty)
+        #expect(corpus.entries.count == 4)
+        #expect(corpus.entries.map(\.file) == corpus.entries.map(\.file).sorted())
+        #expect(Set(corpus.entries.map(\.trace.metadata.id)) == Set(traces.map(\.metadata.id)))
+    }
+
+    @Test
+    func damagedAndMissingFilesAreReportedAndSkipped() throws {
+        let path = try Self.folder(with: Fixtures.swipes(3))
+        try Data([0x1f, 0x8b, 0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: path + "/broken.pantrace"))
+        try FileManager.default.createSymbolicLink(atPath: path + "/gone.pantrace", withDestinationPath: path + "/nowhere.pantrace")
+        let corpus = TraceCorpus.load(paths: [path, path + "/missing.pantrace"])
+        #expect(corpus.entries.count == 3)
+        #expect(Set(corpus.failures.map(\.file)) == [path + "/broken.pantrace", path + "/gone.pantrace", path + "/missing.pantrace"])
+        for failure in corpus.failures { #expect(failure.reason.contains(failure.file)) }
+
+        let grid = try TuningGrid(axes: [GridAxis(parsing: "threshold=0.5")])
+        let result = try Tuner(presetNamed: "swipe-dismiss", grid: grid).run(on: corpus)
+        #expect(result.traceCount == 3)
+        #expect(result.unreadable.count == 3)
+        #expect(result.hasSkipped)
+    }
+}

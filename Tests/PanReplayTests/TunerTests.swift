@@ -1,0 +1,156 @@
+import Foundation
+import PanTrace
+import Testing
+import TransitionEngine
+@testable import PanReplay
+
+struct TunerTests {
+    static func tune(_ traces: [Trace], preset: String = "swipe-dismiss", _ axes: [String], threads: Int = 2) throws -> TuningResult {
+        let grid = try TuningGrid(axes: axes.map(GridAxis.init(parsing:)))
+        let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: Tuner.Configuration(threadCount: threads))
+        return try tuner.run(on: TraceCorpus(traces: traces))
+    }
+
+    @Test
+    func accuracyCountsDecisionsThatMatchTheIntent() throws {
+        let traces = Fixtures.swipes(40, seed: 3)
+        let result = try Self.tune(traces, ["threshold=0.3:0.6:0.1"])
+        for point in 0..<result.grid.pointCount {
+            let threshold = try #require(result.grid.values(ofPoint: point)[0].number)
+            var correct = 0, falseFinishes = 0
+            for trace in traces {
+                let parameters = try ReplayParameters(presetNamed: "swipe-dismiss", overrides: ["threshold": .number(threshold)])
+                let summary = try Replayer(trace: trace, configuration: .init(parameters: parameters)).summary
+                if summary.isCorrect == true { correct += 1 } else if summary.decision == .finish { falseFinishes += 1 }
+            }
+            #expect(result.scores[point].correct == correct)
+            #expect(result.scores[point].falseFinishes == falseFinishes)
+            #expect(result.scores[point].traces == traces.count)
+        }
+    }
+
+    @Test
+    func scoresMatchTheReplayerMetricsPointByPoint() throws {
+        let traces = Fixtures.swipes(12, seed: 4)
+        let result = try Self.tune(traces, preset: "best", ["threshold=0.4,0.6", "response=0.3,0.5", "velocity=recorded,lsq2"])
+        for point in 0..<result.grid.pointCount {
+            let values = result.grid.values(ofPoint: point)
+            let parameters = try ReplayParameters(presetNamed: "best", overrides: ["threshold": values[0], "response": values[1], "velocity": values[2]])
+            let summaries = try traces.map { try Replayer(trace: $0, configuration: .init(parameters: parameters)).summary }
+            let score = result.scores[point]
+            #expect(score.flipProne == summaries.filter(\.isFlipProne).count)
+            #expect(score.minimumMargin == summaries.map(\.margin).min())
+            let meanTime = summaries.map(\.completionTime).reduce(0, +) / Double(summaries.count)
+            let meanDiscontinuity = summaries.map { abs($0.discontinuity) }.reduce(0, +) / Double(summaries.count)
+            #expect(abs(score.meanCompletionTime - meanTime) < 1e-12)
+            #expect(abs(score.meanDiscontinuity - meanDiscontinuity) < 1e-9)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 5])
+    func resultsAreBitwiseTheSameForAnyThreadCount(threads: Int) throws {
+        let traces = Fixtures.swipes(30, seed: 8)
+        let axes = ["threshold=0.2:0.8:0.05", "completionSpeed=0.5,1,2", "velocity=recorded,flutter"]
+        let reference = try Self.tune(traces, preset: "uikit-percent", axes, threads: 1)
+        let result = try Self.tune(traces, preset: "uikit-percent", axes, threads: threads)
+        #expect(result.scores == reference.scores)
+        #expect(result.bestPoint == reference.bestPoint)
+    }
+
+    @Test
+    func tracesWithUnknownIntentAreExcludedAndCounted() throws {
+        var traces = Fixtures.swipes(10, seed: 2)
+        for index in [1, 4, 7] { traces[index].metadata.intent = .unknown }
+        let result = try Self.tune(traces, ["threshold=0.5"])
+        #expect(result.unknownIntentCount == 3)
+        #expect(result.traceCount == 7)
+        #expect(result.best.traces == 7)
+        #expect(!result.hasSkipped)
+    }
+
+    @Test
+    func onlyUnknownIntentsIsAnError() {
+        var traces = Fixtures.swipes(3)
+        for index in traces.indices { traces[index].metadata.intent = .unknown }
+        let error = #expect(throws: ReplayError.self) { try Self.tune(traces, ["threshold=0.5"]) }
+        #expect(error?.description.contains("3 with unknown intent") == true)
+    }
+
+    @Test
+    func aTraceWithoutAReleaseIsSkippedAndTheRestStillTune() throws {
+        var traces = Fixtures.swipes(6)
+        traces[2].samples.removeLast()
+        let result = try Self.tune(traces, ["threshold=0.5"])
+        #expect(result.traceCount == 5)
+        #expect(result.unreplayable.count == 1)
+        #expect(result.hasSkipped)
+    }
+
+    @Test(arguments: [
+        // (correct, min margin, mean discontinuity) of two points → index of the best.
+        ((8, 0.1, 10.0), (9, 0.0, 50.0), 1),
+        ((9, 0.2, 10.0), (9, 0.1, 5.0), 0),
+        ((9, 0.1, 10.0), (9, 0.1, 5.0), 1),
+        ((9, 0.1, 5.0), (9, 0.1, 5.0), 0),
+    ])
+    func theBestPointHasTheMostCorrectThenTheLargestMinimumMarginThenTheSmallestDiscontinuity(
+        first: (Int, Double, Double), second: (Int, Double, Double), best: Int
+    ) {
+        func score(_ s: (Int, Double, Double)) -> PointScore {
+            PointScore(traces: 10, correct: s.0, falseFinishes: 10 - s.0, falseCancels: 0, flipProne: 0,
+                       meanMargin: 0.2, minimumMargin: s.1, meanDiscontinuity: s.2, meanCompletionTime: 0.3)
+        }
+        #expect(TuningResult.bestIndex(of: [score(first), score(second)]) == best)
+    }
+
+    @Test
+    func theBestPointBeatsOrMatchesTheDefaultsOnTheGridThatContainsThem() throws {
+        let result = try Self.tune(Fixtures.swipes(60, seed: 11), ["threshold=0.2:0.8:0.05"])
+        #expect(result.defaultValues == [.number(0.5)])
+        let defaultsPoint = try #require(result.grid.axes[0].values.firstIndex(of: .number(0.5)))
+        #expect(result.scores[defaultsPoint] == result.defaults)
+        #expect(result.best.correct >= result.defaults.correct)
+        #expect(result.misjudged.count == result.best.traces - result.best.correct)
+        #expect(result.best.correct - result.defaults.correct == result.fixedByBest - result.brokenByBest)
+    }
+
+    @Test
+    func anUnknownGridKeyListsTheValidKeys() throws {
+        let grid = try TuningGrid(axes: [GridAxis(parsing: "treshold=0.2:0.8:0.1")])
+        let error = #expect(throws: ReplayError.self) { try Tuner(presetNamed: "swipe-dismiss", grid: grid) }
+        #expect(error?.description.contains("valid keys: threshold") == true)
+    }
+
+    @Test
+    func anOutOfRangeGridValueIsRejected() throws {
+        let grid = try TuningGrid(axes: [GridAxis(parsing: "threshold=0.5:1.5:0.5")])
+        #expect(throws: TransitionEngineError.self) { try Tuner(presetNamed: "swipe-dismiss", grid: grid) }
+    }
+
+    /// The sweep order trusts that decision-only keys change nothing but the rule, and that
+    /// only mapping keys change the mapping.
+    @Test(arguments: PresetName.allCases)
+    func axisRolesMatchWhatEachKeyChanges(name: PresetName) throws {
+        let base = Preset(name)
+        let screen = Size(width: 390, height: 844)
+        for parameter in PresetCatalog.entry(for: name).parameters {
+            let alternatives: [PresetValue]
+            switch parameter.allowed {
+            case .range(let range): alternatives = [.number(range.lowerBound), .number(range.upperBound)]
+            case .choices(let choices): alternatives = choices.map { .choice($0) }
+            }
+            let role = Tuner.AxisRole(key: parameter.key)
+            for value in alternatives {
+                let changed = try Preset(name, overrides: [parameter.key: value])
+                if role != .release {
+                    #expect(changed.mapping(screen: screen) == base.mapping(screen: screen), "\(name.rawValue).\(parameter.key)")
+                }
+                if role == .decision {
+                    #expect(changed.completion == base.completion && changed.scrub == base.scrub
+                        && changed.transitionCurve == base.transitionCurve && changed.policy.gates == base.policy.gates,
+                        "\(name.rawValue).\(parameter.key)")
+                }
+            }
+        }
+    }
+}
