@@ -6,7 +6,7 @@ BIN        := .build/debug/pantrace
 FUZZ_DIR   := .build/fuzz
 FUZZ_TIME  ?= 60
 
-.PHONY: all build test serve bench fuzz fuzz-smoke setup clean
+.PHONY: all build test test-bridge serve bench fuzz fuzz-smoke setup clean
 
 all: build
 
@@ -20,9 +20,14 @@ build: setup
 serve: build
 	$(BIN) serve --host 127.0.0.1 --port 8080 --recordings recordings --web web
 
-# Fuzz smoke first, so the Swift test summary is the last thing printed.
-test: build fuzz-smoke
+# Fuzz smoke and the real-server tests first, so the Swift test summary is printed last.
+test: build fuzz-smoke test-bridge
 	$(SWIFT) test
+
+# A real `pantrace serve` against real WebSocket clients (Python websockets, raw sockets).
+test-bridge: build
+	@scripts/setup.sh python
+	.venv/bin/python -m pytest Tests/bridge -q -p no:cacheprovider
 
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup

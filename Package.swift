@@ -25,6 +25,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libwebsockets 4.1.6 (Debian 12); shim.h wraps LWS_PRE, which Swift cannot import.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
         .target(
             name: "PanTrace",
             dependencies: ["CZlib"],
@@ -46,12 +52,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LiveBridge",
+            dependencies: ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "CLibWebSockets"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "PanTraceCLI",
             dependencies: [
                 "PanTrace",
                 "PanCapture",
                 "TransitionEngine",
                 "PanReplay",
+                "LiveBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -97,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "PanReplayTests",
             dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LiveBridgeTests",
+            dependencies: ["LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

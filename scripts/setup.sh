@@ -30,7 +30,7 @@ python_deps() {
         python3 -m venv "$venv" 2>/dev/null || { need_apt+=(python3-venv); apt_install; python3 -m venv "$venv"; }
         echo "setup: created Python venv $venv"
     fi
-    local wanted=(websockets)
+    local wanted=(websockets pytest)
     local missing=()
     for pkg in "${wanted[@]}"; do
         "$venv/bin/python" -c "import $pkg" 2>/dev/null || missing+=("$pkg")

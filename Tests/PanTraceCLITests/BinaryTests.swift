@@ -101,9 +101,15 @@ struct BinaryTests {
         #expect(FileManager.default.contents(atPath: files[1]) == before)
     }
 
-    @Test func serveSaysItIsNotBuiltYet() throws {
-        let result = try Self.run(["serve"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("not built yet"))
+    @Test func serveRefusesAMissingFolderInOneLine() throws {
+        let result = try Self.run(["serve", "--port", "0", "--web", "/nonexistent/web"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "pantrace serve: web folder /nonexistent/web does not exist\n")
+    }
+
+    @Test func serveRefusesAHostNameInOneLine() throws {
+        let result = try Self.run(["serve", "--port", "0", "--host", "example.com"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--host must be an IP address"))
     }
 }

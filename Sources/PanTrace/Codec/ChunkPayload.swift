@@ -191,9 +191,10 @@ struct DecodeScratch {
     var ly: [Int64] = []
 }
 
-/// Turns a `DecodingError` into one short phrase naming the key path.
-enum DecodingProblem {
-    static func describe(_ error: any Error) -> String {
+/// Turns a `DecodingError` into one short phrase naming the key path, for one-line errors.
+public enum DecodingProblem {
+    /// One phrase for a decoding error, naming the key path.
+    public static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }

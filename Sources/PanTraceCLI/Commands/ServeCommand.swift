@@ -1,27 +1,66 @@
 internal import ArgumentParser
+internal import Foundation
+internal import LiveBridge
 
-/// `pantrace serve`: the live viewer (the libwebsockets bridge is not built yet).
+/// `pantrace serve`: the live viewer.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the live viewer over HTTP and WebSocket (not built yet).")
+        abstract: "Serve the live viewer: web/ over HTTP, replays and recording over WebSocket at /live.",
+        discussion: """
+            Listens on 127.0.0.1 only unless --host 0.0.0.0 is given (to record from a phone on \
+            the same network: open the printed URL with this machine's address instead of \
+            127.0.0.1, and pass that origin with --allow-origin http://ADDRESS:PORT). The URL \
+            carries a per-launch token; without it a viewer can watch but not control or record.
+            """)
 
-    @Option(help: "Address to listen on.")
+    @Option(help: "Address to listen on (127.0.0.1, or 0.0.0.0 for every interface).")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on.")
+    @Option(help: "Port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "Recordings folder.")
+    @Option(help: "Recordings folder: the library, and where live recordings are saved.")
     var recordings = "recordings"
 
     @Option(help: "Folder of the web viewer.")
     var web = "web"
 
+    @Option(name: .customLong("allow-origin"), help: "Another origin allowed to connect, e.g. http://192.168.1.5:8080 (repeatable).")
+    var allowedOrigins: [String] = []
+
+    @Option(help: "Frames per second streamed to viewers.")
+    var fps: Double = 60
+
+    @Option(help: .hidden)
+    var token: String?
+
     func run() throws {
-        StandardError.line(
-            "pantrace serve: not built yet: the live bridge (libwebsockets) is a later milestone. "
-                + "It will serve \(web)/ and stream replays of \(recordings)/ on http://\(host):\(port)/.")
-        throw ExitCode(2)
+        // First, before any thread exists: SIGINT/SIGTERM then wait for the thread below.
+        TerminationSignals.block()
+        let configuration = LiveBridge.Configuration(
+            host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
+            token: token, frameRate: fps)
+        let bridge: LiveBridge
+        do {
+            bridge = try LiveBridge(configuration: configuration)
+            try bridge.start()
+        } catch {
+            StandardError.line("pantrace serve: \(error)")
+            throw ExitCode(1)
+        }
+        for problem in bridge.libraryProblems { StandardError.line("warning: skipped \(problem)") }
+        // Both signals stop the bridge politely (1001 to clients, recordings finalised).
+        let signals = Thread {
+            _ = TerminationSignals.wait()
+            bridge.stop()
+        }
+        signals.start()
+        // Unbuffered: the first line is the readiness signal scripts and tests wait for.
+        func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        say("pantrace serve: open \(bridge.url)")
+        say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
+        bridge.wait()
+        say("pantrace serve: stopped")
     }
 }

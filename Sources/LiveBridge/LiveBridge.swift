@@ -1,0 +1,206 @@
+internal import Dispatch
+internal import Foundation
+internal import Synchronization
+
+/// The live viewer's server: HTTP for `web/`, WebSocket at `/live`, and the replay everyone
+/// watches (DESIGN.md §5, docs/PROTOCOL.md).
+///
+/// Two threads: the libwebsockets service thread (sockets only) and the controller thread
+/// (the player, the library, recordings), which exchange messages through mailboxes. Use
+/// ``withLiveBridge(_:_:)`` so the bridge is always shut down: clients get a 1001 close and
+/// recordings in progress are finalised.
+public final class LiveBridge: Sendable {
+    /// Where and what to serve.
+    public struct Configuration: Sendable {
+        /// Address to listen on: `127.0.0.1` (default, loopback only) or `0.0.0.0` (every interface).
+        public var host: String
+        /// Port; 0 picks a free one (read ``port`` after start).
+        public var port: Int
+        /// The recordings folder (the library; live recordings are written under it).
+        public var recordingsFolder: String
+        /// The web viewer's folder.
+        public var webFolder: String
+        /// Origins allowed besides the server's own, e.g. `http://192.168.1.5:8080`.
+        public var allowedOrigins: [String]
+        /// The token that grants control; random per launch by default.
+        public var token: String
+        /// Frames per second streamed to viewers.
+        public var frameRate: Double
+        /// Seconds a client may stay backlogged before it is closed.
+        public var backlogLimit: Double
+
+        /// Creates a configuration with a fresh random token.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, recordingsFolder: String = "recordings", webFolder: String = "web",
+            allowedOrigins: [String] = [], token: String? = nil, frameRate: Double = 60, backlogLimit: Double = 3
+        ) {
+            self.host = host
+            self.port = port
+            self.recordingsFolder = recordingsFolder
+            self.webFolder = webFolder
+            self.allowedOrigins = allowedOrigins
+            self.token = token ?? Self.randomToken()
+            self.frameRate = frameRate
+            self.backlogLimit = backlogLimit
+        }
+
+        /// 128 random bits as hex, from the system's secure generator.
+        public static func randomToken() -> String {
+            var generator = SystemRandomNumberGenerator()
+            return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+        }
+    }
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    private let inbox = Inbox()
+    private let server: WebSocketServer
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private let failure = Mutex<String?>(nil)
+    private let startupProblems = Mutex<[String]>([])
+
+    /// Checks the configuration; nothing listens until ``start()``.
+    /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
+    public init(configuration: Configuration) throws(LiveBridgeError) {
+        guard ["127.0.0.1", "0.0.0.0"].contains(configuration.host) || RequestPolicy.isIPLiteral(configuration.host) else {
+            throw LiveBridgeError("--host must be an IP address such as 127.0.0.1 or 0.0.0.0, got \(configuration.host)")
+        }
+        guard (0...65535).contains(configuration.port) else { throw LiveBridgeError("--port must be 0…65535, got \(configuration.port)") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: configuration.webFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LiveBridgeError("web folder \(configuration.webFolder) does not exist")
+        }
+        guard FileManager.default.fileExists(atPath: configuration.recordingsFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw LiveBridgeError("recordings folder \(configuration.recordingsFolder) does not exist")
+        }
+        guard configuration.frameRate > 0, configuration.frameRate <= 240 else { throw LiveBridgeError("frame rate must be 1…240") }
+        self.configuration = configuration
+        let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
+        server = WebSocketServer(
+            configuration: .init(
+                host: configuration.host, port: configuration.port, policy: policy,
+                files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit),
+            inbox: inbox)
+    }
+
+    /// The port actually listened on.
+    public var port: Int { server.port }
+
+    /// The address to open, with the token.
+    public var url: String {
+        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        return "http://\(host):\(port)/?token=\(configuration.token)"
+    }
+
+    /// Recordings that could not be read when the library was loaded.
+    public var libraryProblems: [String] { startupProblems.withLock { $0 } }
+
+    /// Starts both threads and returns once the socket is listening.
+    /// - Throws: ``LiveBridgeError`` if the port cannot be bound.
+    public func start() throws(LiveBridgeError) {
+        let serviceThread = Thread { [self] in
+            let problem = server.run()
+            failure.withLock { $0 = problem }
+            stopping.store(true, ordering: .releasing)
+            inbox.poke()
+            finished.signal()
+        }
+        serviceThread.name = "pantrace.lws"
+        serviceThread.start()
+        server.waitUntilStarted()
+        if let problem = failure.withLock({ $0 }) { throw LiveBridgeError(problem) }
+
+        let ready = DispatchSemaphore(value: 0)
+        let controllerThread = Thread { [self] in
+            var controller = BridgeController(
+                configuration: .init(recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate))
+            startupProblems.withLock { $0 = controller.libraryProblems }
+            controller.loadDefault()
+            ready.signal()
+            runController(&controller)
+        }
+        controllerThread.name = "pantrace.controller"
+        controllerThread.start()
+        ready.wait()
+    }
+
+    /// Asks both threads to stop: clients get a 1001 close; returns at once (see ``wait()``).
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        server.stop()
+        inbox.poke()
+    }
+
+    /// Blocks until the service thread has shut down.
+    public func wait() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private func runController(_ controller: inout BridgeController) {
+        let clock = ContinuousClock()
+        let epoch = clock.now
+        func seconds() -> Double {
+            let d = clock.now - epoch
+            return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var nextFrame = seconds()
+        while !stopping.load(ordering: .acquiring) {
+            // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
+            let deadline: DispatchTime? = controller.wantsTicks
+                ? .now() + max(0, nextFrame - seconds()) : nil
+            let inputs = inbox.wait(until: deadline)
+            var out: [Outgoing] = []
+            for input in inputs { out += controller.handle(input, now: seconds()) }
+            let now = seconds()
+            if controller.wantsTicks, now >= nextFrame {
+                out += controller.tick(now: now)
+                nextFrame = max(nextFrame + 1 / configuration.frameRate, now - 1 / configuration.frameRate)
+            } else if !controller.wantsTicks {
+                nextFrame = now
+                _ = controller.tick(now: now)
+            }
+            server.deliver(out.compactMap { encode($0, with: encoder) })
+        }
+    }
+
+    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> Delivery? {
+        var message = outgoing.message
+        if case .frame(var frame) = message {
+            frame.emitted_us = Int64(Date().timeIntervalSince1970 * 1e6)
+            message = .frame(frame)
+        }
+        // Encoding our own Codable types cannot fail (no non-finite numbers reach here).
+        guard let data = try? encoder.encode(message) else { return nil }
+        let payload = OutboundMessage(Array(data))
+        switch outgoing.target {
+        case .frames: return .frame(payload)
+        case .everyone: return .broadcast(payload)
+        case .client(let id): return .send(id, payload)
+        }
+    }
+}
+
+/// Runs `body` with a started bridge and always shuts it down afterwards.
+public func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body: (LiveBridge) throws -> R) throws -> R {
+    let bridge = try LiveBridge(configuration: configuration)
+    try bridge.start()
+    defer {
+        bridge.stop()
+        bridge.wait()
+    }
+    return try body(bridge)
+}
+
+/// A bridge that cannot start, in one line.
+public struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

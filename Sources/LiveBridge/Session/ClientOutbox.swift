@@ -1,0 +1,71 @@
+/// What one client has still to be sent: the newest frame and the control messages.
+///
+/// Frames are conflated: up to ``frameLimit`` wait (so a client that keeps up sees every
+/// frame even when several arrive in one wake-up); past that the oldest is dropped, so a slow
+/// client skips to the newest frames and costs a bounded amount of memory. Control messages
+/// (the snapshot, library changes, errors, replies) are never dropped; there is a bound on
+/// how many may wait, and a client past it is closed. A client that has had something
+/// pending without any write for longer than the backlog limit is closed too.
+struct ClientOutbox {
+    /// Control messages that may wait before the client is closed as stuck.
+    static let controlLimit = 256
+    /// Frames that may wait; older ones are dropped (latest wins).
+    static let frameLimit = 8
+
+    private var frames: [OutboundMessage] = []
+    private var control: [OutboundMessage] = []
+    private var controlHead = 0
+    /// Frames replaced before they were sent.
+    private(set) var droppedFrames = 0
+    /// When the outbox last went from empty to pending, or last made progress while pending.
+    private(set) var pendingSince: Double?
+
+    var isEmpty: Bool { frames.isEmpty && controlHead == control.count }
+    var pendingFrames: Int { frames.count }
+    var pendingControl: Int { control.count - controlHead }
+
+    /// Queues a frame, dropping the oldest unsent one when ``frameLimit`` are waiting.
+    mutating func enqueueFrame(_ message: OutboundMessage, now: Double) {
+        if isEmpty { pendingSince = now }
+        if frames.count == Self.frameLimit {
+            frames.removeFirst()
+            droppedFrames += 1
+        }
+        frames.append(message)
+    }
+
+    /// Queues a control message; `false` when the client already has too many waiting.
+    mutating func enqueueControl(_ message: OutboundMessage, now: Double) -> Bool {
+        guard pendingControl < Self.controlLimit else { return false }
+        if isEmpty { pendingSince = now }
+        if controlHead > 64, controlHead * 2 > control.count {
+            control.removeFirst(controlHead)
+            controlHead = 0
+        }
+        control.append(message)
+        return true
+    }
+
+    /// The next message to write: control first (in order), then frames (in order).
+    mutating func next(now: Double) -> OutboundMessage? {
+        let message: OutboundMessage?
+        if controlHead < control.count {
+            message = control[controlHead]
+            controlHead += 1
+            if controlHead == control.count {
+                control.removeAll(keepingCapacity: true)
+                controlHead = 0
+            }
+        } else {
+            message = frames.isEmpty ? nil : frames.removeFirst()
+        }
+        pendingSince = isEmpty ? nil : now
+        return message
+    }
+
+    /// Whether something has waited longer than `limit` seconds without any write.
+    func isBacklogged(now: Double, limit: Double) -> Bool {
+        guard let pendingSince else { return false }
+        return now - pendingSince > limit
+    }
+}

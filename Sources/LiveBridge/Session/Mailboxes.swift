@@ -1,0 +1,45 @@
+internal import Dispatch
+internal import Synchronization
+
+/// A client connection's identity, stable for its lifetime.
+typealias ConnectionID = UInt64
+
+/// What the service thread tells the controller.
+enum BridgeInput: Sendable {
+    /// A WebSocket client connected; `canControl` when it presented the token.
+    case opened(ConnectionID, canControl: Bool)
+    /// A whole text message arrived.
+    case message(ConnectionID, [UInt8])
+    /// A client went away.
+    case closed(ConnectionID)
+}
+
+/// What the controller asks the service thread to do.
+enum Delivery: Sendable {
+    case frame(OutboundMessage)
+    case broadcast(OutboundMessage)
+    case send(ConnectionID, OutboundMessage)
+}
+
+/// Inputs for the controller thread: any thread pushes, the controller waits and drains.
+final class Inbox: Sendable {
+    private let queue = Mutex<[BridgeInput]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    func push(_ input: BridgeInput) {
+        queue.withLock { $0.append(input) }
+        signal.signal()
+    }
+
+    /// Wakes a waiting controller without an input (stop, a timer).
+    func poke() { signal.signal() }
+
+    /// Waits until something arrives or `deadline` passes (forever when nil), then drains.
+    func wait(until deadline: DispatchTime?) -> [BridgeInput] {
+        if let deadline { _ = signal.wait(timeout: deadline) } else { signal.wait() }
+        return queue.withLock { inputs in
+            defer { inputs.removeAll(keepingCapacity: true) }
+            return inputs
+        }
+    }
+}

@@ -1,0 +1,104 @@
+internal import PanReplay
+internal import PanTrace
+internal import TransitionEngine
+
+/// The replay everyone watches: a recording, a preset, and a playhead in gesture time.
+///
+/// Frames come from a ``Replayer`` at the configured rate; the playhead moves with the time
+/// it is given (`advance(by:)`), so tests drive it with virtual time.
+struct Player {
+    /// Which load this is (counts up across loads).
+    let load: Int
+    let recording: String
+    let trace: Trace
+    let parameters: [String: ParameterValue]
+    let configuration: Replayer.Configuration
+    private(set) var replayer: Replayer
+    var isPlaying = true
+    var speed = 1.0
+    var loops = true
+    /// Gesture time since the first frame, seconds (scaled by speed).
+    private(set) var elapsed = 0.0
+    /// Time spent holding the last frame before looping.
+    private var held = 0.0
+    static let loopPause = 0.6
+
+    init(load: Int, recording: String, trace: Trace, parameters: [String: ParameterValue], configuration: Replayer.Configuration) throws {
+        self.load = load
+        self.recording = recording
+        self.trace = trace
+        self.parameters = parameters
+        self.configuration = configuration
+        self.replayer = try Replayer(trace: trace, configuration: configuration)
+    }
+
+    var summary: ReplaySummary { replayer.summary }
+    var frameRate: Double { configuration.frameRate }
+    var duration: Double { Double(max(0, replayer.frameCount - 1)) / frameRate }
+
+    var state: PlaybackState {
+        PlaybackState(
+            load: load, recording: recording, preset: configuration.parameters.preset.name.rawValue, parameters: parameters,
+            playing: isPlaying, speed: speed, loop: loops, time: replayer.time(ofFrame: currentIndex),
+            start: replayer.time(ofFrame: 0), end: replayer.time(ofFrame: max(0, replayer.frameCount - 1)),
+            release: summary.releaseTime, fps: frameRate)
+    }
+
+    /// The index of the frame the playhead is on.
+    var currentIndex: Int { min(replayer.frameCount - 1, Int((elapsed * frameRate + 1e-9).rounded(.down))) }
+
+    /// The frame at the playhead.
+    mutating func frame() -> FrameState { frame(at: currentIndex) }
+
+    /// Frames emitted for one tick at most; a longer stall skips ahead.
+    static let catchUpLimit = 8
+
+    /// Moves the playhead by `dt` seconds of wall time; returns the frame indices passed, in
+    /// order (the last is the new position), so a viewer that keeps up sees every frame.
+    mutating func advance(by dt: Double) -> [Int] {
+        guard isPlaying else { return [] }
+        let before = currentIndex
+        if before >= replayer.frameCount - 1 {
+            guard loops else {
+                isPlaying = false
+                return []
+            }
+            held += dt
+            if held < Self.loopPause { return [] }
+            held = 0
+            elapsed = 0
+            return [0]
+        }
+        elapsed = min(duration, elapsed + dt * speed)
+        let after = currentIndex
+        guard after > before else { return [] }
+        return Array(max(before + 1, after - Self.catchUpLimit + 1)...after)
+    }
+
+    /// The frame with `index`.
+    mutating func frame(at index: Int) -> FrameState {
+        seekReplayer(to: index)
+        return replayer.nextFrame()!
+    }
+
+    mutating func seek(to time: Double) {
+        let start = replayer.time(ofFrame: 0)
+        elapsed = max(0, min(duration, time - start))
+        held = 0
+    }
+
+    mutating func step(frames: Int) {
+        isPlaying = false
+        let index = max(0, min(replayer.frameCount - 1, currentIndex + frames))
+        elapsed = Double(index) / frameRate
+    }
+
+    /// Positions the replayer so that its next frame is `index` (restarting when going back).
+    private mutating func seekReplayer(to index: Int) {
+        if replayer.frameIndex > index {
+            // Restarting cannot fail: the same trace and configuration built it before.
+            replayer = try! Replayer(trace: trace, configuration: configuration)
+        }
+        while replayer.frameIndex < index { _ = replayer.nextSnapshot() }
+    }
+}

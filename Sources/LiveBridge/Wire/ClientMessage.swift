@@ -1,0 +1,195 @@
+public import PanTrace
+
+/// A message from a viewer to the bridge (docs/PROTOCOL.md §3).
+///
+/// Decoded from `{"type": …, …}`; every case but ``hello`` changes state and needs the
+/// launch token on the connection.
+public enum ClientMessage: Sendable, Equatable {
+    /// Load a recording into the player with a preset and parameter overrides.
+    case load(LoadRequest)
+    case play
+    case pause
+    /// Move the playhead to `time` seconds (gesture time).
+    case seek(time: Double)
+    /// Playback speed, 0.1…4.
+    case speed(Double)
+    case loop(Bool)
+    /// Move by whole frames (negative: back) and pause.
+    case step(frames: Int)
+    /// Arm live recording on a pad of the given screen size.
+    case record(RecordRequest)
+    /// A raw pointer event from the record pad.
+    case pointer(PointerMessage)
+    /// What the person meant the recorded gesture to do.
+    case label(Intent)
+    /// Keep the recorded gesture under an optional name.
+    case save(name: String?)
+    /// Throw the recorded gesture away.
+    case discard
+    /// Tune a preset's parameters over recordings.
+    case tune(TuneRequest)
+
+    /// The `type` value, for error replies.
+    public var type: String {
+        switch self {
+        case .load: "load"
+        case .play: "play"
+        case .pause: "pause"
+        case .seek: "seek"
+        case .speed: "speed"
+        case .loop: "loop"
+        case .step: "step"
+        case .record: "record"
+        case .pointer: "pointer"
+        case .label: "label"
+        case .save: "save"
+        case .discard: "discard"
+        case .tune: "tune"
+        }
+    }
+}
+
+/// `load`: a recording (its library id), a preset, and overrides of its parameters.
+public struct LoadRequest: Codable, Sendable, Equatable {
+    public var recording: String
+    public var preset: String
+    /// Numbers or choice names by parameter key; `velocity` picks the velocity source.
+    public var parameters: [String: ParameterValue]
+
+    public init(recording: String, preset: String, parameters: [String: ParameterValue] = [:]) {
+        self.recording = recording
+        self.preset = preset
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: CodingKey { case recording, preset, parameters }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        recording = try c.decode(String.self, forKey: .recording)
+        preset = try c.decode(String.self, forKey: .preset)
+        parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
+    }
+}
+
+/// A parameter value on the wire: a number, or the name of a choice.
+public enum ParameterValue: Codable, Sendable, Equatable {
+    case number(Double)
+    case choice(String)
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let number = try? c.decode(Double.self) {
+            // try? probes the JSON type; a string is the other valid shape.
+            self = .number(number)
+        } else {
+            self = .choice(try c.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .number(let n): try c.encode(n)
+        case .choice(let s): try c.encode(s)
+        }
+    }
+}
+
+/// `record`: arm a live recording.
+public struct RecordRequest: Codable, Sendable, Equatable {
+    /// The pad's size in points and its pixels per point.
+    public var screen: ScreenGeometry
+    /// Only begin when the touch goes down within the edge zone of this edge.
+    public var edge: ScreenEdge?
+    /// The preset the stage follows while recording (defaults to the player's).
+    public var preset: String?
+
+    public init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil) {
+        self.screen = screen
+        self.edge = edge
+        self.preset = preset
+    }
+}
+
+/// `pointer`: one raw pointer event, as the `csv`/`jsonl` logs of `pantrace record` spell it.
+public struct PointerMessage: Codable, Sendable, Equatable {
+    /// Milliseconds on the client's clock (`PointerEvent.timeStamp`).
+    public var t_ms: Double
+    public var x: Double
+    public var y: Double
+    /// `down`, `move`, `up` or `cancel`.
+    public var phase: String
+    public var pointer: Int?
+
+    public init(t_ms: Double, x: Double, y: Double, phase: String, pointer: Int? = nil) {
+        self.t_ms = t_ms
+        self.x = x
+        self.y = y
+        self.phase = phase
+        self.pointer = pointer
+    }
+}
+
+/// `tune`: sweep parameters over recordings.
+public struct TuneRequest: Codable, Sendable, Equatable {
+    /// Library ids; empty means every recording with a known intent.
+    public var recordings: [String]
+    public var preset: String
+    /// Axes as on the command line: `threshold=0.2:0.8:0.05` or `threshold=0.3,0.5`.
+    public var grid: [String]
+
+    public init(recordings: [String], preset: String, grid: [String]) {
+        self.recordings = recordings
+        self.preset = preset
+        self.grid = grid
+    }
+}
+
+extension ClientMessage: Codable {
+    private enum Key: String, CodingKey {
+        case type, time, value, enabled, frames, intent, name
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case "load": self = .load(try LoadRequest(from: decoder))
+        case "play": self = .play
+        case "pause": self = .pause
+        case "seek": self = .seek(time: try c.decode(Double.self, forKey: .time))
+        case "speed": self = .speed(try c.decode(Double.self, forKey: .value))
+        case "loop": self = .loop(try c.decode(Bool.self, forKey: .enabled))
+        case "step": self = .step(frames: try c.decode(Int.self, forKey: .frames))
+        case "record": self = .record(try RecordRequest(from: decoder))
+        case "pointer": self = .pointer(try PointerMessage(from: decoder))
+        case "label": self = .label(try c.decode(Intent.self, forKey: .intent))
+        case "save": self = .save(name: try c.decodeIfPresent(String.self, forKey: .name))
+        case "discard": self = .discard
+        case "tune": self = .tune(try TuneRequest(from: decoder))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c,
+                debugDescription: "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard or tune)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(type, forKey: .type)
+        switch self {
+        case .load(let r): try r.encode(to: encoder)
+        case .play, .pause, .discard: break
+        case .seek(let time): try c.encode(time, forKey: .time)
+        case .speed(let value): try c.encode(value, forKey: .value)
+        case .loop(let enabled): try c.encode(enabled, forKey: .enabled)
+        case .step(let frames): try c.encode(frames, forKey: .frames)
+        case .record(let r): try r.encode(to: encoder)
+        case .pointer(let p): try p.encode(to: encoder)
+        case .label(let intent): try c.encode(intent, forKey: .intent)
+        case .save(let name): try c.encodeIfPresent(name, forKey: .name)
+        case .tune(let r): try r.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PanCapture
+import PanTrace
+import Testing
+@testable import LiveBridge
+
+struct BridgeControllerTests {
+    /// A recordings folder with two synthetic gestures of each kind.
+    static func makeLibrary() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/synthetic", withIntermediateDirectories: true)
+        for kind in GestureKind.allCases {
+            var configuration = GestureSynthesizer.Configuration()
+            configuration.kind = kind
+            configuration.scenarios = [.slowComplete]
+            let synthesizer = GestureSynthesizer(configuration: configuration, seed: 4)
+            for i in 0..<2 {
+                var trace = synthesizer.trace(at: i)
+                trace.metadata.id = "\(kind.rawValue)-\(i)"
+                try TraceEncoder.write(trace, to: "\(folder)/synthetic/\(kind.rawValue)-\(i).pantrace")
+            }
+        }
+        return folder
+    }
+
+    static func controller() throws -> BridgeController {
+        var controller = BridgeController(configuration: .init(recordingsFolder: try makeLibrary()))
+        controller.loadDefault()
+        return controller
+    }
+
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    func frames(_ out: [Outgoing]) -> [FrameMessage] {
+        out.compactMap { if case .frame(let f) = $0.message { return f } else { return nil } }
+    }
+
+    func errors(_ out: [Outgoing]) -> [ErrorMessage] {
+        out.compactMap { if case .error(let e) = $0.message { return e } else { return nil } }
+    }
+
+    @Test func aNewClientGetsTheWholeStateThenTheCurrentFrame() throws {
+        var controller = try Self.controller()
+        let out = controller.handle(.opened(1, canControl: false), now: 0)
+        guard case .hello(let hello) = out.first?.message else {
+            Issue.record("first message is not hello")
+            return
+        }
+        #expect(out.first?.target == .client(1))
+        #expect(hello.state.library.count == 4)
+        #expect(hello.state.playback?.playing == true)
+        #expect(hello.state.presets.count == 11)
+        #expect(!hello.can_control)
+        #expect(frames(out).count == 1)
+    }
+
+    @Test func ticksAtTheFrameRateProduceEveryFrameInOrder() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        var times: [Double] = []
+        for k in 1...30 {
+            times += frames(controller.tick(now: Double(k) / 60)).map(\.frame.time)
+        }
+        #expect(times.count == 30)
+        for (a, b) in zip(times, times.dropFirst()) { #expect(abs(b - a - 1.0 / 60) < 1e-9) }
+    }
+
+    @Test func aLateTickCatchesUpWithAtMostEightFrames() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        #expect(frames(controller.tick(now: 3.0 / 60)).count == 3)
+        #expect(frames(controller.tick(now: 3.0 / 60 + 0.5)).count == Player.catchUpLimit)
+    }
+
+    @Test func nobodyWatchingMeansNoTicks() throws {
+        var controller = try Self.controller()
+        #expect(!controller.wantsTicks)
+        _ = controller.handle(.opened(7, canControl: false), now: 0)
+        #expect(controller.wantsTicks)
+        _ = controller.handle(.closed(7), now: 1)
+        #expect(!controller.wantsTicks)
+        #expect(controller.tick(now: 2).isEmpty)
+    }
+
+    @Test func changingStateNeedsTheToken() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: false), now: 0)
+        let out = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 0.1)
+        #expect(errors(out).map(\.code) == ["forbidden"])
+        #expect(controller.player?.isPlaying == true)
+    }
+
+    @Test(arguments: [
+        ("{oops", "bad_json"), (#"{"type":"warp"}"#, "bad_message"), (#"{"type":"seek","time":"soon"}"#, "bad_message"),
+        (#"{"type":"speed","value":0.05}"#, "invalid"), (#"{"type":"speed","value":4.5}"#, "invalid"),
+        (#"{"type":"load","recording":"../../../etc/passwd","preset":"zoom"}"#, "not_found"),
+        (#"{"type":"load","recording":"synthetic/edge-back-0.pantrace","preset":"spin"}"#, "invalid"),
+        (#"{"type":"load","recording":"synthetic/edge-back-0.pantrace","preset":"zoom","parameters":{"treshold":0.4}}"#, "invalid"),
+    ])
+    func badRequestsGetOneErrorAndChangeNothing(text: String, code: String) throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let before = controller.player?.state
+        let out = controller.handle(.message(1, Self.json(text)), now: 0.1)
+        #expect(errors(out).map(\.code) == [code])
+        #expect(out.count == 1)
+        #expect(controller.player?.state == before)
+    }
+
+    @Test func speedAcceptsBothEndsOfItsRange() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        for value in [0.1, 4.0] {
+            let out = controller.handle(.message(1, Self.json(#"{"type":"speed","value":\#(value)}"#)), now: 0.1)
+            #expect(errors(out).isEmpty)
+            #expect(controller.player?.speed == value)
+        }
+    }
+
+    @Test func loadingBroadcastsTheSummaryPlaybackAndAFrame() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let out = controller.handle(.message(1, Self.json(
+            #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)), now: 0.1)
+        #expect(out.map(\.message.type) == ["summary", "playback", "frame"])
+        #expect(out.map(\.target) == [.everyone, .everyone, .frames])
+        #expect(controller.player?.state.parameters == ["threshold": .number(0.3)])
+    }
+
+    @Test func withoutLoopThePlayerStopsAtTheEndAndSaysSo() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.message(1, Self.json(#"{"type":"loop","enabled":false}"#)), now: 0)
+        var sawStop = false
+        var t = 0.0
+        while t < 10 && !sawStop {
+            t += 1.0 / 60
+            sawStop = controller.tick(now: t).contains { if case .playback(let p) = $0.message { return !p.playing } else { return false } }
+        }
+        #expect(sawStop)
+        #expect(!controller.wantsTicks)
+    }
+
+    @Test func pointerEventsBeyondTheRateAreRefusedOncePerSecond() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        var limited = 0
+        for i in 0..<700 {
+            let out = controller.handle(.message(1, Self.json(#"{"type":"pointer","t_ms":\#(i),"x":1,"y":1,"phase":"move"}"#)), now: 0)
+            limited += errors(out).filter { $0.code == "rate_limited" }.count
+        }
+        #expect(limited == 1)
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import LiveBridge
+
+struct ClientOutboxTests {
+    func message(_ text: String) -> OutboundMessage { OutboundMessage(Array(text.utf8)) }
+
+    @Test func aClientThatKeepsUpGetsEveryFrameInOrder() {
+        var outbox = ClientOutbox()
+        for i in 0..<3 { outbox.enqueueFrame(message("f\(i)"), now: 0) }
+        #expect((0..<3).map { _ in outbox.next(now: 0)!.bytes } == ["f0", "f1", "f2"].map { Array($0.utf8) })
+        #expect(outbox.isEmpty)
+        #expect(outbox.droppedFrames == 0)
+    }
+
+    @Test func aSlowClientSkipsToTheNewestFramesAndHoldsAtMostTheLimit() {
+        var outbox = ClientOutbox()
+        for i in 0..<100 { outbox.enqueueFrame(message("f\(i)"), now: Double(i)) }
+        #expect(outbox.pendingFrames == ClientOutbox.frameLimit)
+        #expect(outbox.droppedFrames == 100 - ClientOutbox.frameLimit)
+        #expect(outbox.next(now: 100)?.bytes == Array("f\(100 - ClientOutbox.frameLimit)".utf8))
+    }
+
+    @Test func controlMessagesGoFirstAndAreNeverDropped() {
+        var outbox = ClientOutbox()
+        outbox.enqueueFrame(message("frame"), now: 0)
+        let first = outbox.enqueueControl(message("hello"), now: 0)
+        let second = outbox.enqueueControl(message("library"), now: 0)
+        #expect(first && second)
+        #expect(outbox.next(now: 0)?.bytes == Array("hello".utf8))
+        #expect(outbox.next(now: 0)?.bytes == Array("library".utf8))
+        #expect(outbox.next(now: 0)?.bytes == Array("frame".utf8))
+    }
+
+    @Test func tooManyWaitingControlMessagesRefuseTheNext() {
+        var outbox = ClientOutbox()
+        var accepted = 0
+        for _ in 0..<ClientOutbox.controlLimit where outbox.enqueueControl(message("c"), now: 0) { accepted += 1 }
+        #expect(accepted == ClientOutbox.controlLimit)
+        let overflow = outbox.enqueueControl(message("c"), now: 0)
+        #expect(!overflow)
+    }
+
+    @Test func backlogIsTimeWithSomethingPendingAndNoWrite() {
+        var outbox = ClientOutbox()
+        outbox.enqueueFrame(message("a"), now: 10)
+        #expect(!outbox.isBacklogged(now: 12.9, limit: 3))
+        #expect(outbox.isBacklogged(now: 13.1, limit: 3))
+        // A write while still pending restarts the clock.
+        outbox.enqueueFrame(message("b"), now: 13.2)
+        _ = outbox.next(now: 13.2)
+        #expect(!outbox.isBacklogged(now: 16.1, limit: 3))
+        #expect(outbox.isBacklogged(now: 16.3, limit: 3))
+        _ = outbox.next(now: 16.4)
+        #expect(outbox.isEmpty)
+        #expect(!outbox.isBacklogged(now: 100, limit: 3))
+    }
+}

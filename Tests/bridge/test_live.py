@@ -1,0 +1,206 @@
+"""WebSocket side: snapshot, frames, control, rights, and abuse."""
+import json
+import signal
+import socket
+import time
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+
+def messages(ws, until, limit=2000, timeout=10):
+    """Receives until `until(message)` is true; returns everything received."""
+    got = []
+    deadline = time.monotonic() + timeout
+    while len(got) < limit:
+        m = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        got.append(m)
+        if until(m):
+            return got
+    raise AssertionError(f"condition not met in {len(got)} messages")
+
+
+def first(ws, kind, timeout=10):
+    return messages(ws, lambda m: m["type"] == kind, timeout=timeout)[-1]
+
+
+def library_id(hello, tag):
+    return next(r["id"] for r in hello["state"]["library"] if tag in r["tags"])
+
+
+def test_a_client_first_receives_the_full_state_then_frames(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        hello = json.loads(ws.recv(timeout=5))
+        assert hello["type"] == "hello" and hello["v"] == 1 and hello["can_control"] is True
+        state = hello["state"]
+        assert len(state["library"]) == 5
+        assert {p["name"] for p in state["presets"]} >= {"swipe-dismiss", "zoom", "best"}
+        assert state["playback"]["playing"] is True  # the bundled recordings loop on their own
+        frame = first(ws, "frame")
+        assert frame["frame"]["layers"]
+
+
+def test_a_replay_arrives_frame_by_frame_in_order(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        hello = json.loads(ws.recv(timeout=5))
+        recording = library_id(hello, "swipe-down")
+        ws.send(json.dumps({"type": "loop", "enabled": False}))
+        ws.send(json.dumps({"type": "load", "recording": recording, "preset": "swipe-dismiss"}))
+        summary = first(ws, "summary")
+        assert summary["trace"] and summary["decision"] in ("finish", "cancel")
+        load = first(ws, "playback")["load"]
+        got = messages(ws, lambda m: m["type"] == "playback" and not m["playing"])
+        # Control messages overtake queued frames: frames of the earlier load may still arrive.
+        frames = [m for m in got if m["type"] == "frame" and m["load"] == load]
+        seqs = [f["seq"] for f in frames]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+        times = [f["frame"]["time"] for f in frames]
+        steps = {round(b - a, 6) for a, b in zip(times, times[1:])}
+        assert steps == {round(1 / 60, 6)}, steps  # every frame, none skipped
+        assert len(frames) >= summary["frames"] - 1
+
+
+def test_two_clients_see_the_same_frames(server):
+    with connect(server.ws(), origin=server.origin) as a, connect(server.ws(token=False), origin=server.origin) as b:
+        hello = json.loads(a.recv(timeout=5))
+        json.loads(b.recv(timeout=5))
+        a.send(json.dumps({"type": "load", "recording": library_id(hello, "edge-back"), "preset": "swipe-back"}))
+        seen_a = [m["seq"] for m in messages(a, lambda m: m["type"] == "frame" and m["seq"] > 40 and m["recording"] != "") if m["type"] == "frame"]
+        seen_b = [m["seq"] for m in messages(b, lambda m: m["type"] == "frame" and m["seq"] >= seen_a[-1]) if m["type"] == "frame"]
+        common = set(seen_a) & set(seen_b)
+        assert len(common) >= 20
+
+
+def test_a_late_joiner_sees_what_everyone_sees(server):
+    with connect(server.ws(), origin=server.origin) as a:
+        hello = json.loads(a.recv(timeout=5))
+        recording = library_id(hello, "swipe-down")
+        a.send(json.dumps({"type": "load", "recording": recording, "preset": "swipe-dismiss", "parameters": {"threshold": 0.3}}))
+        first(a, "playback")
+        with connect(server.ws(token=False), origin=server.origin) as late:
+            state = json.loads(late.recv(timeout=5))["state"]
+            assert state["playback"]["recording"] == recording
+            assert state["playback"]["preset"] == "swipe-dismiss"
+            assert state["playback"]["parameters"] == {"threshold": 0.3}
+            assert state["summary"]["trace"]
+
+
+def test_without_the_token_a_viewer_may_watch_but_not_control(server):
+    with connect(server.ws(token=False), origin=server.origin) as ws:
+        hello = json.loads(ws.recv(timeout=5))
+        assert hello["can_control"] is False
+        ws.send(json.dumps({"type": "pause"}))
+        error = first(ws, "error")
+        assert error["code"] == "forbidden" and error["in_reply_to"] == "pause"
+
+
+def test_a_wrong_token_is_no_token(server):
+    with connect(f"ws://127.0.0.1:{server.port}/live?token=0000", origin=server.origin) as ws:
+        assert json.loads(ws.recv(timeout=5))["can_control"] is False
+
+
+def test_malformed_messages_get_an_error_and_the_connection_stays_up(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        json.loads(ws.recv(timeout=5))
+        for bad, code in [("{not json", "bad_json"), ('{"type":"warp"}', "bad_message"), ('{"type":"seek"}', "bad_message"),
+                          ('{"type":"speed","value":99}', "invalid"), ('{"type":"load","recording":"../../etc/passwd","preset":"zoom"}', "not_found"),
+                          ('{"type":"load","recording":"x","preset":"nope"}', "not_found")]:
+            ws.send(bad)
+            error = first(ws, "error")
+            assert error["code"] == code, (bad, error)
+        ws.send(json.dumps({"type": "pause"}))
+        assert first(ws, "playback")["playing"] is False
+
+
+def test_an_unknown_preset_lists_the_valid_ones(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        hello = json.loads(ws.recv(timeout=5))
+        ws.send(json.dumps({"type": "load", "recording": library_id(hello, "edge-back"), "preset": "nope"}))
+        error = first(ws, "error")
+        assert error["code"] == "invalid" and "swipe-dismiss" in error["message"]
+
+
+def test_an_oversized_message_closes_with_1009(server):
+    with connect(server.ws(), origin=server.origin, max_size=None) as ws:
+        json.loads(ws.recv(timeout=5))
+        ws.send("x" * (64 * 1024 + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd.code == 1009
+
+
+def test_a_foreign_origin_is_refused(server):
+    # Cross-site WebSocket hijacking: another site's page opening the socket.
+    s, status = raw_upgrade(server.port, origin="http://evil.example")
+    s.close()
+    assert status == 403
+
+
+def raw_upgrade(port, path="/live", host=None, origin=None):
+    host = host or f"127.0.0.1:{port}"
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}", "Upgrade: websocket", "Connection: Upgrade",
+             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]
+    if origin:
+        lines.append(f"Origin: {origin}")
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return s, int(head.split(b" ", 2)[1])
+
+
+def test_upgrades_with_a_bad_host_or_path_are_refused(server):
+    for kwargs, status in [({"host": f"attacker.example:{server.port}"}, 403), ({"path": "/elsewhere"}, 404),
+                           ({"origin": f"http://localhost:{server.port}"}, 403), ({}, 101)]:
+        s, got = raw_upgrade(server.port, **kwargs)
+        s.close()
+        assert got == status, kwargs
+
+
+def test_pointer_events_are_rate_limited(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        json.loads(ws.recv(timeout=5))
+        for i in range(1500):
+            ws.send(json.dumps({"type": "pointer", "t_ms": i, "x": 10, "y": 10, "phase": "move"}))
+        errors = [m for m in messages(ws, lambda m: m["type"] == "error" and m["code"] == "rate_limited", limit=5000) if m["type"] == "error"]
+        assert errors[-1]["code"] == "rate_limited"
+
+
+def test_a_client_that_never_reads_does_not_stop_the_others_or_grow_memory(server):
+    stuck = []
+    for _ in range(5):
+        s, status = raw_upgrade(server.port)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        assert status == 101
+        stuck.append(s)  # never read again
+    with connect(server.ws(), origin=server.origin) as ws:
+        json.loads(ws.recv(timeout=5))
+        messages(ws, lambda m: m["type"] == "frame" and m["seq"] > 30)
+        before = server.rss_kib()
+        start = time.monotonic()
+        count = 0
+        while time.monotonic() - start < 4:
+            if json.loads(ws.recv(timeout=5))["type"] == "frame":
+                count += 1
+        after = server.rss_kib()
+    for s in stuck:
+        s.close()
+    assert count >= 4 * 60 * 0.6  # the reader keeps getting frames at about the frame rate
+    assert after - before < 2048, (before, after)  # flat: no per-frame growth for the stuck clients
+
+
+def test_shutdown_closes_clients_with_1001(server):
+    with connect(server.ws(), origin=server.origin) as ws:
+        json.loads(ws.recv(timeout=5))
+        server.process.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    assert server.process.wait(timeout=10) == 0
