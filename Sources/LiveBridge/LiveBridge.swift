@@ -57,6 +57,7 @@ public final class LiveBridge: Sendable {
     private let server: WebSocketServer
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private let controllerFinished = DispatchSemaphore(value: 0)
     private let failure = Mutex<String?>(nil)
     private let startupProblems = Mutex<[String]>([])
 
@@ -119,6 +120,8 @@ public final class LiveBridge: Sendable {
             controller.loadDefault()
             ready.signal()
             runController(&controller)
+            controller.finaliseRecording()
+            controllerFinished.signal()
         }
         controllerThread.name = "pantrace.controller"
         controllerThread.start()
@@ -132,10 +135,12 @@ public final class LiveBridge: Sendable {
         inbox.poke()
     }
 
-    /// Blocks until the service thread has shut down.
+    /// Blocks until both threads have shut down (a recording in progress is finalised first).
     public func wait() {
         finished.wait()
         finished.signal()
+        controllerFinished.wait()
+        controllerFinished.signal()
     }
 
     private func runController(_ controller: inout BridgeController) {
@@ -154,7 +159,11 @@ public final class LiveBridge: Sendable {
                 ? .now() + max(0, nextFrame - seconds()) : nil
             let inputs = inbox.wait(until: deadline)
             var out: [Outgoing] = []
+            controller.wallClock = Date().timeIntervalSince1970
             for input in inputs { out += controller.handle(input, now: seconds()) }
+            if let (requester, job) = controller.takePendingTune() {
+                DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
+            }
             let now = seconds()
             if controller.wantsTicks, now >= nextFrame {
                 out += controller.tick(now: now)

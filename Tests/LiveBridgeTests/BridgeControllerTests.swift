@@ -151,4 +151,23 @@ struct BridgeControllerTests {
         }
         #expect(limited == 1)
     }
+
+    @Test func onlyOneViewerRecordsAtATime() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        let arm = Self.json(#"{"type":"record","screen":{"width":390,"height":844,"scale":3}}"#)
+        #expect(errors(controller.handle(.message(1, arm), now: 0.1)).isEmpty)
+        #expect(errors(controller.handle(.message(2, arm), now: 0.2)).map(\.code) == ["busy"])
+        // Once the first recorder leaves, the other may record.
+        _ = controller.handle(.closed(1), now: 0.3)
+        #expect(errors(controller.handle(.message(2, arm), now: 0.4)).isEmpty)
+    }
+
+    @Test func aNonPositivePadIsRefused() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let out = controller.handle(.message(1, Self.json(#"{"type":"record","screen":{"width":0,"height":844,"scale":3}}"#)), now: 0.1)
+        #expect(errors(out).map(\.code) == ["invalid"])
+    }
 }

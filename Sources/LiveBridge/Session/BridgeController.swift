@@ -29,6 +29,13 @@ struct BridgeController {
     let configuration: Configuration
     private(set) var library: Library
     private(set) var player: Player?
+    private(set) var session: LiveSession?
+    private(set) var lastTune: TuneOutcome?
+    /// A sweep to run off this thread; the runtime takes it and reports back with `.tuned`.
+    private(set) var pendingTune: (ConnectionID, TuneJob)?
+    private var isTuning = false
+    /// Seconds since the Unix epoch, set by the runtime before each input (for `created`).
+    var wallClock = 0.0
     private(set) var clients: [ConnectionID: Client] = [:]
     private(set) var frameSequence: UInt64 = 0
     private var lastTick: Double?
@@ -58,7 +65,7 @@ struct BridgeController {
     var snapshot: Snapshot {
         Snapshot(
             library: library.recordings, presets: PresetCatalog.entries, playback: player?.state,
-            summary: player?.summary, recording: nil, tune: nil)
+            summary: player?.summary, recording: session?.status, tune: lastTune)
     }
 
     // MARK: Inputs
@@ -77,7 +84,23 @@ struct BridgeController {
             return out
         case .closed(let id):
             clients[id] = nil
+            if session?.owner == id {
+                // The recorder left: a gesture in progress is kept, complete, as an unsaved file.
+                session?.finalise()
+                session = nil
+                library.rescan()
+                return [Outgoing(target: .everyone, message: .library(library.recordings))]
+            }
             return []
+        case .tuned(let id, let result):
+            isTuning = false
+            switch result {
+            case .success(let outcome):
+                lastTune = outcome
+                return [Outgoing(target: .everyone, message: .tune(outcome))]
+            case .failure(let failure):
+                return reply(failure.code, failure.message, to: id, replyingTo: "tune")
+            }
         case .message(let id, let bytes):
             return receive(bytes, from: id, now: now)
         }
@@ -129,22 +152,118 @@ struct BridgeController {
         case .step(let frames):
             guard abs(frames) <= 100_000 else { throw BridgeFailure("invalid", "step of \(frames) frames is too far") }
             try withPlayer { $0.step(frames: frames) }
-        case .pointer:
+        case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
                 // One error a second at most: a reply per event would flood the sender's queue.
                 guard clients[id]!.lastRateError < now - 1 else { return [] }
                 clients[id]!.lastRateError = now
                 throw BridgeFailure("rate_limited", "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped")
             }
-            guard clients[id]!.lastPointerError < now - 1 else { return [] }
-            clients[id]!.lastPointerError = now
-            throw BridgeFailure("unavailable", "live recording is not available in this build")
-        case .record, .label, .save, .discard:
-            throw BridgeFailure("unavailable", "live recording is not available in this build")
-        case .tune:
-            throw BridgeFailure("unavailable", "tuning from the viewer is not available in this build")
+            return try pointer(message: request, from: id, now: now)
+        case .record(let request):
+            return try arm(request, from: id)
+        case .label(let intent):
+            try withSession(of: id) { try $0.label(intent) }
+            return [recordingStatus()]
+        case .save(let name):
+            try withSession(of: id) { _ = try $0.save(name: name) }
+            library.rescan()
+            return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+        case .discard:
+            try withSession(of: id) { try $0.discard() }
+            library.rescan()
+            return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+        case .tune(let request):
+            guard !isTuning else { throw BridgeFailure("busy", "a tuning sweep is already running") }
+            let paths = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
+            for path in paths where !library.contains(path) {
+                throw BridgeFailure("not_found", "no recording \"\(path)\" in the library")
+            }
+            isTuning = true
+            pendingTune = (id, TuneJob(paths: paths.map { library.folder + "/" + $0 }, preset: request.preset, grid: request.grid))
+            return []
         }
         return playbackAndFrame(now: now)
+    }
+
+    /// The runtime takes the pending sweep to run it elsewhere.
+    mutating func takePendingTune() -> (ConnectionID, TuneJob)? {
+        defer { pendingTune = nil }
+        return pendingTune
+    }
+
+    var liveFolder: String { library.folder + "/live" }
+
+    private mutating func arm(_ request: RecordRequest, from id: ConnectionID) throws -> [Outgoing] {
+        if let session, session.owner != id, session.state == .armed || session.state == .capturing || session.state == .released {
+            throw BridgeFailure("busy", "another viewer is recording; try again when it has saved or discarded")
+        }
+        guard request.screen.width > 0, request.screen.height > 0, request.screen.scale > 0,
+              request.screen.width.isFinite, request.screen.height.isFinite, request.screen.scale.isFinite
+        else { throw BridgeFailure("invalid", "the record pad's screen size must be positive") }
+        if session?.state == .capturing { session?.finalise() }
+        let presetName = request.preset ?? player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
+        let preset: Preset
+        do {
+            preset = try Preset(named: presetName, numericOverrides: [:])
+        } catch {
+            throw BridgeFailure("invalid", "\(error)")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: liveFolder, withIntermediateDirectories: true)
+        } catch {
+            throw BridgeFailure("failed", "cannot create \(liveFolder): \(error.localizedDescription)")
+        }
+        let date = Date(timeIntervalSince1970: wallClock)
+        let created = ISO8601DateFormatter().string(from: date)
+        let stamp = created.filter { $0.isNumber }
+        session = LiveSession(owner: id, request: request, preset: preset, folder: liveFolder, created: created, stamp: stamp)
+        return [recordingStatus()]
+    }
+
+    private mutating func pointer(message: PointerMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
+        guard var active = session, active.owner == id else {
+            guard clients[id]!.lastPointerError < now - 1 else { return [] }
+            clients[id]!.lastPointerError = now
+            throw BridgeFailure("invalid", "not recording: send record first")
+        }
+        let before = active.state
+        let frame = try active.handle(message)
+        session = active
+        var out: [Outgoing] = []
+        if let frame {
+            frameSequence += 1
+            out.append(Outgoing(target: .frames, message: .frame(FrameMessage(
+                seq: frameSequence, load: -1, emitted_us: 0, recording: active.status.file ?? "", frame: frame))))
+        }
+        if active.state != before {
+            out.append(recordingStatus())
+            if active.state == .released, let file = active.status.file {
+                // Replay what was just recorded so everyone sees the decision and the completion.
+                library.rescan()
+                out.append(Outgoing(target: .everyone, message: .library(library.recordings)))
+                if library.contains(file) {
+                    let preset = player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
+                    out += (try? load(LoadRequest(recording: file, preset: preset), now: now)) ?? []  // a failed replay still leaves the file
+                }
+            }
+        }
+        return out
+    }
+
+    private mutating func withSession(of id: ConnectionID, _ change: (inout LiveSession) throws -> Void) throws {
+        guard var active = session, active.owner == id else { throw BridgeFailure("invalid", "not recording: send record first") }
+        try change(&active)
+        session = active
+    }
+
+    private func recordingStatus() -> Outgoing {
+        Outgoing(target: .everyone, message: .recording(session!.status))
+    }
+
+    /// Ends a recording in progress so its file is complete (shutdown).
+    mutating func finaliseRecording() {
+        session?.finalise()
     }
 
     private mutating func withPlayer(_ change: (inout Player) -> Void) throws {
@@ -235,7 +354,7 @@ struct BridgeController {
 }
 
 /// A request the bridge turned down, with the wire error code.
-struct BridgeFailure: Error {
+struct BridgeFailure: Error, Sendable {
     var code: String
     var message: String
     init(_ code: String, _ message: String) {

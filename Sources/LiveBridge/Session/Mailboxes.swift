@@ -12,6 +12,8 @@ enum BridgeInput: Sendable {
     case message(ConnectionID, [UInt8])
     /// A client went away.
     case closed(ConnectionID)
+    /// A tuning sweep a client asked for finished (it runs off the controller thread).
+    case tuned(ConnectionID, Result<TuneOutcome, BridgeFailure>)
 }
 
 /// What the controller asks the service thread to do.

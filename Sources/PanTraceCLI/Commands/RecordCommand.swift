@@ -60,6 +60,9 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Creation time for the metadata, ISO 8601 (default: now; fix it for reproducible files).")
     var created: String?
 
+    @Option(help: "Source for the metadata (default: import:<format>; the live bridge writes browser).")
+    var source: String?
+
     @Option(name: .customLong("tag"), help: "A tag for every gesture (repeat for several).")
     var tags: [String] = []
 
@@ -78,7 +81,7 @@ struct RecordCommand: ParsableCommand {
         let importer = PointerLogImporter(configuration: .init(
             format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
         let metadata = TraceMetadata(
-            id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: format.source, intent: intent, tags: tags)
+            id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
         let recording = GestureRecording(
             configuration: .init(
                 recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata),

@@ -1,0 +1,159 @@
+internal import Foundation
+internal import PanCapture
+internal import PanTrace
+internal import TransitionEngine
+
+/// One live recording from the viewer's record pad.
+///
+/// Pointer events go through ``GestureRecording``, the same pipeline `pantrace record` uses,
+/// writing an `unsaved-…` file under `live/` as the gesture happens (a crash loses at most
+/// 100 ms). The events are kept too: saving replays them through a fresh ``GestureRecording``
+/// with the label and the chosen name, so the saved file is byte for byte what `pantrace
+/// record` writes for the same events and metadata; the unsaved file is then removed.
+/// Meanwhile a recognizer of its own drives an ``InteractiveTransition`` so the stage follows
+/// the finger.
+struct LiveSession {
+    enum State: String {
+        case armed, capturing, released, saved, discarded, failed
+    }
+
+    static let maximumEvents = 200_000
+
+    let owner: ConnectionID
+    let folder: String
+    let recognizerConfiguration: PanRecognizer.Configuration
+    let metadata: TraceMetadata
+    private(set) var state = State.armed
+    private(set) var events: [PointerEvent] = []
+    private(set) var intent = Intent.unknown
+    private(set) var unsavedPath: String?
+    private(set) var savedPath: String?
+    private(set) var samples = 0
+    private(set) var duration = 0.0
+    private var recording: GestureRecording
+    private var preview: PanRecognizer
+    private var transition: InteractiveTransition
+    private let stem: String
+
+    init(owner: ConnectionID, request: RecordRequest, preset: Preset, folder: String, created: String, stamp: String) {
+        self.owner = owner
+        self.folder = folder
+        recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
+        metadata = TraceMetadata(id: "", created: created, source: "browser", intent: .unknown)
+        stem = "unsaved-\(stamp)"
+        recording = GestureRecording(
+            configuration: .init(recognizer: recognizerConfiguration, metadata: metadata),
+            destination: RecordingDestination(folder: folder, stem: stem, skipsExistingNames: true))
+        preview = PanRecognizer(configuration: recognizerConfiguration)
+        transition = InteractiveTransition(preset: preset, screen: Size(width: request.screen.width, height: request.screen.height))
+    }
+
+    var status: RecordingStatus {
+        RecordingStatus(
+            state: state.rawValue, samples: samples, duration_s: duration, intent: intent,
+            file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil)
+    }
+
+    private func relative(_ path: String) -> String {
+        let root = URL(fileURLWithPath: folder).deletingLastPathComponent().path + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+
+    /// Takes one pointer event; returns a frame for the stage when the pan moved.
+    mutating func handle(_ message: PointerMessage) throws -> FrameState? {
+        guard state == .armed || state == .capturing else {
+            throw BridgeFailure("invalid", "the gesture was released: label it, then save or discard")
+        }
+        guard events.count < Self.maximumEvents else { throw BridgeFailure("invalid", "too many events in one recording") }
+        guard message.t_ms.isFinite, message.x.isFinite, message.y.isFinite else {
+            throw BridgeFailure("invalid", "pointer values must be finite numbers")
+        }
+        guard let phase = PointerEvent.Phase(rawValue: message.phase) else {
+            throw BridgeFailure("invalid", "unknown pointer phase \"\(message.phase)\" (expected down, move, up or cancel)")
+        }
+        let event = PointerEvent(
+            nanoseconds: Int64((message.t_ms * 1e6).rounded()), x: message.x, y: message.y, phase: phase, pointer: message.pointer ?? 0)
+        let outcome: GestureRecording.Outcome
+        do {
+            outcome = try recording.handle(event)
+        } catch {
+            throw BridgeFailure("invalid", "\(error)")
+        }
+        events.append(event)
+        switch outcome {
+        case .began(let path):
+            unsavedPath = path
+            state = .capturing
+        case .finished(let gesture):
+            samples = gesture.sampleCount
+            duration = gesture.duration
+            state = .released
+        default: break
+        }
+        return previewFrame(for: event)
+    }
+
+    private mutating func previewFrame(for event: PointerEvent) -> FrameState? {
+        let sample: PanSample
+        switch preview.handle(event) {
+        case .began(let s), .changed(let s): sample = s
+        case .ended(let s, _), .cancelled(let s, _): sample = s
+        default: return nil
+        }
+        if state == .capturing { samples += 1 }
+        let input = GestureInput(
+            time: sample.time, phase: TransitionEngine.GesturePhase(rawValue: sample.phase.description)!,
+            translation: Vector2(x: sample.translation.x, y: sample.translation.y),
+            velocity: Vector2(x: sample.velocity.x, y: sample.velocity.y))
+        _ = transition.handle(input)
+        return transition.frameState(at: sample.time)
+    }
+
+    mutating func label(_ intent: Intent) throws {
+        guard state == .released else { throw BridgeFailure("invalid", "nothing to label: record a gesture first") }
+        self.intent = intent
+    }
+
+    /// Writes the labelled gesture as `live/<name>-1.pantrace` (the next free number) and
+    /// removes the unsaved file; returns the saved file's path.
+    mutating func save(name: String?) throws -> String {
+        guard state == .released, let unsavedPath else { throw BridgeFailure("invalid", "nothing to save: record a gesture first") }
+        var labelled = metadata
+        labelled.intent = intent
+        let replay = GestureRecording(
+            configuration: .init(recognizer: recognizerConfiguration, metadata: labelled),
+            destination: RecordingDestination(folder: folder, stem: name.map(RecordingDestination.sanitized) ?? "live", skipsExistingNames: true))
+        var saved: String?
+        do {
+            for event in events {
+                if case .finished(let gesture) = try replay.handle(event), saved == nil { saved = gesture.path }
+            }
+        } catch {
+            throw BridgeFailure("failed", "could not save: \(error)")
+        }
+        guard let saved else { throw BridgeFailure("failed", "could not save: the gesture did not replay") }
+        try? FileManager.default.removeItem(atPath: unsavedPath)  // cleanup: the saved copy exists
+        savedPath = saved
+        state = .saved
+        return saved
+    }
+
+    mutating func discard() throws {
+        guard state == .released || state == .capturing || state == .armed else { throw BridgeFailure("invalid", "nothing to discard") }
+        if state == .capturing { _ = try? recording.interrupt() }  // cleanup: the file is removed next
+        if let unsavedPath { try? FileManager.default.removeItem(atPath: unsavedPath) }  // cleanup
+        state = .discarded
+    }
+
+    /// Ends a gesture still in progress (shutdown, the owner left): the finger is taken as
+    /// cancelled at the last event's time, so the unsaved file is complete.
+    mutating func finalise() {
+        guard state == .capturing, let last = events.last else { return }
+        let cancel = PointerEvent(nanoseconds: last.nanoseconds, location: last.location, phase: .cancel, pointer: last.pointer)
+        if case .finished? = try? recording.handle(cancel) {  // a failure leaves the chunks written so far
+            state = .released
+        } else {
+            _ = try? recording.interrupt()  // cleanup: keeps every complete chunk
+        }
+    }
+}
