@@ -95,17 +95,19 @@ print("")
 // MARK: Tune
 
 let traceCount = 10_000
-let tuneTraces = swipes(traceCount, kind: .swipeDown, seed: 43)
-let corpus = TraceCorpus(traces: tuneTraces)
+// Each preset is tuned on gestures along its own axis (the tuner leaves others out).
+let downCorpus = TraceCorpus(traces: swipes(traceCount, kind: .swipeDown, seed: 43))
+let edgeCorpus = TraceCorpus(traces: swipes(traceCount, kind: .edgeBack, seed: 44))
 
 struct Sweep {
     var preset: String
     var axes: [String]
+    var corpus: TraceCorpus
 }
 
 let sweeps = [
-    Sweep(preset: "swipe-dismiss", axes: ["threshold=0.0001:1:0.0001"]),
-    Sweep(preset: "best", axes: ["threshold=0.01:1:0.01", "decelerationRate=0.9:0.999:0.001"]),
+    Sweep(preset: "swipe-dismiss", axes: ["threshold=0.0001:1:0.0001"], corpus: downCorpus),
+    Sweep(preset: "best", axes: ["threshold=0.01:1:0.01", "decelerationRate=0.9:0.999:0.001"], corpus: edgeCorpus),
 ]
 
 print("## ReplayBench — tune, \(traceCount) traces × 10,000 grid points (\(cores) cores)")
@@ -116,7 +118,7 @@ for sweep in sweeps {
     let grid = try TuningGrid(axes: sweep.axes.map(GridAxis.init(parsing:)))
     let tuner = try Tuner(presetNamed: sweep.preset, grid: grid, configuration: .init(threadCount: cores))
     let start = clock.now
-    let result = try tuner.run(on: corpus)
+    let result = try tuner.run(on: sweep.corpus)
     let elapsed = seconds(clock.now - start)
     checksum += result.best.accuracy
     let decisions = Double(result.traceCount) * Double(grid.pointCount)
@@ -126,7 +128,8 @@ for sweep in sweeps {
     let naiveStart = clock.now
     for point in 0..<slice {
         let parameters = tuner.parameters(atPoint: point * (grid.pointCount / slice))
-        for trace in tuneTraces {
+        for entry in sweep.corpus.entries {
+            let trace = entry.trace
             let track = try GestureTrack(trace: trace, velocity: parameters.velocity)
             let release = track.releaseState(mapping: parameters.preset.mapping(screen: track.screen))
             checksum += parameters.preset.policy.decide(release).margin

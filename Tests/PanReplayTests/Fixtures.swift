@@ -13,6 +13,15 @@ enum Fixtures {
         return (0..<count).map(synthesizer.trace(at:))
     }
 
+    /// Edge-swipe-back gestures (for the horizontal presets: `swipe-back`, `uikit-percent`, `best`).
+    static func edgeSwipes(_ count: Int, seed: UInt64 = 7, rate: Double = 120) -> [Trace] {
+        var configuration = GestureSynthesizer.Configuration()
+        configuration.kind = .edgeBack
+        configuration.rate = rate
+        let synthesizer = GestureSynthesizer(configuration: configuration, seed: seed)
+        return (0..<count).map(synthesizer.trace(at:))
+    }
+
     /// A hand-made vertical gesture: samples at the given times, progress rising linearly.
     static func handMade(times: [Double], endPhase: PanTrace.GesturePhase = .ended, intent: Intent = .finish) -> Trace {
         let samples = times.enumerated().map { index, time in

@@ -1,4 +1,5 @@
 import Foundation
+import PanCapture
 import PanTrace
 import Testing
 import TransitionEngine
@@ -31,7 +32,7 @@ struct TunerTests {
 
     @Test
     func scoresMatchTheReplayerMetricsPointByPoint() throws {
-        let traces = Fixtures.swipes(12, seed: 4)
+        let traces = Fixtures.edgeSwipes(12, seed: 4)
         let result = try Self.tune(traces, preset: "best", ["threshold=0.4,0.6", "response=0.3,0.5", "velocity=recorded,lsq2"])
         for point in 0..<result.grid.pointCount {
             let values = result.grid.values(ofPoint: point)
@@ -49,7 +50,7 @@ struct TunerTests {
 
     @Test(arguments: [1, 2, 3, 5])
     func resultsAreBitwiseTheSameForAnyThreadCount(threads: Int) throws {
-        let traces = Fixtures.swipes(30, seed: 8)
+        let traces = Fixtures.edgeSwipes(30, seed: 8)
         let axes = ["threshold=0.2:0.8:0.05", "completionSpeed=0.5,1,2", "velocity=recorded,flutter"]
         let reference = try Self.tune(traces, preset: "uikit-percent", axes, threads: 1)
         let result = try Self.tune(traces, preset: "uikit-percent", axes, threads: threads)
@@ -152,5 +153,20 @@ struct TunerTests {
                 }
             }
         }
+    }
+
+    @Test
+    func gesturesAlongTheOtherAxisAreExcludedAndCounted() throws {
+        var configuration = GestureSynthesizer.Configuration()
+        configuration.kind = .edgeBack
+        let sideways = (0..<5).map { GestureSynthesizer(configuration: configuration, seed: 8).trace(at: $0) }
+        let swipes = Fixtures.swipes(6, seed: 9)
+        let result = try Self.tune(swipes + sideways, ["threshold=0.3,0.5"])
+        #expect(result.offAxisCount == 5)
+        #expect(result.traceCount == 6)
+        // Under a horizontal preset the roles swap.
+        let across = try Self.tune(swipes + sideways, preset: "swipe-back", ["threshold=0.3,0.5"])
+        #expect(across.offAxisCount == 6)
+        #expect(across.traceCount == 5)
     }
 }

@@ -136,12 +136,20 @@ public struct Tuner: Sendable {
 
         // Labelled, replayable traces; one track per velocity source.
         var unknownIntent = 0
+        var offAxis = 0
         var unreplayable: [TraceCorpus.Failure] = []
         var kept: [TraceCorpus.Entry] = []
         var tracks: [VelocitySource: [GestureTrack]] = [:]
         for entry in corpus.entries {
             guard entry.trace.metadata.intent != .unknown else {
                 unknownIntent += 1
+                continue
+            }
+            // A gesture that moves mostly along the other axis does not drive this transition
+            // (an edge swipe under a swipe-down preset has progress ≈ 0 throughout): deciding it
+            // would only add noise, so it is left out and counted, like an unknown intent.
+            guard Self.movesAlong(defaults.preset.mapping(screen: Size(width: entry.trace.metadata.screen.width, height: entry.trace.metadata.screen.height)).axis, entry.trace) else {
+                offAxis += 1
                 continue
             }
             do {
@@ -157,7 +165,7 @@ public struct Tuner: Sendable {
         }
         guard !kept.isEmpty else {
             throw ReplayError.noTraces(
-                "no readable, replayable trace with a known intent (\(unknownIntent) with unknown intent, "
+                "no readable, replayable trace with a known intent along the preset's axis (\(unknownIntent) with unknown intent, \(offAxis) along the other axis, "
                     + "\(corpus.failures.count) unreadable, \(unreplayable.count) without a release)")
         }
         let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
@@ -196,8 +204,19 @@ public struct Tuner: Sendable {
             preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
             defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
             traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
-            unknownIntentCount: unknownIntent, unreplayable: unreplayable, unreadable: corpus.failures,
+            unknownIntentCount: unknownIntent, offAxisCount: offAxis, unreplayable: unreplayable, unreadable: corpus.failures,
             misjudged: misjudged, fixedByBest: fixed, brokenByBest: broken)
+    }
+
+    /// Whether the trace's largest excursion along `axis` is at least its largest across it.
+    static func movesAlong(_ axis: ProgressMapping.Axis, _ trace: Trace) -> Bool {
+        var along = 0.0, across = 0.0
+        for sample in trace.samples {
+            let (a, c) = axis == .x ? (sample.translation.x, sample.translation.y) : (sample.translation.y, sample.translation.x)
+            along = max(along, abs(a))
+            across = max(across, abs(c))
+        }
+        return along >= across
     }
 
     /// Scores every point, in grid order.

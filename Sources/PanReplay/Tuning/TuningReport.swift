@@ -62,12 +62,14 @@ public struct TuningReport: Sendable, Encodable {
 
     struct Excluded: Sendable, Encodable {
         var unknownIntent: Int
+        var offAxis: Int
         var unreadable: [TraceCorpus.Failure]
         var unreplayable: [TraceCorpus.Failure]
 
         enum CodingKeys: String, CodingKey {
             case unreadable, unreplayable
             case unknownIntent = "unknown_intent"
+            case offAxis = "off_axis"
         }
     }
 
@@ -115,7 +117,7 @@ public struct TuningReport: Sendable, Encodable {
                 : nil
         )
         traces = Traces(tuned: result.traceCount, finish: result.finishCount, cancel: result.cancelCount)
-        excluded = Excluded(unknownIntent: result.unknownIntentCount, unreadable: result.unreadable, unreplayable: result.unreplayable)
+        excluded = Excluded(unknownIntent: result.unknownIntentCount, offAxis: result.offAxisCount, unreadable: result.unreadable, unreplayable: result.unreplayable)
         best = Point(point: result.bestPoint, values: Values(keys: keys, values: result.bestValues), score: result.best)
         defaults = Point(point: nil, values: Values(keys: keys, values: result.defaultValues), score: result.defaults)
         improvement = Improvement(

@@ -12,6 +12,7 @@ extension TuningResult {
         var lines: [String] = []
         let keys = grid.axes.map(\.key)
         var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
+        if offAxisCount > 0 { excluded.append("\(offAxisCount) moving along the other axis") }
         if !unreplayable.isEmpty { excluded.append("\(unreplayable.count) without a release") }
         lines.append("tune \(preset): \(traceCount) traces (\(finishCount) finish, \(cancelCount) cancel); excluded: \(excluded.joined(separator: ", "))")
         lines.append("grid: " + grid.axes.map { "\($0.key) (\($0.values.count) values)" }.joined(separator: " × ") + " = \(grid.pointCount) points")

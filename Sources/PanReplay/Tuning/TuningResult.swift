@@ -50,6 +50,8 @@ public struct TuningResult: Sendable {
     public var cancelCount: Int
     /// Traces left out because nobody labelled their intent.
     public var unknownIntentCount: Int
+    /// Traces left out because they move mostly across the preset's axis (another gesture).
+    public var offAxisCount: Int
     /// Traces left out because they cannot be replayed (no release sample).
     public var unreplayable: [TraceCorpus.Failure]
     /// Files that could not be read.
