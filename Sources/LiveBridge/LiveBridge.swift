@@ -28,11 +28,17 @@ public final class LiveBridge: Sendable {
         public var frameRate: Double
         /// Seconds a client may stay backlogged before it is closed.
         public var backlogLimit: Double
+        /// Benchmark only (`Benchmarks/bridge`): when set, frames are produced this many times
+        /// a second (1…100,000, not capped at 240), each the replay's next frame, cycling without
+        /// the loop pause, so the frame rate does not depend on the replay. `nil` (the default):
+        /// frames follow the replay at ``frameRate``.
+        public var benchmarkFrameRate: Double?
 
         /// Creates a configuration with a fresh random token.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, recordingsFolder: String = "recordings", webFolder: String = "web",
-            allowedOrigins: [String] = [], token: String? = nil, frameRate: Double = 60, backlogLimit: Double = 3
+            allowedOrigins: [String] = [], token: String? = nil, frameRate: Double = 60, backlogLimit: Double = 3,
+            benchmarkFrameRate: Double? = nil
         ) {
             self.host = host
             self.port = port
@@ -42,6 +48,7 @@ public final class LiveBridge: Sendable {
             self.token = token ?? Self.randomToken()
             self.frameRate = frameRate
             self.backlogLimit = backlogLimit
+            self.benchmarkFrameRate = benchmarkFrameRate
         }
 
         /// 128 random bits as hex, from the system's secure generator.
@@ -76,6 +83,9 @@ public final class LiveBridge: Sendable {
             throw LiveBridgeError("recordings folder \(configuration.recordingsFolder) does not exist")
         }
         guard configuration.frameRate > 0, configuration.frameRate <= 240 else { throw LiveBridgeError("frame rate must be 1…240") }
+        if let rate = configuration.benchmarkFrameRate, !(rate >= 1 && rate <= 100_000) {
+            throw LiveBridgeError("benchmark frame rate must be 1…100000")
+        }
         self.configuration = configuration
         let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
         server = WebSocketServer(
@@ -152,6 +162,7 @@ public final class LiveBridge: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
+        let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
             // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
@@ -166,8 +177,8 @@ public final class LiveBridge: Sendable {
             }
             let now = seconds()
             if controller.wantsTicks, now >= nextFrame {
-                out += controller.tick(now: now)
-                nextFrame = max(nextFrame + 1 / configuration.frameRate, now - 1 / configuration.frameRate)
+                out += configuration.benchmarkFrameRate == nil ? controller.tick(now: now) : controller.benchmarkTick(now: now)
+                nextFrame = max(nextFrame + 1 / tickRate, now - 1 / tickRate)
             } else if !controller.wantsTicks {
                 nextFrame = now
                 _ = controller.tick(now: now)

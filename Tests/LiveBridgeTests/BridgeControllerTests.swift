@@ -2,6 +2,7 @@ import Foundation
 import PanCapture
 import PanTrace
 import Testing
+import TransitionEngine
 @testable import LiveBridge
 
 struct BridgeControllerTests {
@@ -139,6 +140,26 @@ struct BridgeControllerTests {
         }
         #expect(sawStop)
         #expect(!controller.wantsTicks)
+    }
+
+    @Test func benchmarkTicksYieldOneFrameEachCyclingWithoutTheLoopPause() throws {
+        var controller = try Self.controller()
+        #expect(controller.benchmarkTick(now: 0).isEmpty)  // nobody watching
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let player = try #require(controller.player)
+        let count = Int((player.duration * player.frameRate).rounded()) + 1
+        // Same instant every call: the rate is the caller's, not the replay's.
+        let ticks = (0..<(2 * count + 3)).map { _ in frames(controller.benchmarkTick(now: 1)) }
+        #expect(ticks.allSatisfy { $0.count == 1 })
+        let times = ticks.map { $0[0].frame.time }
+        let start = try #require(controller.player?.state.start)
+        #expect(times[count - 1] == start)  // frames 1…count-1, then frame 0 again: no pause
+        #expect(times.filter { $0 == start }.count == 2)
+        for (a, b) in zip(times, times.dropFirst()) where b != start { #expect(abs(b - a - 1.0 / 60) < 1e-9) }
+        let seqs = ticks.map { $0[0].seq }
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 })
+        _ = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 1)
+        #expect(controller.benchmarkTick(now: 2).isEmpty)
     }
 
     @Test func pointerEventsBeyondTheRateAreRefusedOncePerSecond() throws {

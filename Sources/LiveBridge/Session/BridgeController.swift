@@ -286,16 +286,9 @@ struct BridgeController {
         guard library.contains(request.recording) else {
             throw BridgeFailure("not_found", "no recording \"\(request.recording)\" in the library")
         }
-        var overrides: [String: PresetValue] = [:]
-        for (key, value) in request.parameters {
-            switch value {
-            case .number(let n): overrides[key] = .number(n)
-            case .choice(let s): overrides[key] = .choice(s)
-            }
-        }
         let parameters: ReplayParameters
         do {
-            parameters = try ReplayParameters(presetNamed: request.preset, overrides: overrides)
+            parameters = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
         } catch {
             throw BridgeFailure("invalid", "\(error)")
         }
@@ -333,6 +326,17 @@ struct BridgeController {
     }
 
     // MARK: Time
+
+    /// Benchmark only (`pantrace serve --bench-frame-rate`): one frame per call, cycling
+    /// through the replay without the loop pause, whenever ``wantsTicks``; the runtime calls it
+    /// at the benchmark rate instead of ``tick(now:)``.
+    mutating func benchmarkTick(now: Double) -> [Outgoing] {
+        defer { lastTick = now }
+        guard wantsTicks, var player, let index = player.advanceOneFrame() else { return [] }
+        let frame = player.frame(at: index)
+        self.player = player
+        return [Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player, now: now)))]
+    }
 
     /// Advances the player to `now`; returns the frame to show, if it changed.
     mutating func tick(now: Double) -> [Outgoing] {

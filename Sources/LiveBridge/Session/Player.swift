@@ -11,7 +11,7 @@ struct Player {
     let load: Int
     let recording: String
     let trace: Trace
-    let parameters: [String: ParameterValue]
+    let parameters: [String: PresetValue]
     let configuration: Replayer.Configuration
     private(set) var replayer: Replayer
     var isPlaying = true
@@ -23,7 +23,7 @@ struct Player {
     private var held = 0.0
     static let loopPause = 0.6
 
-    init(load: Int, recording: String, trace: Trace, parameters: [String: ParameterValue], configuration: Replayer.Configuration) throws {
+    init(load: Int, recording: String, trace: Trace, parameters: [String: PresetValue], configuration: Replayer.Configuration) throws {
         self.load = load
         self.recording = recording
         self.trace = trace
@@ -73,6 +73,17 @@ struct Player {
         let after = currentIndex
         guard after > before else { return [] }
         return Array(max(before + 1, after - Self.catchUpLimit + 1)...after)
+    }
+
+    /// Benchmark only (`pantrace serve --bench-frame-rate`): moves the playhead one frame
+    /// forward, wrapping to the first frame without the loop pause, so every call yields a
+    /// frame whatever the replay's length; returns its index (none while paused).
+    mutating func advanceOneFrame() -> Int? {
+        guard isPlaying else { return nil }
+        let index = currentIndex + 1 < replayer.frameCount ? currentIndex + 1 : 0
+        elapsed = Double(index) / frameRate
+        held = 0
+        return index
     }
 
     /// The frame with `index`.

@@ -1,4 +1,5 @@
 public import PanTrace
+public import TransitionEngine
 
 /// A message from a viewer to the bridge (docs/PROTOCOL.md §3).
 ///
@@ -54,9 +55,9 @@ public struct LoadRequest: Codable, Sendable, Equatable {
     public var recording: String
     public var preset: String
     /// Numbers or choice names by parameter key; `velocity` picks the velocity source.
-    public var parameters: [String: ParameterValue]
+    public var parameters: [String: PresetValue]
 
-    public init(recording: String, preset: String, parameters: [String: ParameterValue] = [:]) {
+    public init(recording: String, preset: String, parameters: [String: PresetValue] = [:]) {
         self.recording = recording
         self.preset = preset
         self.parameters = parameters
@@ -68,31 +69,7 @@ public struct LoadRequest: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recording = try c.decode(String.self, forKey: .recording)
         preset = try c.decode(String.self, forKey: .preset)
-        parameters = try c.decodeIfPresent([String: ParameterValue].self, forKey: .parameters) ?? [:]
-    }
-}
-
-/// A parameter value on the wire: a number, or the name of a choice.
-public enum ParameterValue: Codable, Sendable, Equatable {
-    case number(Double)
-    case choice(String)
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let number = try? c.decode(Double.self) {
-            // try? probes the JSON type; a string is the other valid shape.
-            self = .number(number)
-        } else {
-            self = .choice(try c.decode(String.self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .number(let n): try c.encode(n)
-        case .choice(let s): try c.encode(s)
-        }
+        parameters = try c.decodeIfPresent([String: PresetValue].self, forKey: .parameters) ?? [:]
     }
 }
 

@@ -87,7 +87,7 @@ public struct PlaybackState: Codable, Sendable, Equatable {
     public var load: Int
     public var recording: String
     public var preset: String
-    public var parameters: [String: ParameterValue]
+    public var parameters: [String: PresetValue]
     public var playing: Bool
     public var speed: Double
     public var loop: Bool

@@ -36,6 +36,26 @@ public enum PresetValue: Sendable, Hashable, Codable, CustomStringConvertible,
         case .choice(let name): name
         }
     }
+
+    /// Decodes a JSON number or string (the form `pantrace presets --json` and the wire use).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            // try? probes the JSON type; a string is the other valid form.
+            self = .number(number)
+        } else {
+            self = .choice(try container.decode(String.self))
+        }
+    }
+
+    /// Encodes as a plain JSON number or string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let value): try container.encode(value)
+        case .choice(let name): try container.encode(name)
+        }
+    }
 }
 
 /// A documented, overridable parameter of a preset.
@@ -46,6 +66,30 @@ public struct PresetParameter: Sendable, Hashable, Codable {
         case range(ClosedRange<Double>)
         /// A set of names.
         case choices([String])
+
+        private enum Key: String, CodingKey { case range, choices }
+
+        /// Decodes `{"range": [lo, hi]}` or `{"choices": [names]}`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            if let bounds = try container.decodeIfPresent([Double].self, forKey: .range) {
+                guard bounds.count == 2, bounds[0] <= bounds[1] else {
+                    throw DecodingError.dataCorruptedError(forKey: .range, in: container, debugDescription: "a range is [lower, upper]")
+                }
+                self = .range(bounds[0]...bounds[1])
+            } else {
+                self = .choices(try container.decode([String].self, forKey: .choices))
+            }
+        }
+
+        /// Encodes as `{"range": [lo, hi]}` or `{"choices": [names]}`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            switch self {
+            case .range(let range): try container.encode([range.lowerBound, range.upperBound], forKey: .range)
+            case .choices(let names): try container.encode(names, forKey: .choices)
+            }
+        }
     }
 
     /// The key used in overrides, e.g. `"threshold"`.
