@@ -137,7 +137,9 @@ func appendHundredths(_ value: Int, to bytes: inout [UInt8]) {
 /// Writes a `t_ms,x,y,phase` log of about `megabytes` MB: pans of `moves` moves at 1 kHz
 /// (1 ms apart, t in ms with three decimals), streamed through a 1 MiB buffer.
 func writeLog(at path: String, megabytes: Int, moves: Int) throws -> Int {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+    }
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     let target = megabytes << 20
