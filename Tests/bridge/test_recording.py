@@ -102,7 +102,12 @@ def test_shutdown_during_a_gesture_leaves_a_complete_file(server, tmp_path):
     assert len(files) == 1
     summary = json.loads(subprocess.run([str(BINARY), "inspect", "--json", str(files[0])], check=True,
                                         capture_output=True, text=True).stdout)
-    assert summary["complete"] is True and summary["samples"] >= 30
+    # How many events arrived before the signal varies; what must hold is a complete file
+    # whose gesture ends as cancelled (the finger never lifted).
+    assert summary["complete"] is True and summary["samples"] >= 2
+    jsonl = tmp_path / "unsaved.jsonl"
+    subprocess.run([str(BINARY), "convert", str(files[0]), str(jsonl)], check=True, stdout=subprocess.DEVNULL)
+    assert json.loads(jsonl.read_text().splitlines()[-1])["phase"] == "cancelled"
 
 
 def test_a_viewer_can_run_a_tune(server):
