@@ -6,7 +6,7 @@ BIN        := .build/debug/pantrace
 FUZZ_DIR   := .build/fuzz
 FUZZ_TIME  ?= 60
 
-.PHONY: all build test test-bridge serve bench fuzz fuzz-smoke setup clean
+.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke setup clean
 
 all: build
 
@@ -20,14 +20,24 @@ build: setup
 serve: build
 	$(BIN) serve --host 127.0.0.1 --port 8080 --recordings recordings --web web
 
-# Fuzz smoke and the real-server tests first, so the Swift test summary is printed last.
-test: build fuzz-smoke test-bridge
+# Fuzz smoke, the real-server and browser tests first, so the Swift test summary is printed last.
+test: build fuzz-smoke test-bridge test-web test-browser
 	$(SWIFT) test
 
 # A real `pantrace serve` against real WebSocket clients (Python websockets, raw sockets).
 test-bridge: build
 	@scripts/setup.sh python
 	.venv/bin/python -m pytest Tests/bridge -q -p no:cacheprovider
+
+# The viewer's pure modules against the golden protocol fixtures (Node 20, no npm).
+test-web:
+	node --test web/tests
+
+# The viewer in a real headless Chromium against a real `pantrace serve`
+# (installs chromium, chromium-driver and selenium when missing, and says so).
+test-browser: build
+	@scripts/browser-deps.sh
+	.venv/bin/python -m pytest Tests/browser -q -p no:cacheprovider
 
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup

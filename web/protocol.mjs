@@ -1,0 +1,241 @@
+// The live wire protocol, version 1 (docs/PROTOCOL.md): decoding server messages and
+// building client messages. Pure: no DOM, no sockets.
+
+export const PROTOCOL_VERSION = 1;
+
+/** Velocity sources a `load` may name besides the preset's own parameters. */
+export const VELOCITY_SOURCES = ["recorded", "lsq2", "impulse", "flutter"];
+
+/** A server message that does not follow the protocol, with the field at fault. */
+export class ProtocolError extends Error {
+  constructor(message, path = "") {
+    super(path ? `${path}: ${message}` : message);
+    this.name = "ProtocolError";
+    this.path = path;
+  }
+}
+
+const isNumber = (v) => typeof v === "number" && Number.isFinite(v);
+
+function need(object, key, check, what, path) {
+  const value = object?.[key];
+  if (!check(value)) throw new ProtocolError(`expected ${what}, got ${JSON.stringify(value)}`, path ? `${path}.${key}` : key);
+  return value;
+}
+const number = (o, k, p) => need(o, k, isNumber, "a number", p);
+const string = (o, k, p) => need(o, k, (v) => typeof v === "string", "a string", p);
+const boolean = (o, k, p) => need(o, k, (v) => typeof v === "boolean", "a boolean", p);
+const object = (o, k, p) => need(o, k, (v) => v !== null && typeof v === "object" && !Array.isArray(v), "an object", p);
+const array = (o, k, p) => need(o, k, Array.isArray, "an array", p);
+const optional = (o, k, check, p) => { if (o[k] !== undefined && o[k] !== null) check(o, k, p); };
+
+function vector(o, k, p) {
+  const v = object(o, k, p);
+  number(v, "x", `${p}.${k}`);
+  number(v, "y", `${p}.${k}`);
+}
+
+function rect(o, k, p) {
+  const r = object(o, k, p);
+  for (const f of ["x", "y", "width", "height"]) number(r, f, `${p}.${k}`);
+}
+
+function layer(l, p) {
+  string(l, "role", p);
+  rect(l, "frame", p);
+  number(l, "scale", p);
+  vector(l, "translation", p);
+  number(l, "alpha", p);
+  number(l, "cornerRadius", p);
+  if (l.mask !== undefined) {
+    const m = object(l, "mask", p);
+    vector(m, "center", `${p}.mask`);
+    number(m, "radius", `${p}.mask`);
+  }
+}
+
+function frameState(f, p) {
+  number(f, "time", p);
+  string(f, "phase", p);
+  number(f, "progress", p);
+  number(f, "renderedProgress", p);
+  array(f, "layers", p).forEach((l, i) => layer(l, `${p}.layers[${i}]`));
+  if (f.gesture !== undefined) {
+    const g = object(f, "gesture", p);
+    number(g, "time", `${p}.gesture`);
+    string(g, "phase", `${p}.gesture`);
+    vector(g, "translation", `${p}.gesture`);
+    vector(g, "velocity", `${p}.gesture`);
+  }
+  if (f.release !== undefined) {
+    const r = object(f, "release", p);
+    const d = object(r, "decision", `${p}.release`);
+    string(d, "outcome", `${p}.release.decision`);
+    number(d, "statistic", `${p}.release.decision`);
+    number(d, "threshold", `${p}.release.decision`);
+    optional(d, "basis", string, `${p}.release.decision`);
+    optional(r, "reason", string, `${p}.release`);
+    optional(r, "margin", number, `${p}.release`);
+  }
+}
+
+function recordingInfo(r, p) {
+  string(r, "id", p);
+  string(r, "name", p);
+  string(r, "intent", p);
+  string(r, "source", p);
+  const s = object(r, "screen", p);
+  number(s, "width", `${p}.screen`);
+  number(s, "height", `${p}.screen`);
+  optional(r, "tags", array, p);
+}
+
+function presetEntry(e, p) {
+  string(e, "name", p);
+  array(e, "parameters", p).forEach((q, i) => {
+    string(q, "key", `${p}.parameters[${i}]`);
+    object(q, "allowed", `${p}.parameters[${i}]`);
+    need(q, "defaultValue", (v) => v !== undefined && v !== null, "a value", `${p}.parameters[${i}]`);
+  });
+}
+
+function playback(m, p) {
+  number(m, "load", p);
+  string(m, "recording", p);
+  string(m, "preset", p);
+  object(m, "parameters", p);
+  boolean(m, "playing", p);
+  number(m, "speed", p);
+  boolean(m, "loop", p);
+  for (const k of ["time", "start", "end", "release", "fps"]) number(m, k, p);
+}
+
+function summary(m, p) {
+  string(m, "decision", p);
+  optional(m, "reason", string, p);
+  optional(m, "margin", number, p);
+  optional(m, "release_s", number, p);
+}
+
+function recordingStatus(m, p) {
+  string(m, "state", p);
+  optional(m, "samples", number, p);
+  optional(m, "file", string, p);
+  optional(m, "id", string, p);
+}
+
+const validators = {
+  hello(m) {
+    number(m, "v");
+    boolean(m, "can_control");
+    const s = object(m, "state");
+    array(s, "library", "state").forEach((r, i) => recordingInfo(r, `state.library[${i}]`));
+    array(s, "presets", "state").forEach((e, i) => presetEntry(e, `state.presets[${i}]`));
+    if (s.playback !== undefined) playback(object(s, "playback", "state"), "state.playback");
+    if (s.summary !== undefined) summary(object(s, "summary", "state"), "state.summary");
+    if (s.recording !== undefined) recordingStatus(object(s, "recording", "state"), "state.recording");
+    if (s.tune !== undefined) object(object(s, "tune", "state"), "report", "state.tune");
+  },
+  frame(m) {
+    number(m, "seq");
+    number(m, "load");
+    frameState(object(m, "frame"), "frame");
+  },
+  playback: (m) => playback(m, ""),
+  summary: (m) => summary(m, ""),
+  library(m) {
+    array(m, "recordings").forEach((r, i) => recordingInfo(r, `recordings[${i}]`));
+  },
+  recording: (m) => recordingStatus(m, ""),
+  tune(m) {
+    string(m, "preset");
+    object(m, "report");
+  },
+  error(m) {
+    string(m, "code");
+    string(m, "message");
+  },
+};
+
+/**
+ * Decodes one server message (text of a WebSocket message).
+ * Returns the message object, or `null` for a type this viewer does not know (to be ignored,
+ * as the protocol asks). Throws a `ProtocolError` naming the field at fault otherwise.
+ */
+export function decodeServerMessage(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch (error) {
+    throw new ProtocolError(`not JSON: ${error.message}`);
+  }
+  if (message === null || typeof message !== "object" || Array.isArray(message)) throw new ProtocolError("not a JSON object");
+  const type = string(message, "type");
+  const validate = validators[type];
+  if (!validate) return null;
+  validate(message);
+  return message;
+}
+
+/** Whether a frame belongs to what the viewer shows: the latest load, or the live preview (−1). */
+export function isCurrentFrame(frameMessage, latestLoad) {
+  return frameMessage.load === -1 || frameMessage.load === latestLoad;
+}
+
+// Swift's synthesized Codable wraps an enum's payload as `{"_0": payload}`; servers before the
+// plain encoding (`{"range":[lo,hi]}`, `0.5`) sent that, so both read the same.
+const unwrap = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) && "_0" in v ? v._0 : v);
+
+/** A preset parameter of the catalog (`{key, meaning, unit, defaultValue, allowed}`) as a control's spec. */
+export function parameterSpec(parameter) {
+  const { key, meaning = "", unit = "" } = parameter;
+  const allowed = parameter.allowed ?? {};
+  let def = parameter.defaultValue;
+  if (def !== null && typeof def === "object") def = unwrap(def.number ?? def.choice ?? def);
+  if (allowed.range) {
+    const [min, max] = unwrap(allowed.range);
+    return { key, meaning, unit, kind: "number", min, max, defaultValue: typeof def === "number" ? def : min };
+  }
+  const choices = unwrap(allowed.choices) ?? [];
+  return { key, meaning, unit, kind: "choice", choices, defaultValue: typeof def === "string" ? def : choices[0] };
+}
+
+/** The specs of a preset's parameters plus `velocity` (whose default is the preset's estimator). */
+export function presetSpecs(preset) {
+  const specs = (preset?.parameters ?? []).map(parameterSpec);
+  specs.push({
+    key: "velocity", meaning: "velocity estimator used at release", unit: "", kind: "choice",
+    choices: VELOCITY_SOURCES, defaultValue: preset?.velocityEstimator ?? "recorded",
+  });
+  return specs;
+}
+
+// MARK: Client messages (§3), field order as in the golden fixtures.
+
+export const load = (recording, preset, parameters = {}) => ({ type: "load", recording, preset, parameters });
+export const play = () => ({ type: "play" });
+export const pause = () => ({ type: "pause" });
+export const seek = (time) => ({ type: "seek", time });
+export const speed = (value) => ({ type: "speed", value: Math.min(4, Math.max(0.1, value)) });
+export const loop = (enabled) => ({ type: "loop", enabled: Boolean(enabled) });
+export const step = (frames) => ({ type: "step", frames: Math.trunc(frames) });
+export function record(screen, edge, preset) {
+  const m = { type: "record", screen: { width: screen.width, height: screen.height, scale: screen.scale ?? 1 } };
+  if (edge) m.edge = edge;
+  if (preset) m.preset = preset;
+  return m;
+}
+export const pointer = (t_ms, x, y, phase, id) => ({ type: "pointer", t_ms, x, y, phase, pointer: id });
+export const label = (intent) => ({ type: "label", intent });
+export function save(name) {
+  const trimmed = (name ?? "").trim();
+  return trimmed ? { type: "save", name: trimmed } : { type: "save" };
+}
+export const discard = () => ({ type: "discard" });
+export const tune = (recordings, preset, grid) => ({ type: "tune", recordings, preset, grid });
+
+/** `KEY=FROM:TO:STEP` for a numeric axis, `KEY=V1,V2,…` for a list (docs/TUNE.md). */
+export function gridAxis(key, axis) {
+  if (axis.values) return `${key}=${axis.values.join(",")}`;
+  return `${key}=${axis.from}:${axis.to}:${axis.step}`;
+}

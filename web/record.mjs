@@ -1,0 +1,76 @@
+// The record pad's pure part: pointer events in CSS pixels to `pointer` messages in points
+// of a virtual screen.
+import { pointer } from "./protocol.mjs";
+
+/** Virtual screens the pad can stand for (points and scale). */
+export const SCREENS = [
+  { id: "iphone", label: "iPhone 390×844 @3", width: 390, height: 844, scale: 3 },
+  { id: "iphone-se", label: "iPhone SE 375×667 @2", width: 375, height: 667, scale: 2 },
+  { id: "android", label: "Android 412×915 @2.625", width: 412, height: 915, scale: 2.625 },
+  { id: "ipad", label: "iPad 820×1180 @2", width: 820, height: 1180, scale: 2 },
+];
+
+/** The screen with `id`, or the first. */
+export const screenById = (id) => SCREENS.find((s) => s.id === id) ?? SCREENS[0];
+
+/**
+ * Maps client coordinates to points of `screen` for a pad whose bounding box is `rect`
+ * (`{left, top, width, height}` in CSS px, stretched over the whole screen).
+ */
+export function padMapping(rect, screen) {
+  const sx = screen.width / rect.width;
+  const sy = screen.height / rect.height;
+  return (clientX, clientY) => ({
+    x: Math.round((clientX - rect.left) * sx * 100) / 100,
+    y: Math.round((clientY - rect.top) * sy * 100) / 100,
+  });
+}
+
+/** The protocol phase of a DOM pointer event type, or `null` for one the pad ignores. */
+export function pointerPhase(type) {
+  switch (type) {
+    case "pointerdown": return "down";
+    case "pointermove": return "move";
+    case "pointerup": return "up";
+    case "pointercancel":
+    case "lostpointercapture": return "cancel";
+    default: return null;
+  }
+}
+
+/**
+ * The `pointer` messages for one DOM event. A move carries its coalesced events (the
+ * samples the browser merged into one dispatch) each with its own timestamp; others carry
+ * themselves. Timestamps are the events' own (`timeStamp`, ms), never a clock read now.
+ */
+export function pointerMessages(event, coalesced, rect, screen) {
+  const phase = pointerPhase(event.type);
+  if (!phase) return [];
+  const toPoints = padMapping(rect, screen);
+  const samples = phase === "move" && coalesced?.length ? coalesced : [event];
+  return samples.map((e) => {
+    const p = toPoints(e.clientX, e.clientY);
+    return pointer(Math.round(e.timeStamp * 1000) / 1000, p.x, p.y, phase, event.pointerId);
+  });
+}
+
+/**
+ * Which pointer the pad follows: the first one down, until it lifts. Other pointers (a second
+ * finger) are ignored so one gesture is one pan.
+ */
+export class PointerLatch {
+  constructor() {
+    this.active = null;
+  }
+  /** Whether `event` belongs to the followed pointer (taking it on a down when free). */
+  accepts(type, pointerId) {
+    if (type === "pointerdown") {
+      if (this.active !== null) return false;
+      this.active = pointerId;
+      return true;
+    }
+    if (pointerId !== this.active) return false;
+    if (pointerPhase(type) === "up" || pointerPhase(type) === "cancel") this.active = null;
+    return true;
+  }
+}

@@ -1,0 +1,54 @@
+// The view's address: `#tab=replay&recording=…&preset=…&p.threshold=0.4&t=0.25`.
+// The token stays in the query (`?token=`), which this module does not touch.
+
+const TABS = new Set(["replay", "record", "tune"]);
+
+/** A parameter value from text: a number when it reads as one, otherwise the choice's name. */
+export function parseValue(text) {
+  if (text.trim() !== "" && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+/** The state a hash (with or without `#`) describes. Unknown keys are ignored. */
+export function parseHash(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const state = { tab: "replay", recording: null, preset: null, parameters: {}, time: null };
+  for (const [key, value] of params) {
+    if (key === "tab" && TABS.has(value)) state.tab = value;
+    else if (key === "recording" && value) state.recording = value;
+    else if (key === "preset" && value) state.preset = value;
+    else if (key === "t" && Number.isFinite(Number(value)) && value !== "") state.time = Number(value);
+    else if (key.startsWith("p.") && key.length > 2) state.parameters[key.slice(2)] = parseValue(value);
+  }
+  return state;
+}
+
+/** The hash (with `#`) for a state; parameters in key order, the time to the millisecond. */
+export function formatHash(state) {
+  const params = new URLSearchParams();
+  if (state.tab && state.tab !== "replay") params.set("tab", state.tab);
+  if (state.recording) params.set("recording", state.recording);
+  if (state.preset) params.set("preset", state.preset);
+  for (const key of Object.keys(state.parameters ?? {}).sort()) params.set(`p.${key}`, String(state.parameters[key]));
+  if (Number.isFinite(state.time)) params.set("t", String(Math.round(state.time * 1000) / 1000));
+  const text = params.toString().replaceAll("%2F", "/");
+  return text ? `#${text}` : "";
+}
+
+/** Parameters that differ from their specs' defaults (what a `load` and the address carry). */
+export function overrides(values, specs) {
+  const out = {};
+  for (const spec of specs) {
+    const v = values[spec.key];
+    if (v === undefined) continue;
+    if (spec.kind === "number" ? Math.abs(Number(v) - spec.defaultValue) > 1e-12 : v !== spec.defaultValue) out[spec.key] = v;
+  }
+  return out;
+}
+
+/** Whether two parameter sets are the same. */
+export function sameParameters(a, b) {
+  const ka = Object.keys(a ?? {}).sort();
+  const kb = Object.keys(b ?? {}).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
+}

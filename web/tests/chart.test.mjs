@@ -1,0 +1,87 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as c from "../chart.mjs";
+import { decodeServerMessage } from "../protocol.mjs";
+import { fixture } from "./fixtures.mjs";
+
+test("a linear scale maps and inverts, and a flat domain maps to the middle", () => {
+  const s = c.linearScale([0, 2], [10, 110]);
+  assert.equal(s(1), 60);
+  assert.equal(s.invert(60), 1);
+  assert.equal(c.linearScale([1, 1], [0, 10])(1), 5);
+  const flipped = c.linearScale([0, 1], [100, 0]);
+  assert.equal(flipped(0.25), 75);
+});
+
+test("nice ticks step by 1, 2 or 5 times a power of ten and cover the range", () => {
+  assert.deepEqual(c.niceTicks(0, 1, 5), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(c.niceTicks(0, 1.1, 4), [0, 0.5, 1]);
+  assert.deepEqual(c.niceTicks(-3000, 3100, 4), [-2000, 0, 2000]);
+  assert.deepEqual(c.niceTicks(0.3, 0.3), [0.3]);
+  assert.deepEqual(c.niceTicks(NaN, 1), []);
+});
+
+test("frames are kept once per time, in order, and the release is remembered", () => {
+  const series = new c.FrameSeries();
+  const f = decodeServerMessage(fixture("server", "frame")).frame;
+  const r = decodeServerMessage(fixture("server", "frame-release")).frame;
+  series.add(r);
+  series.add(f);
+  series.add(f);
+  assert.equal(series.size, 2);
+  assert.deepEqual(series.frames.map((x) => x.time), [f.time, r.time]);
+  assert.equal(series.release.decision.threshold, 0.5);
+});
+
+function frames() {
+  const out = [];
+  for (let i = 0; i <= 30; i++) {
+    const time = i / 60;
+    const released = time > 0.25;
+    out.push({
+      time, phase: released ? "completing" : "interactive",
+      progress: released ? 0.4 - (time - 0.25) : time * 1.6, renderedProgress: released ? 0.4 - (time - 0.25) : time * 1.6,
+      layers: [], gesture: { time, phase: "changed", translation: { x: 0, y: time * 300 }, velocity: { x: 10, y: 1200 - time * 800 } },
+    });
+  }
+  return out;
+}
+
+test("the chart places the threshold, the release and the projected landing on the progress scale", () => {
+  const release = { decision: { basis: "projection", statistic: 1.3, threshold: 0.5, outcome: "finish" } };
+  const m = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5, release: 0.25 }, release, width: 600, height: 200, time: 0.1 });
+  assert.equal(m.axis, "y");
+  assert.equal(m.x(0), m.pad.left);
+  assert.equal(m.x(0.5), 600 - m.pad.right);
+  assert.equal(m.releaseX, m.x(0.25));
+  assert.equal(m.threshold.unit, "progress");
+  assert.equal(m.threshold.y, m.yP(0.5));
+  assert.ok(m.yP.domain[1] >= 1.3, "the landing point is inside the progress scale");
+  assert.equal(m.landing.y, m.yP(1.3));
+  assert.equal(m.landing.fromY, m.yP(frames()[15].progress));
+  assert.equal(m.playheadX, m.x(0.1));
+  assert.match(m.progressPath, /^M40 /);
+  assert.ok(m.completionPath.startsWith("M"), "the completion curve is drawn");
+  assert.equal(m.renderedPath, "", "rendered progress equal to progress is not drawn twice");
+  assert.ok(m.velocityPath.split("L").length > 10);
+  assert.ok(m.xTicks.every((t) => t.x >= m.pad.left && t.x <= 600 - m.pad.right));
+});
+
+test("a velocity rule's threshold is drawn on the velocity scale, with no landing point", () => {
+  const release = { decision: { basis: "velocity", statistic: 900, threshold: 0, outcome: "finish" } };
+  const m = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5, release: 0.25 }, release, width: 600, height: 200 });
+  assert.equal(m.threshold.unit, "pt/s");
+  assert.equal(m.threshold.y, m.yV(0));
+  assert.equal(m.landing, null);
+  assert.equal(m.playheadX, null);
+});
+
+test("before the release frame arrives the parameters' threshold is shown", () => {
+  const m = c.chartModel({ frames: [], playback: { start: 0, end: 1, release: 0.3 }, threshold: 0.4, width: 300, height: 100 });
+  assert.equal(m.threshold.value, 0.4);
+  assert.equal(m.progressPath, "");
+  assert.equal(c.velocityLabel(1250), "1.3k");
+  assert.equal(c.velocityLabel(-40), "-40");
+  assert.equal(c.velocityLabel(0.5), "0.5");
+  assert.equal(c.timeLabel(0.25), "0.25s");
+});

@@ -1,0 +1,94 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as protocol from "../protocol.mjs";
+import { fixtures, fixture } from "./fixtures.mjs";
+
+const server = fixtures("server");
+const client = fixtures("client");
+
+test("every server fixture decodes to a message of its type", () => {
+  assert.ok(Object.keys(server).length >= 8);
+  for (const [name, text] of Object.entries(server)) {
+    const message = protocol.decodeServerMessage(text);
+    assert.ok(message, name);
+    assert.equal(message.type, name.replace(/-release$/, ""), name);
+  }
+});
+
+test("the hello fixture carries the library, presets, playback and summary", () => {
+  const hello = protocol.decodeServerMessage(server.hello);
+  assert.equal(hello.v, protocol.PROTOCOL_VERSION);
+  assert.equal(hello.can_control, true);
+  assert.equal(hello.state.library[0].id, "synthetic/fixture.pantrace");
+  assert.equal(hello.state.playback.load, 1);
+  assert.equal(hello.state.summary.decision, "cancel");
+});
+
+test("the release frame carries the decision's statistic, threshold and basis", () => {
+  const frame = protocol.decodeServerMessage(server["frame-release"]);
+  assert.equal(frame.frame.release.decision.basis, "progress");
+  assert.equal(frame.frame.release.decision.threshold, 0.5);
+  assert.ok(Math.abs(frame.frame.release.decision.statistic - 0.30996) < 1e-4);
+  assert.equal(protocol.decodeServerMessage(server.frame).frame.release, undefined);
+});
+
+test("each client builder produces its golden fixture", () => {
+  const built = {
+    discard: protocol.discard(),
+    label: protocol.label("finish"),
+    load: protocol.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss", { threshold: 0.3, velocity: "lsq2" }),
+    loop: protocol.loop(false),
+    pause: protocol.pause(),
+    play: protocol.play(),
+    pointer: protocol.pointer(1532.25, 12.5, 400, "down", 1),
+    record: protocol.record({ width: 390, height: 844, scale: 3 }, "left", "swipe-back"),
+    save: protocol.save("my edge swipe"),
+    seek: protocol.seek(0.25),
+    speed: protocol.speed(0.5),
+    step: protocol.step(-1),
+    tune: protocol.tune([], "swipe-dismiss", [protocol.gridAxis("threshold", { from: 0.2, to: 0.8, step: 0.05 })]),
+  };
+  assert.deepEqual(Object.keys(built).sort(), Object.keys(client).sort());
+  for (const [name, message] of Object.entries(built)) {
+    assert.equal(JSON.stringify(message), JSON.stringify(JSON.parse(client[name])), name);
+  }
+});
+
+test("optional client fields are left out, never null", () => {
+  assert.deepEqual(protocol.save("  "), { type: "save" });
+  assert.deepEqual(protocol.record({ width: 390, height: 844 }), { type: "record", screen: { width: 390, height: 844, scale: 1 } });
+  assert.equal(protocol.speed(9).value, 4);
+  assert.equal(protocol.speed(0).value, 0.1);
+  assert.equal(protocol.gridAxis("velocity", { values: ["recorded", "lsq2"] }), "velocity=recorded,lsq2");
+});
+
+test("unknown message types are ignored, broken ones are refused with the field at fault", () => {
+  assert.equal(protocol.decodeServerMessage('{"type":"news","v":2}'), null);
+  assert.throws(() => protocol.decodeServerMessage("{"), /not JSON/);
+  assert.throws(() => protocol.decodeServerMessage("[1]"), /not a JSON object/);
+  assert.throws(() => protocol.decodeServerMessage('{"kind":"frame"}'), /type/);
+  const frame = JSON.parse(server.frame);
+  frame.frame.layers[1].translation.y = "214";
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(frame)), (e) => e instanceof protocol.ProtocolError && e.path === "frame.layers[1].translation.y");
+  const playback = JSON.parse(server.playback);
+  delete playback.load;
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(playback)), /load/);
+});
+
+test("frames of an earlier load are dropped, live preview frames are kept", () => {
+  const frame = JSON.parse(fixture("server", "frame"));
+  assert.equal(protocol.isCurrentFrame(frame, 1), true);
+  assert.equal(protocol.isCurrentFrame(frame, 2), false);
+  assert.equal(protocol.isCurrentFrame({ ...frame, load: -1 }, 2), true);
+});
+
+test("preset parameters decode into slider and choice specs, plus velocity", () => {
+  const preset = protocol.decodeServerMessage(server.hello).state.presets[0];
+  const specs = protocol.presetSpecs(preset);
+  const threshold = specs.find((s) => s.key === "threshold");
+  assert.deepEqual([threshold.kind, threshold.min, threshold.max, threshold.defaultValue], ["number", 0, 1, 0.5]);
+  const comparison = specs.find((s) => s.key === "comparison");
+  assert.deepEqual([comparison.kind, comparison.choices, comparison.defaultValue], ["choice", ["atLeast", "greaterThan"], "greaterThan"]);
+  const velocity = specs.at(-1);
+  assert.deepEqual([velocity.key, velocity.defaultValue, velocity.choices.length], ["velocity", "recorded", 4]);
+});

@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as r from "../record.mjs";
+import { fixture } from "./fixtures.mjs";
+
+const rect = { left: 100, top: 50, width: 195, height: 422 };
+const screen = { width: 390, height: 844, scale: 3 };
+
+test("pad pixels map to points of the virtual screen", () => {
+  const map = r.padMapping(rect, screen);
+  assert.deepEqual(map(100, 50), { x: 0, y: 0 });
+  assert.deepEqual(map(295, 472), { x: 390, y: 844 });
+  assert.deepEqual(map(106.25, 250), { x: 12.5, y: 400 });
+});
+
+test("a pointer down becomes the golden pointer message", () => {
+  const event = { type: "pointerdown", timeStamp: 1532.25, clientX: 106.25, clientY: 250, pointerId: 1 };
+  const [message] = r.pointerMessages(event, [], rect, screen);
+  assert.equal(JSON.stringify(message), JSON.stringify(JSON.parse(fixture("client", "pointer"))));
+});
+
+test("a move sends each coalesced sample with its own timestamp; other phases send themselves", () => {
+  const event = { type: "pointermove", timeStamp: 20, clientX: 120, clientY: 60, pointerId: 7 };
+  const coalesced = [
+    { timeStamp: 12, clientX: 110, clientY: 55 },
+    { timeStamp: 16.5, clientX: 115, clientY: 57 },
+    { timeStamp: 20, clientX: 120, clientY: 60 },
+  ];
+  const messages = r.pointerMessages(event, coalesced, rect, screen);
+  assert.deepEqual(messages.map((m) => [m.t_ms, m.x, m.phase, m.pointer]), [[12, 20, "move", 7], [16.5, 30, "move", 7], [20, 40, "move", 7]]);
+  assert.equal(r.pointerMessages(event, [], rect, screen).length, 1);
+  assert.equal(r.pointerMessages({ ...event, type: "pointerup" }, coalesced, rect, screen)[0].phase, "up");
+  assert.equal(r.pointerMessages({ ...event, type: "pointercancel" }, [], rect, screen)[0].phase, "cancel");
+  assert.deepEqual(r.pointerMessages({ ...event, type: "pointerover" }, [], rect, screen), []);
+});
+
+test("the pad follows the first pointer down until it lifts", () => {
+  const latch = new r.PointerLatch();
+  assert.equal(latch.accepts("pointermove", 1), false);
+  assert.equal(latch.accepts("pointerdown", 1), true);
+  assert.equal(latch.accepts("pointerdown", 2), false);
+  assert.equal(latch.accepts("pointermove", 2), false);
+  assert.equal(latch.accepts("pointermove", 1), true);
+  assert.equal(latch.accepts("pointerup", 1), true);
+  assert.equal(latch.accepts("pointerdown", 2), true);
+});
+
+test("screens are looked up by id, with the first as fallback", () => {
+  assert.equal(r.screenById("ipad").width, 820);
+  assert.equal(r.screenById("nope").id, "iphone");
+});

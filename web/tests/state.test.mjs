@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as s from "../state.mjs";
+
+test("the hash round-trips recording, preset, parameters and time", () => {
+  const state = { tab: "replay", recording: "synthetic/swipe-down-60hz/a b.pantrace", preset: "swipe-dismiss",
+    parameters: { threshold: 0.4, comparison: "atLeast" }, time: 0.25 };
+  const hash = s.formatHash(state);
+  assert.equal(hash, "#recording=synthetic/swipe-down-60hz/a+b.pantrace&preset=swipe-dismiss&p.comparison=atLeast&p.threshold=0.4&t=0.25");
+  assert.deepEqual(s.parseHash(hash), state);
+});
+
+test("an empty or foreign hash is the default view; unknown keys and bad values are ignored", () => {
+  assert.deepEqual(s.parseHash(""), { tab: "replay", recording: null, preset: null, parameters: {}, time: null });
+  const parsed = s.parseHash("#tab=tune&t=soon&p.=1&zoom=3&tab2=x");
+  assert.equal(parsed.tab, "tune");
+  assert.equal(parsed.time, null);
+  assert.deepEqual(parsed.parameters, {});
+  assert.equal(s.parseHash("#tab=nowhere").tab, "replay");
+  assert.equal(s.formatHash({ tab: "replay", parameters: {} }), "");
+  assert.equal(s.formatHash({ tab: "record", parameters: {}, time: 1 / 3 }), "#tab=record&t=0.333");
+});
+
+test("values read as numbers when they are numbers, otherwise as names", () => {
+  assert.equal(s.parseValue("0.5"), 0.5);
+  assert.equal(s.parseValue("-2e3"), -2000);
+  assert.equal(s.parseValue("easeInOut"), "easeInOut");
+  assert.equal(s.parseValue(""), "");
+});
+
+test("only parameters that differ from the defaults are overrides", () => {
+  const specs = [
+    { key: "threshold", kind: "number", defaultValue: 0.5 },
+    { key: "comparison", kind: "choice", defaultValue: "greaterThan" },
+    { key: "velocity", kind: "choice", defaultValue: "recorded" },
+  ];
+  assert.deepEqual(s.overrides({ threshold: 0.5, comparison: "atLeast", velocity: "recorded" }, specs), { comparison: "atLeast" });
+  assert.deepEqual(s.overrides({ threshold: 0.45 }, specs), { threshold: 0.45 });
+  assert.ok(s.sameParameters({ a: 1, b: "x" }, { b: "x", a: 1 }));
+  assert.ok(!s.sameParameters({ a: 1 }, { a: 2 }));
+  assert.ok(!s.sameParameters({ a: 1 }, {}));
+});
