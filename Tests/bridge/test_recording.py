@@ -117,5 +117,7 @@ def test_a_viewer_can_run_a_tune(server):
         tune = first(ws, "tune", timeout=30)
         assert tune["preset"] == "swipe-dismiss"
         assert {"best", "defaults", "grid", "traces", "excluded", "misjudged"} <= set(tune["report"])
+        # Recordings are named by library id, never by a path on the server.
+        assert all(not m["file"].startswith("/") for m in tune["report"]["misjudged"])
         ws.send(json.dumps({"type": "tune", "recordings": [], "preset": "swipe-dismiss", "grid": ["threshold=0.2:0.8:0"]}))
         assert first(ws, "error")["in_reply_to"] == "tune"

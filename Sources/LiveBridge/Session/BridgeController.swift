@@ -180,7 +180,7 @@ struct BridgeController {
                 throw BridgeFailure("not_found", "no recording \"\(path)\" in the library")
             }
             isTuning = true
-            pendingTune = (id, TuneJob(paths: paths.map { library.folder + "/" + $0 }, preset: request.preset, grid: request.grid))
+            pendingTune = (id, TuneJob(folder: library.folder, ids: paths, preset: request.preset, grid: request.grid))
             return []
         }
         return playbackAndFrame(now: now)
@@ -243,7 +243,7 @@ struct BridgeController {
                 library.rescan()
                 out.append(Outgoing(target: .everyone, message: .library(library.recordings)))
                 if library.contains(file) {
-                    let preset = player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
+                    let preset = active.presetName
                     out += (try? load(LoadRequest(recording: file, preset: preset), now: now)) ?? []  // a failed replay still leaves the file
                 }
             }

@@ -21,6 +21,8 @@ struct LiveSession {
 
     let owner: ConnectionID
     let folder: String
+    /// The preset the stage follows, and the replay after release uses.
+    let presetName: String
     let recognizerConfiguration: PanRecognizer.Configuration
     let metadata: TraceMetadata
     private(set) var state = State.armed
@@ -38,6 +40,7 @@ struct LiveSession {
     init(owner: ConnectionID, request: RecordRequest, preset: Preset, folder: String, created: String, stamp: String) {
         self.owner = owner
         self.folder = folder
+        self.presetName = preset.name.rawValue
         recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
         metadata = TraceMetadata(id: "", created: created, source: "browser", intent: .unknown)
         stem = "unsaved-\(stamp)"

@@ -4,7 +4,10 @@ internal import PanTrace
 
 /// A tuning sweep a viewer asked for, run off the controller thread.
 struct TuneJob: Sendable {
-    var paths: [String]
+    /// The recordings folder the ids are relative to.
+    var folder: String
+    /// Library ids; reports name recordings by these, not by absolute path.
+    var ids: [String]
     var preset: String
     var grid: [String]
 
@@ -14,7 +17,17 @@ struct TuneJob: Sendable {
             guard !grid.isEmpty else { throw BridgeFailure("invalid", "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
             let axes = try grid.map { try GridAxis(parsing: $0) }
             let tuner = try Tuner(presetNamed: preset, grid: try TuningGrid(axes: axes))
-            let result = try tuner.run(on: TraceCorpus.load(paths: paths))
+            var entries: [TraceCorpus.Entry] = []
+            var failures: [TraceCorpus.Failure] = []
+            let reader = TraceReader()
+            for id in ids {
+                do {
+                    entries.append(TraceCorpus.Entry(file: id, trace: try reader.read(contentsOf: folder + "/" + id).trace))
+                } catch {
+                    failures.append(TraceCorpus.Failure(file: id, reason: "\(error)"))
+                }
+            }
+            let result = try tuner.run(on: TraceCorpus(entries: entries, failures: failures))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let report = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(TuningReport(result)))
