@@ -49,6 +49,9 @@ bench: setup
 	.build/release/EngineBench
 	.build/release/CaptureBench
 	.build/release/ReplayBench
+	$(SWIFT) build -c release --product pantrace
+	@scripts/setup.sh python
+	.venv/bin/python Benchmarks/bridge/load.py
 
 # libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).
 fuzz: setup

@@ -35,12 +35,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var token: String?
 
+    /// Benchmark only (Benchmarks/bridge/load.py): frames this many times a second, cycling
+    /// through the replay without pauses, above the 240 cap of --fps.
+    @Option(name: .customLong("bench-frame-rate"), help: .hidden)
+    var benchFrameRate: Double?
+
     func run() throws {
         // First, before any thread exists: SIGINT/SIGTERM then wait for the thread below.
         TerminationSignals.block()
         let configuration = LiveBridge.Configuration(
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
-            token: token, frameRate: fps)
+            token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
         let bridge: LiveBridge
         do {
             bridge = try LiveBridge(configuration: configuration)
@@ -57,7 +62,8 @@ struct ServeCommand: ParsableCommand {
         }
         signals.start()
         // Unbuffered: the first line is the readiness signal scripts and tests wait for.
-        func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        // A closed stdout (piped into `head -1`) must not stop the server: the error is dropped.
+        func say(_ line: String) { try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
         say("pantrace serve: open \(bridge.url)")
         say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
         bridge.wait()

@@ -1,0 +1,446 @@
+"""Load benchmark of `pantrace serve` (the LiveBridge) against a Python `websockets` reference.
+
+    swift build -c release --product pantrace
+    .venv/bin/python Benchmarks/bridge/load.py [--clients 200 --fps 120 --seconds 10 ...]
+
+Both servers stream the same frames: the bridge's own `frame` messages, captured once from a
+release `pantrace serve` (one full cycle of the default replay at 120 Hz content) and fed to
+`reference_server.py`, which re-stamps `seq` and `emitted_us` and broadcasts them with
+`websockets.broadcast`. The bridge runs with the hidden `--bench-frame-rate R`: one frame every
+1/R s, cycling through the replay without the 0.6 s loop pause (so the rate is exactly R and
+may exceed the 240 cap of `--fps`); everything downstream of frame production (JSON encoding,
+the `emitted_us` stamp, the hand-off to the lws thread, per-client outboxes, writes) is the
+production path.
+
+Phases, each against a fresh server process, first the bridge then the reference:
+1. idle: no client for `--idle-seconds`; server CPU time over that interval (from
+   /proc/PID/task/*/schedstat, ns resolution) and the baseline RSS.
+2. latency: `--clients` clients at `--fps` frames/s for `--seconds` after `--warmup`;
+   end-to-end latency from `emitted_us` to the client's socket (kernel receive stamp) and to
+   the client's read (user space), p50/p99/max; messages/s received; server CPU (% of one
+   core, from /proc/PID/stat) and RSS; then idle again once the clients have left.
+3. throughput: the same clients with frames offered at each of `--flood-rates` frames/s;
+   frame messages/s actually received, frames skipped by the server (conflation, seq gaps),
+   server CPU and server CPU µs per delivered message.
+4. idle clients: playback paused by one control connection, RSS before and after
+   `--idle-clients` more clients connect; growth per client.
+
+Clients (clients.py) are raw sockets in `--workers` processes with one epoll loop each; all
+processes share this machine's cores with the server under test, so the client side caps
+what can be measured at high rates: the report prints the clients' CPU too.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from websockets.sync.client import connect
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# MARK: Process measurements
+
+def cpu_times(pid):
+    """(user, system) CPU seconds of the whole process (live and exited threads), 1/TICKS s resolution."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
+
+
+def cpu_seconds_fine(pid):
+    """(on-CPU seconds, times scheduled) of the live threads, ns resolution (for idle intervals)."""
+    total, runs = 0, 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                fields = f.read().split()
+            total += int(fields[0])
+            runs += int(fields[2])
+        except FileNotFoundError:
+            pass
+    return total / 1e9, runs
+
+
+def machine_cpu():
+    """(busy, softirq, steal, total) jiffies over all cores, from /proc/stat (guest time is in user)."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:9]]  # user … softirq, steal
+    idle = values[3] + values[4]
+    return sum(values) - idle - values[7], values[6], values[7], sum(values)
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+# MARK: Servers
+
+class Server:
+    """A server under test: `kind` is "pantrace" or "reference"."""
+
+    def __init__(self, kind, args, rate, workdir):
+        self.kind = kind
+        if kind == "pantrace":
+            command = [str(args.pantrace), "serve", "--port", "0", "--recordings", str(args.recordings),
+                       "--web", str(workdir / "web"), "--fps", str(args.content_fps),
+                       "--bench-frame-rate", str(rate)]
+        else:
+            command = [sys.executable, str(HERE / "reference_server.py"), "--port", "0",
+                       "--frames", str(workdir / "frames.json"), "--rate", str(rate)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        if kind == "pantrace":
+            match = re.search(r"http://([\d.]+):(\d+)/\?token=([0-9a-f]+)", line)
+            if not match:
+                self.process.kill()
+                raise RuntimeError(f"pantrace serve did not start: {line!r}")
+            self.port, self.token = int(match.group(2)), match.group(3)
+        else:
+            match = re.search(r"listening on [\d.]+:(\d+)", line)
+            if not match:
+                self.process.kill()
+                raise RuntimeError(f"reference server did not start: {line!r}")
+            self.port, self.token = int(match.group(1)), None
+        self.pid = self.process.pid
+
+    def ws_url(self):
+        query = f"?token={self.token}" if self.token else ""
+        return f"ws://127.0.0.1:{self.port}/live{query}"
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Clients:
+    """`count` raw clients split over `workers` processes of clients.py."""
+
+    def __init__(self, server, count, workers):
+        per = [count // workers + (1 if i < count % workers else 0) for i in range(workers)]
+        self.processes = [
+            subprocess.Popen([sys.executable, str(HERE / "clients.py"), "--port", str(server.port), "--count", str(n)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            for n in per if n]
+        for p in self.processes:
+            line = p.stdout.readline()
+            if not line.startswith("connected"):
+                raise RuntimeError(f"clients did not connect: {line!r}")
+
+    def measure(self, seconds):
+        for p in self.processes:
+            p.stdin.write(f"measure {seconds}\n")
+            p.stdin.flush()
+        return [json.loads(p.stdout.readline()) for p in self.processes]
+
+    def close(self):
+        for p in self.processes:
+            try:
+                p.stdin.write("quit\n")
+                p.stdin.close()
+            except BrokenPipeError:
+                pass
+        for p in self.processes:
+            p.wait(timeout=30)
+
+
+def percentile(hist, q):
+    total = sum(hist.values())
+    if total == 0:
+        return float("nan")
+    rank = q * (total - 1)
+    seen = 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen > rank:
+            return value
+    return max(hist)
+
+
+def fan_out(results, clients):
+    """Per frame seen by every client: emitted → first client's socket, and first → last client."""
+    frames = {}
+    for r in results:
+        for seq, (emitted, first, last) in r["spread"].items():
+            seen = frames.get(seq)
+            frames[seq] = [emitted, first, last, 1] if seen is None else \
+                [emitted, min(first, seen[1]), max(last, seen[2]), seen[3] + 1]
+    complete = [f for f in frames.values() if f[3] == len(results)]
+    first = {}
+    span = {}
+    for emitted, a, b, _ in complete:
+        first[a - emitted] = first.get(a - emitted, 0) + 1
+        span[b - a] = span.get(b - a, 0) + 1
+    return first, span
+
+
+def merged(results, key):
+    hist = {}
+    for r in results:
+        for value, n in r[key].items():
+            hist[int(value)] = hist.get(int(value), 0) + n
+    return hist
+
+
+# MARK: Phases
+
+def capture_frames(args, workdir):
+    """One cycle of the bridge's own frame messages, to feed the reference."""
+    server = Server("pantrace", args, 240, workdir)
+    try:
+        frames = []
+        with connect(server.ws_url(), max_size=None) as ws:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                message = json.loads(ws.recv(timeout=5))
+                if message["type"] != "frame":
+                    continue
+                frames.append(message)
+                if len(frames) > 3 and message["frame"] == frames[1]["frame"]:
+                    break
+        cycle = frames[1:-1]
+        seqs = [f["seq"] for f in frames[1:]]
+        if len(cycle) < 2 or seqs != list(range(seqs[0], seqs[0] + len(seqs))):
+            raise RuntimeError("could not capture one whole cycle of frames")
+        (workdir / "frames.json").write_text(json.dumps(cycle))
+        sizes = [len(json.dumps(f, separators=(",", ":"))) for f in cycle]
+        return {"frames": len(cycle), "mean_bytes": sum(sizes) / len(sizes)}
+    finally:
+        server.stop()
+
+
+def idle_cpu(server, seconds):
+    """CPU seconds and wake-ups over `seconds` of doing nothing."""
+    cpu0, runs0 = cpu_seconds_fine(server.pid)
+    time.sleep(seconds)
+    cpu1, runs1 = cpu_seconds_fine(server.pid)
+    return cpu1 - cpu0, runs1 - runs0
+
+
+def streaming_run(kind, args, workdir, rate, seconds, measure_idle):
+    server = Server(kind, args, rate, workdir)
+    out = {}
+    try:
+        if measure_idle:
+            time.sleep(0.5)  # past start-up
+            out["idle_cpu_s"], out["idle_wakeups"] = idle_cpu(server, args.idle_seconds)
+        out["rss_before_kib"] = rss_kib(server.pid)
+        clients = Clients(server, args.clients, args.workers)
+        try:
+            time.sleep(args.warmup)
+            (user0, sys0), t0, m0 = cpu_times(server.pid), time.monotonic(), machine_cpu()
+            results = clients.measure(seconds)
+            (user1, sys1), t1, m1 = cpu_times(server.pid), time.monotonic(), machine_cpu()
+            cpu0, cpu1 = user0 + sys0, user1 + sys1
+            out["rss_during_kib"] = rss_kib(server.pid)
+        finally:
+            clients.close()
+        wall = max(r["seconds"] for r in results)
+        frames = sum(r["frames"] for r in results)
+        kernel, user = merged(results, "kernel_hist"), merged(results, "user_hist")
+        first, span = fan_out(results, args.clients)
+        out.update({
+            "rate": rate, "clients": args.clients, "seconds": wall,
+            "frames_per_s": frames / wall, "offered_per_s": rate * args.clients,
+            "skipped": sum(r["gaps"] for r in results), "closed": sum(r["closed"] for r in results),
+            "server_cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
+            "server_kernel_share_pct": 100 * (sys1 - sys0) / (cpu1 - cpu0) if cpu1 > cpu0 else float("nan"),
+            "server_cpu_us_per_msg": 1e6 * (cpu1 - cpu0) / frames if frames else float("nan"),
+            "client_cpu_pct": 100 * sum(r["cpu_s"] for r in results) / wall,
+            "machine_busy_pct": 100 * (m1[0] - m0[0]) / (m1[3] - m0[3]),
+            "machine_softirq_pct": 100 * (m1[1] - m0[1]) / (m1[3] - m0[3]),
+            "machine_steal_pct": 100 * (m1[2] - m0[2]) / (m1[3] - m0[3]),
+            "kernel_p50_us": percentile(kernel, 0.50), "kernel_p99_us": percentile(kernel, 0.99),
+            "kernel_max_us": max(kernel) if kernel else float("nan"),
+            "user_p50_us": percentile(user, 0.50), "user_p99_us": percentile(user, 0.99),
+            "first_client_p50_us": percentile(first, 0.50), "first_client_p99_us": percentile(first, 0.99),
+            "fan_out_span_p50_us": percentile(span, 0.50), "fan_out_span_p99_us": percentile(span, 0.99),
+        })
+        if measure_idle:
+            time.sleep(1.0)  # the server notices the closes
+            out["idle_after_cpu_s"], out["idle_after_wakeups"] = idle_cpu(server, args.idle_seconds)
+    finally:
+        server.stop()
+    return out
+
+
+def idle_clients_run(kind, args, workdir):
+    server = Server(kind, args, args.fps, workdir)
+    try:
+        with connect(server.ws_url(), max_size=None) as control:
+            control.send(json.dumps({"type": "pause"}))
+            time.sleep(1.0)
+            before = rss_kib(server.pid)
+            clients = Clients(server, args.idle_clients, args.workers)
+            try:
+                time.sleep(2.0)
+                cpu, wakeups = idle_cpu(server, args.idle_seconds)
+                after = rss_kib(server.pid)
+            finally:
+                clients.close()
+        return {"idle_clients": args.idle_clients, "rss_before_kib": before, "rss_after_kib": after,
+                "kib_per_idle_client": (after - before) / args.idle_clients,
+                "idle_clients_cpu_s": cpu, "idle_clients_wakeups": wakeups}
+    finally:
+        server.stop()
+
+
+def median_run(runs):
+    """Each numeric measure's median over repeated runs (idle measures come from the first)."""
+    out = dict(runs[0])
+    for key, value in runs[0].items():
+        values = sorted(r[key] for r in runs if key in r)
+        if isinstance(value, (int, float)) and len(values) == len(runs):
+            out[key] = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
+    out["repetitions"] = len(runs)
+    return out
+
+
+# MARK: Report
+
+def report(results, args, capture):
+    p, r = results["pantrace"], results["reference"]
+    lat_p, lat_r = p["latency"], r["latency"]
+
+    def best(side):
+        return max(side["flood"], key=lambda run: run["frames_per_s"])
+
+    bp, br = best(p), best(r)
+    lines = [
+        f"{args.clients} clients, {args.fps:g} frames/s for {args.seconds:g} s "
+        f"(frames: {capture['frames']}-frame cycle, {capture['mean_bytes']:.0f} B mean), "
+        f"{args.workers} client process(es), {os.cpu_count()} cores shared by everything; "
+        f"medians of {args.repeat} interleaved repetitions",
+        "",
+        "| measure | pantrace serve | reference (websockets) | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+
+    def row(label, a, b, fmt, ratio=True):
+        text_ratio = f"{a / b:.2f}×" if ratio and b else ""
+        lines.append(f"| {label} | {fmt.format(a)} | {fmt.format(b)} | {text_ratio} |")
+
+    row("latency p50, to client socket (µs)", lat_p["kernel_p50_us"], lat_r["kernel_p50_us"], "{:,.0f}")
+    row("latency p99, to client socket (µs)", lat_p["kernel_p99_us"], lat_r["kernel_p99_us"], "{:,.0f}")
+    row("latency max, to client socket (µs)", lat_p["kernel_max_us"], lat_r["kernel_max_us"], "{:,.0f}")
+    row("of which: emitted → first client's socket, p50 (µs)", lat_p["first_client_p50_us"],
+        lat_r["first_client_p50_us"], "{:,.0f}")
+    row(f"of which: first → last of {args.clients} clients (fan-out span), p50 (µs)", lat_p["fan_out_span_p50_us"],
+        lat_r["fan_out_span_p50_us"], "{:,.0f}")
+    row("latency p50, to client read (µs)", lat_p["user_p50_us"], lat_r["user_p50_us"], "{:,.0f}")
+    row("latency p99, to client read (µs)", lat_p["user_p99_us"], lat_r["user_p99_us"], "{:,.0f}")
+    row(f"messages/s received at {args.fps:g} fps (offered {args.fps * args.clients:,.0f})",
+        lat_p["frames_per_s"], lat_r["frames_per_s"], "{:,.0f}")
+    row(f"server CPU at {args.fps:g} fps (% of one core)", lat_p["server_cpu_pct"], lat_r["server_cpu_pct"], "{:.1f}")
+    row(f"share of that CPU in the kernel at {args.fps:g} fps (%)", lat_p["server_kernel_share_pct"],
+        lat_r["server_kernel_share_pct"], "{:.0f}", ratio=False)
+    row(f"server CPU per message at {args.fps:g} fps (µs)", lat_p["server_cpu_us_per_msg"],
+        lat_r["server_cpu_us_per_msg"], "{:.2f}")
+    row("server RSS, no clients (MiB)", lat_p["rss_before_kib"] / 1024, lat_r["rss_before_kib"] / 1024, "{:.1f}")
+    row(f"server RSS, {args.clients} streaming clients (MiB)", lat_p["rss_during_kib"] / 1024,
+        lat_r["rss_during_kib"] / 1024, "{:.1f}")
+    row(f"RSS growth per idle client ({args.idle_clients} clients, KiB)", p["idle"]["kib_per_idle_client"],
+        r["idle"]["kib_per_idle_client"], "{:.1f}")
+    row(f"server CPU with {args.idle_clients} idle clients, {args.idle_seconds:g} s (ms)",
+        1e3 * p["idle"]["idle_clients_cpu_s"], 1e3 * r["idle"]["idle_clients_cpu_s"], "{:.1f}", ratio=False)
+    row(f"server CPU, no clients, {args.idle_seconds:g} s (ms)", 1e3 * lat_p["idle_cpu_s"],
+        1e3 * lat_r["idle_cpu_s"], "{:.2f}", ratio=False)
+    row(f"server threads woken, no clients, {args.idle_seconds:g} s", lat_p["idle_wakeups"],
+        lat_r["idle_wakeups"], "{:,}", ratio=False)
+    row(f"server CPU after clients left, {args.idle_seconds:g} s (ms)", 1e3 * lat_p["idle_after_cpu_s"],
+        1e3 * lat_r["idle_after_cpu_s"], "{:.2f}", ratio=False)
+    row(f"machine CPU busy at {args.fps:g} fps (% of all {os.cpu_count()} cores)", lat_p["machine_busy_pct"],
+        lat_r["machine_busy_pct"], "{:.0f}", ratio=False)
+    row("hypervisor steal in that interval (% of all cores)", lat_p["machine_steal_pct"], lat_r["machine_steal_pct"], "{:.1f}", ratio=False)
+    row("max messages/s received (throughput runs)", bp["frames_per_s"], br["frames_per_s"], "{:,.0f}")
+    lines += ["", "Throughput runs (frames offered per second × clients; received = frame messages counted by clients):", "",
+              "| server | offered fps | offered msg/s | received msg/s | skipped by server | server CPU % (kernel share) | server CPU µs/msg | client CPU % | machine busy % (softirq) | p50 / p99 to socket (µs) |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, side in (("pantrace", p), ("reference", r)):
+        for run in side["flood"]:
+            lines.append(
+                f"| {name} | {run['rate']:g} | {run['offered_per_s']:,.0f} | {run['frames_per_s']:,.0f} | {run['skipped']:,.0f} "
+                f"| {run['server_cpu_pct']:.0f} ({run['server_kernel_share_pct']:.0f} %) | {run['server_cpu_us_per_msg']:.2f} | {run['client_cpu_pct']:.0f} | {run['machine_busy_pct']:.0f} ({run['machine_softirq_pct']:.0f}) "
+                f"| {run['kernel_p50_us']:,.0f} / {run['kernel_p99_us']:,.0f} |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Load benchmark: pantrace serve vs a Python websockets reference.")
+    parser.add_argument("--pantrace", type=pathlib.Path, default=ROOT / ".build" / "release" / "pantrace")
+    parser.add_argument("--recordings", type=pathlib.Path, default=ROOT / "recordings")
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--fps", type=float, default=120, help="frames/s in the latency run")
+    parser.add_argument("--content-fps", type=float, default=120, help="the replay's frame rate (frame content)")
+    parser.add_argument("--seconds", type=float, default=10, help="measured interval of the latency run")
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--flood-rates", default="500,1000,2000", help="frames/s offered in the throughput runs")
+    parser.add_argument("--flood-seconds", type=float, default=5)
+    parser.add_argument("--idle-clients", type=int, default=1000)
+    parser.add_argument("--idle-seconds", type=float, default=5)
+    parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions of the latency and throughput runs (median reported)")
+    parser.add_argument("--only", choices=["pantrace", "reference"], help="measure one server only (debugging)")
+    parser.add_argument("--json", type=pathlib.Path, help="also write the raw results here")
+    args = parser.parse_args()
+    if not args.pantrace.exists():
+        sys.exit(f"{args.pantrace} not found: swift build -c release --product pantrace")
+
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="pantrace-bench-"))
+    (workdir / "web").mkdir()  # the bridge needs a web folder; the benchmark serves no page
+    try:
+        capture = capture_frames(args, workdir)
+        print(f"captured {capture['frames']} frames, {capture['mean_bytes']:.0f} B mean", file=sys.stderr)
+        kinds = ["pantrace", "reference"] if not args.only else [args.only]
+        rates = [float(x) for x in args.flood_rates.split(",") if x]
+        runs = {kind: {"latency": [], "flood": {rate: [] for rate in rates}} for kind in kinds}
+        # Repetitions interleave the two servers, so a change in the machine's background load
+        # (a shared VM) lands on both; the report gives the median of each measure.
+        for repetition in range(args.repeat):
+            for kind in kinds:
+                print(f"[{repetition + 1}/{args.repeat}] {kind}: latency run", file=sys.stderr)
+                runs[kind]["latency"].append(streaming_run(
+                    kind, args, workdir, args.fps, args.seconds, measure_idle=repetition == 0))
+            for rate in rates:
+                for kind in kinds:
+                    print(f"[{repetition + 1}/{args.repeat}] {kind}: throughput run at {rate:g} frames/s", file=sys.stderr)
+                    runs[kind]["flood"][rate].append(streaming_run(
+                        kind, args, workdir, rate, args.flood_seconds, measure_idle=False))
+        results = {}
+        for kind in kinds:
+            print(f"{kind}: idle clients", file=sys.stderr)
+            results[kind] = {
+                "latency": median_run(runs[kind]["latency"]),
+                "flood": [median_run(runs[kind]["flood"][rate]) for rate in rates],
+                "idle": idle_clients_run(kind, args, workdir),
+                "runs": runs[kind],
+            }
+            print(json.dumps({k: v for k, v in results[kind].items() if k != "runs"}, indent=1), file=sys.stderr)
+        if args.json:
+            args.json.write_text(json.dumps({"capture": capture, "results": results, "args": vars(args)}, default=str, indent=1))
+        if not args.only:
+            print(report(results, args, capture))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
