@@ -163,6 +163,7 @@ public final class LiveBridge: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
+        var shared: (key: String, message: OutboundMessage)?
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
             // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
@@ -183,11 +184,26 @@ public final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            server.deliver(out.compactMap { encode($0, with: encoder) })
+            server.deliver(out.compactMap { outgoing in
+                if let key = outgoing.shareKey, let cached = shared, cached.key == key {
+                    return delivery(cached.message, to: outgoing.target)
+                }
+                guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
+                if let key = outgoing.shareKey { shared = (key, message) }
+                return delivery
+            })
         }
     }
 
-    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> Delivery? {
+    private func delivery(_ payload: OutboundMessage, to target: Outgoing.Target) -> Delivery {
+        switch target {
+        case .frames: .frame(payload)
+        case .everyone: .broadcast(payload)
+        case .client(let id): .send(id, payload)
+        }
+    }
+
+    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> (Delivery, OutboundMessage)? {
         var message = outgoing.message
         if case .frame(var frame) = message {
             frame.emitted_us = Int64(Date().timeIntervalSince1970 * 1e6)
@@ -196,11 +212,7 @@ public final class LiveBridge: Sendable {
         // Encoding our own Codable types cannot fail (no non-finite numbers reach here).
         guard let data = try? encoder.encode(message) else { return nil }
         let payload = OutboundMessage(Array(data))
-        switch outgoing.target {
-        case .frames: return .frame(payload)
-        case .everyone: return .broadcast(payload)
-        case .client(let id): return .send(id, payload)
-        }
+        return (delivery(payload, to: outgoing.target), payload)
     }
 }
 

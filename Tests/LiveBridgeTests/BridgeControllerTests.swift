@@ -191,4 +191,17 @@ struct BridgeControllerTests {
         let out = controller.handle(.message(1, Self.json(#"{"type":"record","screen":{"width":0,"height":844,"scale":3}}"#)), now: 0.1)
         #expect(errors(out).map(\.code) == ["invalid"])
     }
+
+    @Test func clientsJoiningAQuietSceneShareOneHelloAndAChangeStartsANewOne() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 0.1)
+        let a = controller.handle(.opened(2, canControl: false), now: 0.2).first?.shareKey
+        let b = controller.handle(.opened(3, canControl: false), now: 0.3).first?.shareKey
+        let control = controller.handle(.opened(4, canControl: true), now: 0.4).first?.shareKey
+        #expect(a != nil && a == b)
+        #expect(control != a)  // can_control differs, so the bytes differ
+        _ = controller.handle(.message(1, Self.json(#"{"type":"seek","time":0.2}"#)), now: 0.5)
+        #expect(controller.handle(.opened(5, canControl: false), now: 0.6).first?.shareKey != a)
+    }
 }

@@ -36,6 +36,9 @@ struct BridgeController {
     private var isTuning = false
     /// Seconds since the Unix epoch, set by the runtime before each input (for `created`).
     var wallClock = 0.0
+    /// Counts changes everyone was told about; a `hello` is shared while it stays the same.
+    /// (The playhead time in a shared `hello` may be a few frames old; the next frame has it.)
+    private(set) var broadcastVersion = 0
     private(set) var clients: [ConnectionID: Client] = [:]
     private(set) var frameSequence: UInt64 = 0
     private var lastTick: Double?
@@ -71,11 +74,17 @@ struct BridgeController {
     // MARK: Inputs
 
     mutating func handle(_ input: BridgeInput, now: Double) -> [Outgoing] {
+        let out = respond(to: input, now: now)
+        if out.contains(where: { $0.target == .everyone }) { broadcastVersion += 1 }
+        return out
+    }
+
+    private mutating func respond(to input: BridgeInput, now: Double) -> [Outgoing] {
         switch input {
         case .opened(let id, let canControl):
             clients[id] = Client(canControl: canControl, pointerTokens: configuration.pointerBurst, lastRefill: now)
             let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, can_control: canControl, state: snapshot)
-            var out = [Outgoing(target: .client(id), message: .hello(hello))]
+            var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: "hello \(canControl) \(broadcastVersion)")]
             if var player {
                 out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player, now: now))))
                 self.player = player
@@ -340,6 +349,12 @@ struct BridgeController {
 
     /// Advances the player to `now`; returns the frame to show, if it changed.
     mutating func tick(now: Double) -> [Outgoing] {
+        let out = advance(now: now)
+        if out.contains(where: { $0.target == .everyone }) { broadcastVersion += 1 }
+        return out
+    }
+
+    private mutating func advance(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         guard let last = lastTick, var player, player.isPlaying, !clients.isEmpty else { return [] }
         let wasPlaying = player.isPlaying

@@ -11,4 +11,7 @@ struct Outgoing: Sendable {
 
     var target: Target
     var message: ServerMessage
+    /// Messages with the same key are the same bytes: the runtime encodes the first and
+    /// sends that one buffer to the rest (the ~50 KB `hello` of clients joining a quiet scene).
+    var shareKey: String? = nil
 }
