@@ -72,19 +72,19 @@ public final class LiveBridge: Sendable {
     /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
     public init(configuration: Configuration) throws(LiveBridgeError) {
         guard ["127.0.0.1", "0.0.0.0"].contains(configuration.host) || RequestPolicy.isIPLiteral(configuration.host) else {
-            throw LiveBridgeError("--host must be an IP address such as 127.0.0.1 or 0.0.0.0, got \(configuration.host)")
+            throw LiveBridgeError(.badHost(configuration.host))
         }
-        guard (0...65535).contains(configuration.port) else { throw LiveBridgeError("--port must be 0…65535, got \(configuration.port)") }
+        guard (0...65535).contains(configuration.port) else { throw LiveBridgeError(.badPort(configuration.port)) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: configuration.webFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw LiveBridgeError("web folder \(configuration.webFolder) does not exist")
+            throw LiveBridgeError(.missingFolder("web", configuration.webFolder))
         }
         guard FileManager.default.fileExists(atPath: configuration.recordingsFolder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw LiveBridgeError("recordings folder \(configuration.recordingsFolder) does not exist")
+            throw LiveBridgeError(.missingFolder("recordings", configuration.recordingsFolder))
         }
-        guard configuration.frameRate > 0, configuration.frameRate <= 240 else { throw LiveBridgeError("frame rate must be 1…240") }
+        guard configuration.frameRate > 0, configuration.frameRate <= 240 else { throw LiveBridgeError(.badRate("frame rate", "1…240")) }
         if let rate = configuration.benchmarkFrameRate, !(rate >= 1 && rate <= 100_000) {
-            throw LiveBridgeError("benchmark frame rate must be 1…100000")
+            throw LiveBridgeError(.badRate("benchmark frame rate", "1…100000"))
         }
         self.configuration = configuration
         let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
@@ -120,7 +120,7 @@ public final class LiveBridge: Sendable {
         serviceThread.name = "pantrace.lws"
         serviceThread.start()
         server.waitUntilStarted()
-        if let problem = failure.withLock({ $0 }) { throw LiveBridgeError(problem) }
+        if let problem = failure.withLock({ $0 }) { throw LiveBridgeError(.cannotListen(problem)) }
 
         let ready = DispatchSemaphore(value: 0)
         let controllerThread = Thread { [self] in
@@ -227,10 +227,30 @@ public func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body:
     return try body(bridge)
 }
 
-/// A bridge that cannot start, in one line.
+/// Why a bridge cannot start, in one line (a struct wrapping a private code, STYLE.md).
 public struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
+    enum Code: Sendable {
+        case badHost(String)
+        case badPort(Int)
+        case missingFolder(String, String)
+        case badRate(String, String)
+        case cannotListen(String)
+    }
+
+    let code: Code
+
+    init(_ code: Code) { self.code = code }
+
+    /// The one line a user sees.
+    public var description: String {
+        switch code {
+        case .badHost(let host): "--host must be an IP address such as 127.0.0.1 or 0.0.0.0, got \(host)"
+        case .badPort(let port): "--port must be 0…65535, got \(port)"
+        case .missingFolder(let what, let path): "\(what) folder \(path) does not exist"
+        case .badRate(let what, let range): "\(what) must be \(range)"
+        case .cannotListen(let why): why
+        }
+    }
 }
 
 extension String {
