@@ -17,4 +17,29 @@ public struct PanTraceCommand: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the command line, runs the command, and exits.
+    ///
+    /// Failures of the work itself (a damaged file, a bad log line, an unknown preset) print
+    /// one `error: …` line, as the commands' own per-file errors do, and exit 1; usage errors
+    /// keep swift-argument-parser's message and usage text.
+    public static func runAsTool() -> Never {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            exit()
+        } catch let error as any CustomStringConvertible & Error where Self.isDomainError(error) {
+            StandardError.line("error: \(error)")
+            exit(withError: ExitCode.failure)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private static func isDomainError(_ error: any Error) -> Bool {
+        // ArgumentParser's own errors (usage, help, ExitCode) are not CustomStringConvertible
+        // domain errors of a PanTrace module.
+        let module = String(reflecting: type(of: error)).split(separator: ".").first ?? ""
+        return ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "LiveBridge"].contains(module)
+    }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import PanTraceCLI
 
-PanTraceCommand.main()
+PanTraceCommand.runAsTool()

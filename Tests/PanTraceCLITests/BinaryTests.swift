@@ -90,6 +90,16 @@ struct BinaryTests {
         #expect(FileManager.default.contents(atPath: bad) == before)
     }
 
+    @Test func failuresOfTheWorkPrintOneErrorLineAndUsageErrorsKeepTheUsage() throws {
+        let dir = try Self.temporaryFolder()
+        let damaged = try Self.run(["convert", "\(dir)/missing.pantrace", "\(dir)/out.jsonl"])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr == "error: \(dir)/missing.pantrace: cannot open: No such file or directory\n")
+        let usage = try Self.run(["synth", "-o", dir, "--rate", "7"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("Usage: pantrace synth"))
+    }
+
     @Test func convertRefusesToOverwrite() throws {
         let dir = try Self.temporaryFolder()
         _ = try Self.run(["synth", "-o", dir, "--count", "2", "--seed", "6"])
