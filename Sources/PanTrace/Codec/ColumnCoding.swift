@@ -110,24 +110,13 @@ enum ColumnCoding {
         }
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(count)
-        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0  // the last three values
-        @inline(__always) func push(_ r: Int64) {
-            let value: Int64
-            switch order {
-            case 0: value = r
-            case 1: value = r &+ p1
-            case 2: value = r &+ 2 &* p1 &- p2
-            default: value = r &+ 3 &* p1 &- 3 &* p2 &+ p3
-            }
-            values.append(value)
-            p3 = p2
-            p2 = p1
-            p1 = value
-        }
+        // Residuals first, then one pass per order to undo the prediction: plain loops over a
+        // uniquely owned array, with no closure in the hot path.
         let head = min(order, count)
-        for _ in 0..<head { push(unzigzag(try reader.varint())) }
+        for _ in 0..<head { values.append(unzigzag(try reader.varint())) }
         var bits = BitReader(reader.bytes, byteOffset: reader.offset)
-        for _ in head..<count {
+        var index = head
+        while index < count {
             let q = bits.unary(limit: escapeQuotient)
             let z: UInt64
             if q < escapeQuotient {
@@ -137,11 +126,38 @@ enum ColumnCoding {
             } else {
                 throw PanTraceError(.corruptChunk("Rice code with more than \(escapeQuotient) leading zeros at payload bit \(bits.bit)"))
             }
-            push(unzigzag(z))
+            values.append(unzigzag(z))
             if bits.isPastEnd { break }
+            index += 1
         }
         guard !bits.isPastEnd else {
             throw PanTraceError(.corruptChunk("a column runs past the end of the payload"))
+        }
+        // values holds residuals r[i]; rebuild v[i] = r[i] + prediction(v[i-1], v[i-2], v[i-3]).
+        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+        switch order {
+        case 0:
+            break
+        case 1:
+            for i in values.indices {
+                p1 = values[i] &+ p1
+                values[i] = p1
+            }
+        case 2:
+            for i in values.indices {
+                let v = values[i] &+ 2 &* p1 &- p2
+                p2 = p1
+                p1 = v
+                values[i] = v
+            }
+        default:
+            for i in values.indices {
+                let v = values[i] &+ 3 &* p1 &- 3 &* p2 &+ p3
+                p3 = p2
+                p2 = p1
+                p1 = v
+                values[i] = v
+            }
         }
         try reader.skip(to: bits.alignedByteOffset)
     }

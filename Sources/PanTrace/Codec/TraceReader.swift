@@ -61,8 +61,12 @@ public struct TraceReader {
     /// Decodes a whole file held in memory.
     public func decode(_ bytes: [UInt8]) throws(PanTraceError) -> TraceFile {
         guard !bytes.isEmpty else { throw PanTraceError(.emptyFile) }
+        // Take the buffers out of the state (leaving it empty) so they are uniquely referenced:
+        // otherwise the first mutation would copy them.
         var payload = state.payload
         var scratch = state.scratch
+        state.payload = []
+        state.scratch = DecodeScratch()
         defer {
             state.payload = payload
             state.scratch = scratch
