@@ -51,10 +51,11 @@ public final class LiveBridge: Sendable {
             self.benchmarkFrameRate = benchmarkFrameRate
         }
 
-        /// 128 random bits as hex, from the system's secure generator.
+        /// 128 random bits as 32 hex digits, from the system's secure generator.
         public static func randomToken() -> String {
             var generator = SystemRandomNumberGenerator()
-            return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+            let digits = Array("0123456789abcdef")
+            return String((0..<32).map { _ in digits[Int(generator.next(upperBound: UInt8(16)))] })
         }
     }
 
@@ -104,7 +105,8 @@ public final class LiveBridge: Sendable {
         return "http://\(host):\(port)/?token=\(configuration.token)"
     }
 
-    /// Recordings that could not be read when the library was loaded.
+    /// Problems found at start, one line each: recordings that could not be read, a default
+    /// replay that could not be loaded.
     public var libraryProblems: [String] { startupProblems.withLock { $0 } }
 
     /// Starts both threads and returns once the socket is listening.
@@ -126,8 +128,8 @@ public final class LiveBridge: Sendable {
         let controllerThread = Thread { [self] in
             var controller = BridgeController(
                 configuration: .init(recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate))
-            startupProblems.withLock { $0 = controller.libraryProblems }
-            controller.loadDefault()
+            let loadProblem = controller.loadDefault()
+            startupProblems.withLock { $0 = controller.libraryProblems.map { "skipped \($0)" } + (loadProblem.map { [$0] } ?? []) }
             ready.signal()
             runController(&controller)
             controller.finaliseRecording()
@@ -253,6 +255,3 @@ public struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
-}

@@ -26,7 +26,7 @@ struct BridgeControllerTests {
 
     static func controller() throws -> BridgeController {
         var controller = BridgeController(configuration: .init(recordingsFolder: try makeLibrary()))
-        controller.loadDefault()
+        #expect(controller.loadDefault() == nil)
         return controller
     }
 
@@ -203,5 +203,17 @@ struct BridgeControllerTests {
         #expect(control != a)  // can_control differs, so the bytes differ
         _ = controller.handle(.message(1, Self.json(#"{"type":"seek","time":0.2}"#)), now: 0.5)
         #expect(controller.handle(.opened(5, canControl: false), now: 0.6).first?.shareKey != a)
+    }
+
+    @Test func aDefaultRecordingThatCannotBeReplayedIsReportedNotSwallowed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var trace = GestureSynthesizer(seed: 3).trace(at: 0)
+        trace.samples.removeLast()  // no ended sample: nothing to decide
+        try TraceEncoder.write(trace, to: folder + "/unfinished.pantrace")
+        var controller = BridgeController(configuration: .init(recordingsFolder: folder))
+        let problem = controller.loadDefault()
+        #expect(problem?.hasPrefix("cannot replay unfinished.pantrace with swipe-back:") == true, "\(problem ?? "no problem reported")")
+        #expect(controller.player == nil)
     }
 }

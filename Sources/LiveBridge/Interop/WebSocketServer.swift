@@ -256,7 +256,7 @@ final class WebSocketServer: @unchecked Sendable {
             guard !isShuttingDown else { break }
             admitted[wsi] = canControl
             return 0
-        case .reject(let status, _):
+        case .reject(let status):
             _ = lws_return_http_status(wsi, UInt32(status), nil)
             return 1
         }

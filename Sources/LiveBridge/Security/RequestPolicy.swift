@@ -19,7 +19,8 @@ struct RequestPolicy: Sendable {
 
     enum Admission: Equatable {
         case accept(canControl: Bool)
-        case reject(status: Int, reason: String)
+        /// Refused with this HTTP status (lws 4.1.6 answers with its own fixed body).
+        case reject(status: Int)
     }
 
     /// Splits `host[:port]` (IPv6 in brackets) into its name and port.
@@ -79,9 +80,8 @@ struct RequestPolicy: Sendable {
 
     /// The verdict on a WebSocket upgrade request.
     func admit(path: String, token: String?, host: String?, origin: String?) -> Admission {
-        guard isAllowedHost(host) else { return .reject(status: 403, reason: "Host \(host ?? "(none)") is not this server") }
-        guard isAllowedOrigin(origin, host: host) else { return .reject(status: 403, reason: "Origin \(origin ?? "") is not allowed") }
-        guard path == Self.livePath else { return .reject(status: 404, reason: "WebSocket path must be \(Self.livePath)") }
+        guard isAllowedHost(host), isAllowedOrigin(origin, host: host) else { return .reject(status: 403) }
+        guard path == Self.livePath else { return .reject(status: 404) }
         return .accept(canControl: isToken(token))
     }
 }

@@ -22,8 +22,8 @@ struct BridgeController {
         var canControl: Bool
         var pointerTokens: Double
         var lastRefill: Double
-        var lastRateError = -Double.infinity
-        var lastPointerError = -Double.infinity
+        /// When each kind of throttled error was last sent.
+        var lastThrottledError: [String: Double] = [:]
     }
 
     let configuration: Configuration
@@ -57,12 +57,21 @@ struct BridgeController {
     var wantsTicks: Bool { !clients.isEmpty && player?.isPlaying == true }
 
     /// Loads the first recording with the preset its gesture suits, so a first-time viewer sees motion.
-    mutating func loadDefault() {
+    /// - Returns: why it could not, for the server to report at start (nil when it loaded or
+    ///   the library is empty).
+    mutating func loadDefault() -> String? {
         guard let first = library.recordings.first(where: { $0.tags.contains("edge-back") || $0.tags.contains("swipe-down") })
             ?? library.recordings.first
-        else { return }
+        else { return nil }
         let preset = first.tags.contains("swipe-down") ? "swipe-dismiss" : "swipe-back"
-        _ = try? load(LoadRequest(recording: first.id, preset: preset), now: 0)  // nothing to report to: no client yet
+        do {
+            _ = try load(LoadRequest(recording: first.id, preset: preset), now: 0)
+            return nil
+        } catch let failure as BridgeFailure {
+            return "cannot replay \(first.id) with \(preset): \(failure.message)"
+        } catch {
+            return "cannot replay \(first.id) with \(preset): \(error)"
+        }
     }
 
     var snapshot: Snapshot {
@@ -86,7 +95,7 @@ struct BridgeController {
             let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, can_control: canControl, state: snapshot)
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: "hello \(canControl) \(broadcastVersion)")]
             if var player {
-                out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player, now: now))))
+                out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player))))
                 self.player = player
             }
             if clients.count == 1 { lastTick = now }
@@ -163,10 +172,8 @@ struct BridgeController {
             try withPlayer { $0.step(frames: frames) }
         case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
-                // One error a second at most: a reply per event would flood the sender's queue.
-                guard clients[id]!.lastRateError < now - 1 else { return [] }
-                clients[id]!.lastRateError = now
-                throw BridgeFailure("rate_limited", "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped")
+                try throttled(BridgeFailure("rate_limited", "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"), for: id, now: now)
+                return []
             }
             return try pointer(message: request, from: id, now: now)
         case .record(let request):
@@ -232,9 +239,8 @@ struct BridgeController {
 
     private mutating func pointer(message: PointerMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
         guard var active = session, active.owner == id else {
-            guard clients[id]!.lastPointerError < now - 1 else { return [] }
-            clients[id]!.lastPointerError = now
-            throw BridgeFailure("invalid", "not recording: send record first")
+            try throttled(BridgeFailure("invalid", "not recording: send record first"), for: id, now: now)
+            return []
         }
         let before = active.state
         let frame = try active.handle(message)
@@ -252,12 +258,27 @@ struct BridgeController {
                 library.rescan()
                 out.append(Outgoing(target: .everyone, message: .library(library.recordings)))
                 if library.contains(file) {
-                    let preset = active.presetName
-                    out += (try? load(LoadRequest(recording: file, preset: preset), now: now)) ?? []  // a failed replay still leaves the file
+                    do {
+                        out += try load(LoadRequest(recording: file, preset: active.presetName), now: now)
+                    } catch {
+                        // The recording is kept either way; say why it is not shown.
+                        let message = (error as? BridgeFailure)?.message ?? "\(error)"
+                        out.append(Outgoing(target: .client(id), message: .error(ErrorMessage(
+                            code: "invalid", message: "recorded, but cannot replay it: \(message)", in_reply_to: "pointer"))))
+                    }
                 }
             }
         }
         return out
+    }
+
+    /// Throws `failure` at most once a second per client and kind: pointer events come by the
+    /// hundred, and a reply to each would flood the sender's queue.
+    private mutating func throttled(_ failure: BridgeFailure, for id: ConnectionID, now: Double) throws {
+        let key = failure.code + " " + failure.message
+        guard clients[id]!.lastThrottledError[key, default: -.infinity] < now - 1 else { return }
+        clients[id]!.lastThrottledError[key] = now
+        throw failure
     }
 
     private mutating func withSession(of id: ConnectionID, _ change: (inout LiveSession) throws -> Void) throws {
@@ -325,11 +346,11 @@ struct BridgeController {
         self.player = player
         return [
             Outgoing(target: .everyone, message: .playback(player.state)),
-            Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player, now: now))),
+            Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player))),
         ]
     }
 
-    private mutating func frameMessage(_ frame: FrameState, of player: Player, now: Double) -> FrameMessage {
+    private mutating func frameMessage(_ frame: FrameState, of player: Player) -> FrameMessage {
         frameSequence += 1
         return FrameMessage(seq: frameSequence, load: player.load, emitted_us: 0, recording: player.recording, frame: frame)
     }
@@ -344,7 +365,7 @@ struct BridgeController {
         guard wantsTicks, var player, let index = player.advanceOneFrame() else { return [] }
         let frame = player.frame(at: index)
         self.player = player
-        return [Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player, now: now)))]
+        return [Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player)))]
     }
 
     /// Advances the player to `now`; returns the frame to show, if it changed.
@@ -362,7 +383,7 @@ struct BridgeController {
         var out: [Outgoing] = []
         for index in passed {
             let frame = player.frame(at: index)
-            out.append(Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player, now: now))))
+            out.append(Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player))))
         }
         self.player = player
         if wasPlaying && !player.isPlaying {

@@ -54,7 +54,7 @@ struct ServeCommand: ParsableCommand {
             StandardError.line("pantrace serve: \(error)")
             throw ExitCode(1)
         }
-        for problem in bridge.libraryProblems { StandardError.line("warning: skipped \(problem)") }
+        for problem in bridge.libraryProblems { StandardError.line("warning: \(problem)") }
         // Both signals stop the bridge politely (1001 to clients, recordings finalised).
         let signals = Thread {
             _ = TerminationSignals.wait()
