@@ -30,20 +30,28 @@ let snapped = traces.map { t in Trace(metadata: t.metadata, samples: t.samples.m
 let sampleCount = traces.reduce(0) { $0 + $1.samples.count }
 print("corpus: \(gestureCount) synthetic gestures, \(sampleCount) samples at 120 Hz (seed 2026), mean \(sampleCount / gestureCount) samples")
 
-if let level = ProcessInfo.processInfo.environment["PANTRACE_LEVEL"].flatMap(Int.init) {
-    // Size and speed of one zlib level (for choosing the default).
+let environment = ProcessInfo.processInfo.environment
+if environment["PANTRACE_LEVEL"] != nil || environment["PANTRACE_CHUNK"] != nil {
+    // Size and speed of one zlib level and chunk size (for choosing the defaults).
     var c = TraceWriter.Configuration.archive
-    c.compressionLevel = level
+    c.compressionLevel = environment["PANTRACE_LEVEL"].flatMap(Int.init) ?? c.compressionLevel
+    c.maximumChunkSamples = environment["PANTRACE_CHUNK"].flatMap(Int.init) ?? c.maximumChunkSamples
     let encoder = TraceEncoder(configuration: c)
     var bytes = 0
     let t = try measure { bytes = 0; for trace in traces { bytes += try encoder.encode(trace).count } }
-    print("level \(level): \(Double(bytes) / Double(sampleCount)) B/sample, \(Double(sampleCount) / t / 1e6) M samples/s")
+    var long: [PanSample] = []
+    for trace in traces.prefix(1000) {
+        let offset = (long.last?.time ?? -0.01) + 0.01
+        long += trace.samples.map { var s = $0; s.time += offset; s.phase = .changed; return s }
+    }
+    let longBytes = try encoder.encode(Trace(metadata: TraceMetadata(id: "long"), samples: long)).count
+    print("level \(c.compressionLevel), chunk \(c.maximumChunkSamples): \(Double(bytes) / Double(sampleCount)) B/sample, \(Double(sampleCount) / t / 1e6) M samples/s; long recording \(Double(longBytes) / Double(long.count)) B/sample")
     exit(0)
 }
 if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
     // For profiling under callgrind: encoding only.
     let encoder = TraceEncoder()
-    for trace in traces { _ = try encoder.encode(trace) }
+    for _ in 0..<10 { for trace in traces { _ = try encoder.encode(trace) } }
     exit(0)
 }
 
@@ -59,7 +67,7 @@ let live = try traces.map { try liveEncoder.encode($0) }
 if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" {
     // For profiling under callgrind: decoding only.
     let reader = TraceReader()
-    for _ in 0..<3 { for bytes in archive { _ = try reader.decode(bytes) } }
+    for _ in 0..<30 { for bytes in archive { _ = try reader.decode(bytes) } }
     exit(0)
 }
 

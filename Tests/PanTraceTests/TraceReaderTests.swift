@@ -24,9 +24,9 @@ struct TraceReaderTests {
 
     @Test func aFutureFormatVersionAsksForAnUpgrade() throws {
         var header = try ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x"))
-        header[HeaderFormat.magic.count] = 2  // the version varint follows the magic
+        header[HeaderFormat.magic.count] = UInt8(HeaderFormat.version + 1)  // the version varint follows the magic
         let error = #expect(throws: PanTraceError.self) { try reader.decode(TestTraces.member(header)) }
-        #expect(error?.description.contains("format version 2 is newer") == true)
+        #expect(error?.description.contains("format version \(HeaderFormat.version + 1) is newer") == true)
     }
 
     @Test func truncationAtEveryByteReadsTheCompleteChunksOrFailsCleanly() throws {
@@ -154,8 +154,8 @@ struct TraceReaderTests {
 
     @Test func timestampsGoingBackwardsInAFileAreRejected() throws {
         var columns = QuantizedColumns()
-        try columns.append(PanSample(time: 0.02, phase: .began, translation: .zero, velocity: .zero), grid: .standard)
-        try columns.append(PanSample(time: 0.01, phase: .ended, translation: .zero, velocity: .zero), grid: .standard)
+        try columns.append(PanSample(time: 0.02, phase: .began, translation: .zero, velocity: .zero), grid: .standard, sample: 0)
+        try columns.append(PanSample(time: 0.01, phase: .ended, translation: .zero, velocity: .zero), grid: .standard, sample: 1)
         let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
             + TestTraces.member(ChunkPayload.encodeSamples(columns, firstIndex: 0, isFinal: true))
         let error = #expect(throws: PanTraceError.self) { try reader.decode(bytes) }

@@ -12,6 +12,6 @@ enum ChunkKind: UInt8 {
 enum HeaderFormat {
     /// The eight bytes every header payload starts with.
     static let magic: [UInt8] = Array("PANTRACE".utf8)
-    /// The format version this code writes and the newest it reads.
-    static let version = 1
+    /// The format version this code writes and the newest it reads (it reads 1 as well).
+    static let version = 2
 }

@@ -12,13 +12,17 @@ enum ChunkPayload {
 
     static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
         var w = ByteWriter(capacity: 256)
+        try encodeHeader(grid: grid, metadata: metadata, into: &w)
+        return w.bytes
+    }
+
+    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata, into w: inout ByteWriter) throws(PanTraceError) {
         w.raw(HeaderFormat.magic)
         w.varint(UInt64(HeaderFormat.version))
         w.varint(UInt64(grid.timeTickNanoseconds))
         w.varint(UInt64(grid.positionTicksPerPoint))
         w.varint(UInt64(grid.velocityTicksPerPointPerSecond))
         try MetadataCoding.encode(metadata, into: &w)
-        return w.bytes
     }
 
     static func encodeMetadata(_ metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
@@ -30,13 +34,22 @@ enum ChunkPayload {
 
     static func encodeEnd(sampleCount: Int) -> [UInt8] {
         var w = ByteWriter()
+        encodeEnd(sampleCount: sampleCount, into: &w)
+        return w.bytes
+    }
+
+    static func encodeEnd(sampleCount: Int, into w: inout ByteWriter) {
         w.byte(ChunkKind.end.rawValue)
         w.varint(UInt64(sampleCount))
-        return w.bytes
     }
 
     static func encodeSamples(_ c: QuantizedColumns, firstIndex: Int, isFinal: Bool) -> [UInt8] {
         var w = ByteWriter(capacity: c.count * 12 + 32)
+        encodeSamples(c, firstIndex: firstIndex, isFinal: isFinal, into: &w)
+        return w.bytes
+    }
+
+    static func encodeSamples(_ c: QuantizedColumns, firstIndex: Int, isFinal: Bool, into w: inout ByteWriter) {
         w.byte(ChunkKind.samples.rawValue)
         w.varint(UInt64(firstIndex))
         w.varint(UInt64(c.count))
@@ -51,30 +64,27 @@ enum ChunkPayload {
             w.varint(UInt64(j - i))
             i = j
         }
-        var scratch: [UInt64] = []
-        scratch.reserveCapacity(c.count)
-        ColumnCoding.encode(c.time, into: &w, scratch: &scratch)
-        ColumnCoding.encode(c.tx, into: &w, scratch: &scratch)
-        ColumnCoding.encode(c.ty, into: &w, scratch: &scratch)
-        ColumnCoding.encode(c.vx, into: &w, scratch: &scratch)
-        ColumnCoding.encode(c.vy, into: &w, scratch: &scratch)
+        ColumnCoding.encode(c.time, into: &w)
+        ColumnCoding.encode(c.tx, into: &w)
+        ColumnCoding.encode(c.ty, into: &w)
+        ColumnCoding.encode(c.vx, into: &w)
+        ColumnCoding.encode(c.vy, into: &w)
         if optional {
             w.raw(c.mask)
-            ColumnCoding.encode(c.lx, into: &w, scratch: &scratch)
-            ColumnCoding.encode(c.ly, into: &w, scratch: &scratch)
+            ColumnCoding.encode(c.lx, into: &w)
+            ColumnCoding.encode(c.ly, into: &w)
             for t in c.touches { w.varint(UInt64(t)) }
         }
-        return w.bytes
     }
 
     // MARK: Decoding
 
-    /// Decodes the header chunk (chunk 0).
-    static func decodeHeader(_ payload: [UInt8]) throws(PanTraceError) -> (SampleGrid, TraceMetadata) {
-        guard payload.count >= HeaderFormat.magic.count, payload.starts(with: HeaderFormat.magic) else {
+    /// Decodes the header payload at the start of chunk 0, leaving `r` after it; returns the
+    /// format version, which the rest of the file is decoded with.
+    static func decodeHeader(_ r: inout ByteReader) throws(PanTraceError) -> (version: Int, grid: SampleGrid, metadata: TraceMetadata) {
+        guard r.bytes.count >= HeaderFormat.magic.count, r.bytes.starts(with: HeaderFormat.magic) else {
             throw PanTraceError(.badMagic)
         }
-        var r = ByteReader(payload)
         _ = try r.raw(HeaderFormat.magic.count)
         let version = try r.count("format version", limit: Int(Int32.max))
         guard version >= 1 else { throw PanTraceError(.badHeader("format version 0 does not exist")) }
@@ -84,15 +94,14 @@ enum ChunkPayload {
             positionTicksPerPoint: try r.count("position scale", limit: SampleGrid.maximumScale),
             velocityTicksPerPointPerSecond: try r.count("velocity scale", limit: SampleGrid.maximumScale))
         guard grid.isValid else { throw PanTraceError(.badHeader("grid scales must be between 1 and \(SampleGrid.maximumScale)")) }
-        let metadata = try MetadataCoding.decode(&r)
-        return (grid, metadata)
+        let metadata = try MetadataCoding.decode(&r, version: version)
+        return (version, grid, metadata)
     }
 
-    /// Decodes a chunk after the header; sample columns are appended to `samples`.
+    /// Decodes one payload at `r` (after the header); sample columns are appended to `samples`.
     static func decode(
-        _ payload: [UInt8], grid: SampleGrid, samples: inout [PanSample], scratch: inout DecodeScratch
+        _ r: inout ByteReader, version: Int, grid: SampleGrid, samples: inout [PanSample], scratch: inout DecodeScratch
     ) throws(PanTraceError) -> ChunkPayload {
-        var r = ByteReader(payload)
         let kindByte = try r.byte()
         guard let kind = ChunkKind(rawValue: kindByte) else {
             throw PanTraceError(.corruptChunk("unknown chunk kind 0x\(String(kindByte, radix: 16))"))
@@ -100,7 +109,7 @@ enum ChunkPayload {
         let result: ChunkPayload
         switch kind {
         case .metadata:
-            result = .metadata(try MetadataCoding.decode(&r))
+            result = .metadata(try MetadataCoding.decode(&r, version: version))
         case .end:
             result = .end(sampleCount: try r.count("sample count", limit: Int(Int64.max >> 1)))
         case .samples:
@@ -109,17 +118,15 @@ enum ChunkPayload {
             guard count >= 1 else { throw PanTraceError(.corruptChunk("sample chunk with no samples")) }
             let flags = try r.byte()
             guard flags & ~3 == 0 else { throw PanTraceError(.corruptChunk("unknown sample-chunk flags 0x\(String(flags, radix: 16))")) }
-            try decodeSamples(count: count, hasOptional: flags & 1 != 0, reader: &r, grid: grid, samples: &samples, scratch: &scratch)
+            try decodeSamples(
+                count: count, hasOptional: flags & 1 != 0, reader: &r, version: version, grid: grid, samples: &samples, scratch: &scratch)
             result = .samples(firstIndex: first, isFinal: flags & 2 != 0)
-        }
-        guard r.isAtEnd else {
-            throw PanTraceError(.corruptChunk("\(r.remaining) unexpected bytes after the chunk's content"))
         }
         return result
     }
 
     private static func decodeSamples(
-        count: Int, hasOptional: Bool, reader r: inout ByteReader, grid: SampleGrid,
+        count: Int, hasOptional: Bool, reader r: inout ByteReader, version: Int, grid: SampleGrid,
         samples: inout [PanSample], scratch s: inout DecodeScratch
     ) throws(PanTraceError) {
         // Phase runs must cover exactly `count` samples.
@@ -133,11 +140,11 @@ enum ChunkPayload {
             guard run >= 1 else { throw PanTraceError(.corruptChunk("empty phase run at payload byte \(r.offset)")) }
             s.phase.append(contentsOf: repeatElement(phase, count: run))
         }
-        try ColumnCoding.decode(count: count, from: &r, into: &s.time)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.tx)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.ty)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.vx)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.vy)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.time, version: version)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.tx, version: version)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.ty, version: version)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.vx, version: version)
+        try ColumnCoding.decode(count: count, from: &r, into: &s.vy, version: version)
         var masks: ArraySlice<UInt8> = []
         var touchValues: [Int64] = []
         if hasOptional {
@@ -148,8 +155,8 @@ enum ChunkPayload {
                 locations += Int(m & 1)
                 touchCount += Int((m >> 1) & 1)
             }
-            try ColumnCoding.decode(count: locations, from: &r, into: &s.lx)
-            try ColumnCoding.decode(count: locations, from: &r, into: &s.ly)
+            try ColumnCoding.decode(count: locations, from: &r, into: &s.lx, version: version)
+            try ColumnCoding.decode(count: locations, from: &r, into: &s.ly, version: version)
             touchValues.reserveCapacity(touchCount)
             for _ in 0..<touchCount { touchValues.append(Int64(try r.count("touch count", limit: 1000))) }
         }

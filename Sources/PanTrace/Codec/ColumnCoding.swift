@@ -1,16 +1,20 @@
-/// Integer column coding (docs/FORMAT.md §4): k-th order differences, zigzag, then
-/// Golomb–Rice codes with a parameter chosen per column.
+/// Integer column coding (docs/FORMAT.md §4.1): k-th order differences, an optional bias,
+/// zigzag, then Golomb–Rice codes with a parameter chosen per column.
 ///
 /// A column picks the prediction order (0: raw, 1: delta, 2: delta-of-delta — Gorilla's
-/// timestamp trick, prior-art.md §4.1 — or 3, for the smooth velocity of a pan) and the Rice parameter `k` that encode it shortest.
-/// Rice codes are near the entropy for the two-sided geometric residuals that noisy,
-/// smooth gesture data leaves, where byte-wise varints waste several bits a value and
-/// deflate, on chunks of a few dozen samples, gains nothing. Values before the first sample
-/// are 0, so every chunk decodes on its own.
+/// timestamp trick, prior-art.md §4.1 — or 3, for the smooth velocity of a pan), whether a
+/// bias is subtracted from every residual (a sampling clock's period: order 1 plus the bias
+/// leaves only the timestamp jitter) and the Rice parameter `k`. Rice codes are near the
+/// entropy for the two-sided geometric residuals that noisy, smooth gesture data leaves,
+/// where byte-wise varints waste several bits a value and deflate, on chunks of a few dozen
+/// samples, gains nothing. Values before the first sample are 0, so every chunk decodes on
+/// its own.
 enum ColumnCoding {
     static let maximumOrder = 3
     /// Quotients at or above this are escaped: the marker, then the raw 64-bit zigzag value.
     static let escapeQuotient = 24
+    /// The largest Rice parameter a version 2 column header can hold.
+    static let maximumParameter = 31
 
     @inline(__always)
     static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
@@ -18,147 +22,356 @@ enum ColumnCoding {
     @inline(__always)
     static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))) }
 
+    // MARK: Encoding (version 2)
+
+    /// The prediction a column is coded with.
+    private struct Choice {
+        var order: Int
+        var bias: Int64
+        var k: Int
+        /// The exact size of the Rice-coded part, in bits.
+        var bits: Int
+    }
+
+    /// Appends the column: a byte `order << 6 | hasBias << 5 | k`, the bias as a zigzag varint
+    /// if there is one, the first `order` residuals as zigzag varints, then the remaining
+    /// residuals (minus the bias) as Rice codes, padded to a whole byte.
+    static func encode(_ values: [Int64], into writer: inout ByteWriter) {
+        values.withUnsafeBufferPointer { v in
+            let choice = choose(v)
+            writer.byte(UInt8(choice.order << 6 | (choice.bias != 0 ? 1 << 5 : 0) | choice.k))
+            if choice.bias != 0 { writer.signed(choice.bias) }
+            // The first values use the orders their history allows: 0, 1, 2 …
+            var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+            let head = min(choice.order, v.count)
+            for i in 0..<head {
+                writer.signed(residual(v[i], p1, p2, p3, order: i))
+                p3 = p2
+                p2 = p1
+                p1 = v[i]
+            }
+            guard v.count > head else { return }
+            // The exact size is known: size the output once and write through a pointer.
+            let start = writer.bytes.count
+            writer.bytes.append(contentsOf: repeatElement(0, count: (choice.bits + 7) / 8))
+            writer.bytes.withUnsafeMutableBufferPointer { out in
+                var bits = BitPacker(out, at: start)
+                let k = UInt64(choice.k)
+                for i in head..<v.count {
+                    let value = v[i]
+                    let z = zigzag(residual(value, p1, p2, p3, order: choice.order) &- choice.bias)
+                    p3 = p2
+                    p2 = p1
+                    p1 = value
+                    let q = z >> k
+                    if q < UInt64(escapeQuotient) {
+                        // q zeros, a one, then the low k bits: at most 24 + 1 + 31 bits.
+                        bits.write(1 << k | (z & ((1 << k) &- 1)), width: Int(q) + 1 + choice.k)
+                    } else {
+                        // The escape: the marker, six bits of (bit length − 1), then z in that many bits.
+                        let length = 64 - z.leadingZeroBitCount
+                        bits.write(1 << 6 | UInt64(length - 1), width: escapeQuotient + 1 + 6)
+                        if length > 32 { bits.write(z >> 32, width: length - 32) }
+                        bits.write(z & 0xffff_ffff, width: min(32, length))
+                    }
+                }
+                bits.flush()
+            }
+        }
+    }
+
     @inline(__always)
-    static func residual(_ values: [Int64], _ i: Int, order: Int) -> Int64 {
-        let a = values[i]
-        let b = i >= 1 ? values[i - 1] : 0
+    private static func residual(_ value: Int64, _ p1: Int64, _ p2: Int64, _ p3: Int64, order: Int) -> Int64 {
         switch order {
-        case 0: return a
-        case 1: return a &- b
-        case 2: return a &- 2 &* b &+ (i >= 2 ? values[i - 2] : 0)
-        default:
-            let c = i >= 2 ? values[i - 2] : 0, d = i >= 3 ? values[i - 3] : 0
-            return a &- 3 &* b &+ 3 &* c &- d
+        case 0: value
+        case 1: value &- p1
+        case 2: value &- 2 &* p1 &+ p2
+        default: value &- 3 &* p1 &+ 3 &* p2 &- p3
         }
     }
 
-    @inline(__always)
-    static func riceBits(_ z: UInt64, k: Int) -> Int {
-        let q = z >> UInt64(k)
-        return q < UInt64(escapeQuotient) ? Int(q) + 1 + k : escapeQuotient + 64
-    }
-
-    /// Bits to Rice-code `zs` with the best `k` near log2 of their mean, and that `k`.
-    static func bestParameter(_ zs: [UInt64]) -> (k: Int, bits: Int) {
-        guard !zs.isEmpty else { return (0, 0) }
-        var sum: UInt64 = 0
-        for z in zs { sum = sum &+ min(z, 1 << 40) }
-        let mean = max(1, sum / UInt64(zs.count))
-        let guess = 63 - mean.leadingZeroBitCount
-        var best = (k: 0, bits: Int.max)
-        for k in max(0, guess - 2)...min(55, guess + 1) {
-            var bits = 0
-            for z in zs { bits += riceBits(z, k: k) }
-            if bits < best.bits { best = (k, bits) }
+    /// Picks the prediction in two passes rather than by trial encoding: the first sums the
+    /// zigzag residuals of every candidate (orders 0–3, and order 1 less its mean) and keeps
+    /// the one whose estimated Rice size is least; the second counts that candidate's exact
+    /// bits for the three parameters around log₂ of its mean.
+    private static func choose(_ v: UnsafeBufferPointer<Int64>) -> Choice {
+        let n = v.count
+        guard n > 0 else { return Choice(order: 0, bias: 0, k: 0, bits: 0) }
+        // Saturate each term so a hostile-size value cannot overflow the sums.
+        let cap: UInt64 = 1 << 40
+        var sums = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        var deltaSum = 0.0
+        var headBits = (0, 0, 0, 0)  // the first values, at orders 0, 1, 2
+        var headZ = (UInt64(0), UInt64(0), UInt64(0))
+        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+        for i in 0..<n {
+            let value = v[i]
+            let r1 = value &- p1
+            let r2 = r1 &- (p1 &- p2)
+            let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
+            let z0 = min(zigzag(value), cap), z1 = min(zigzag(r1), cap)
+            let z2 = min(zigzag(r2), cap), z3 = min(zigzag(r3), cap)
+            sums.0 &+= z0
+            switch i {
+            case 0: headZ.0 = z0
+            case 1: headZ.1 = z1
+            case 2: headZ.2 = z2
+            default: break
+            }
+            if i >= 1 { sums.1 &+= z1; deltaSum += Double(r1) }
+            if i >= 2 { sums.2 &+= z2 }
+            if i >= 3 { sums.3 &+= z3 }
+            p3 = p2
+            p2 = p1
+            p1 = value
         }
+        headBits.1 = varintBits(headZ.0)
+        headBits.2 = headBits.1 + varintBits(headZ.1)
+        headBits.3 = headBits.2 + varintBits(headZ.2)
+        var best = Choice(order: 0, bias: 0, k: 0, bits: 0)
+        var bestCost = estimatedBits(sum: sums.0, count: n)
+        var bestSum = sums.0
+        func consider(_ order: Int, _ sum: UInt64, _ head: Int) {
+            guard n > order else { return }
+            let cost = head + estimatedBits(sum: sum, count: n - order)
+            if cost < bestCost { best = Choice(order: order, bias: 0, k: 0, bits: 0); bestCost = cost; bestSum = sum }
+        }
+        consider(1, sums.1, headBits.1)
+        consider(2, sums.2, headBits.2)
+        consider(3, sums.3, headBits.3)
+        // Order 1 less its mean: a steady clock's period, or a steady drift.
+        if n > 2 {
+            let mean = (deltaSum / Double(n - 1)).rounded()
+            if mean != 0, abs(mean) < 1e15 {
+                let bias = Int64(mean)
+                var sum: UInt64 = 0
+                var previous = v[0]
+                for i in 1..<n {
+                    sum &+= min(zigzag(v[i] &- previous &- bias), cap)
+                    previous = v[i]
+                }
+                let cost = headBits.1 + 8 * varintBytes(zigzag(bias)) + estimatedBits(sum: sum, count: n - 1)
+                if cost < bestCost { best = Choice(order: 1, bias: bias, k: 0, bits: 0); bestCost = cost; bestSum = sum }
+            }
+        }
+        (best.k, best.bits) = bestParameter(v, best, sum: bestSum)
         return best
     }
 
-    /// Appends the column: a byte `order << 6 | k`, the first `order` residuals as varints,
-    /// then the remaining residuals as Rice codes, padded to a whole byte.
-    static func encode(_ values: [Int64], into writer: inout ByteWriter, scratch: inout [UInt64]) {
-        var choice = (order: 0, k: 0, bits: Int.max)
-        for order in 0...maximumOrder {
-            scratch.removeAll(keepingCapacity: true)
-            var headBits = 0
-            var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
-            for (i, value) in values.enumerated() {
-                let r: Int64
-                switch order {
-                case 0: r = value
-                case 1: r = value &- p1
-                case 2: r = value &- 2 &* p1 &+ p2
-                default: r = value &- 3 &* p1 &+ 3 &* p2 &- p3
-                }
-                p3 = p2
-                p2 = p1
-                p1 = value
-                let z = zigzag(r)
-                if i < order { headBits += 8 * max(1, (64 - z.leadingZeroBitCount + 6) / 7) } else { scratch.append(z) }
-            }
-            let (k, bits) = bestParameter(scratch)
-            if headBits + bits < choice.bits { choice = (order, k, headBits + bits) }
-        }
-        writer.byte(UInt8(choice.order << 6 | choice.k))
-        var bits = BitWriter()
-        for i in values.indices {
-            let z = zigzag(residual(values, i, order: choice.order))
-            if i < choice.order {
-                writer.varint(z)
-                continue
-            }
-            let q = z >> UInt64(choice.k)
-            if q < UInt64(escapeQuotient) {
-                // q zeros then a one: the decoder counts leading zeros.
-                bits.write(1, width: Int(q) + 1, into: &writer.bytes)
-                bits.write(z, width: choice.k, into: &writer.bytes)
-            } else {
-                bits.write(1, width: escapeQuotient + 1, into: &writer.bytes)
-                bits.write(z >> 32, width: 32, into: &writer.bytes)
-                bits.write(z, width: 32, into: &writer.bytes)
-            }
-        }
-        bits.align(into: &writer.bytes)
+    /// Rice bits for `count` values summing to `sum`, with the parameter nearest log₂ of the mean.
+    @inline(__always)
+    private static func estimatedBits(sum: UInt64, count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        let mean = sum / UInt64(count)
+        let k = mean == 0 ? 0 : min(maximumParameter, 63 - mean.leadingZeroBitCount)
+        return count * (k + 1) + Int(truncatingIfNeeded: min(sum >> UInt64(k), 1 << 50))
     }
 
-    /// Reads `count` values written by ``encode``; arithmetic wraps, so hostile input cannot trap.
-    static func decode(count: Int, from reader: inout ByteReader, into values: inout [Int64]) throws(PanTraceError) {
+    /// The exact best of the three parameters around log₂ of the chosen residuals' mean
+    /// (`sum` is their zigzag sum), and the bits it takes.
+    private static func bestParameter(_ v: UnsafeBufferPointer<Int64>, _ c: Choice, sum: UInt64) -> (k: Int, bits: Int) {
+        let n = v.count
+        guard n > c.order else { return (0, 0) }
+        let g = max(1, min(maximumParameter - 1, parameterGuess(sum, n - c.order)))
+        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+        var below: UInt64 = 0, at: UInt64 = 0, above: UInt64 = 0  // unary bits at g − 1, g, g + 1
+        for i in 0..<n {
+            let value = v[i]
+            let r = residual(value, p1, p2, p3, order: c.order)
+            p3 = p2
+            p2 = p1
+            p1 = value
+            guard i >= c.order else { continue }
+            let z = zigzag(r &- c.bias)
+            below &+= quotientBits(z, g - 1)
+            at &+= quotientBits(z, g)
+            above &+= quotientBits(z, g + 1)
+        }
+        let m = UInt64(n - c.order)
+        below &+= m &* UInt64(g - 1)
+        at &+= m &* UInt64(g)
+        above &+= m &* UInt64(g + 1)
+        if below < at, below <= above { return (g - 1, Int(below)) }
+        return above < at ? (g + 1, Int(above)) : (g, Int(at))
+    }
+
+    @inline(__always)
+    private static func parameterGuess(_ sum: UInt64, _ count: Int) -> Int {
+        let mean = sum / UInt64(max(1, count))
+        return mean == 0 ? 0 : 63 - mean.leadingZeroBitCount
+    }
+
+    /// The unary part of a Rice code (quotient and its terminating one), escapes included.
+    @inline(__always)
+    private static func quotientBits(_ z: UInt64, _ k: Int) -> UInt64 {
+        let q = z >> UInt64(k)
+        // An escape is 25 + 6 bits and z's own length, less the k that the caller adds back.
+        return q < UInt64(escapeQuotient) ? q + 1 : UInt64(escapeQuotient + 7 + 64 - z.leadingZeroBitCount) &- UInt64(k)
+    }
+
+    @inline(__always)
+    private static func varintBytes(_ z: UInt64) -> Int { max(1, (64 - z.leadingZeroBitCount + 6) / 7) }
+
+    @inline(__always)
+    private static func varintBits(_ z: UInt64) -> Int { 8 * varintBytes(z) }
+
+    // MARK: Decoding
+
+    /// Reads `count` values written by ``encode(_:into:)`` (version 2), or by the version 1
+    /// encoder (header byte `order << 6 | k`, no bias, k ≤ 55). Arithmetic wraps, so hostile
+    /// input cannot trap.
+    static func decode(count: Int, from reader: inout ByteReader, into values: inout [Int64], version: Int) throws(PanTraceError) {
+        let headerOffset = reader.offset
         let header = try reader.byte()
-        let order = Int(header >> 6), k = Int(header & 0x3f)
-        guard k <= 55 else {
-            throw PanTraceError(.corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(reader.offset - 1)"))
+        let order = Int(header >> 6)
+        let k: Int
+        var bias: Int64 = 0
+        if version >= 2 {
+            k = Int(header & 0x1f)
+            if header & 0x20 != 0 { bias = try reader.signed() }
+        } else {
+            k = Int(header & 0x3f)
+            guard k <= 55 else {
+                throw PanTraceError(.corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(headerOffset)"))
+            }
         }
         values.removeAll(keepingCapacity: true)
-        values.reserveCapacity(count)
-        // Residuals first, then one pass per order to undo the prediction: plain loops over a
-        // uniquely owned array, with no closure in the hot path.
         let head = min(order, count)
-        for _ in 0..<head { values.append(unzigzag(try reader.varint())) }
-        var bits = BitReader(reader.bytes, byteOffset: reader.offset)
-        var index = head
-        while index < count {
-            let q = bits.unary(limit: escapeQuotient)
-            let z: UInt64
-            if q < escapeQuotient {
-                z = UInt64(q) << UInt64(k) | bits.read(width: k)
-            } else if q == escapeQuotient {
-                z = bits.read(width: 32) << 32 | bits.read(width: 32)
-            } else {
-                throw PanTraceError(.corruptChunk("Rice code with more than \(escapeQuotient) leading zeros at payload bit \(bits.bit)"))
-            }
-            values.append(unzigzag(z))
-            if bits.isPastEnd { break }
-            index += 1
-        }
-        guard !bits.isPastEnd else {
-            throw PanTraceError(.corruptChunk("a column runs past the end of the payload"))
-        }
-        // values holds residuals r[i]; rebuild v[i] = r[i] + prediction(v[i-1], v[i-2], v[i-3]).
-        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
-        switch order {
-        case 0:
-            break
-        case 1:
-            for i in values.indices {
-                p1 = values[i] &+ p1
-                values[i] = p1
-            }
-        case 2:
-            for i in values.indices {
-                let v = values[i] &+ 2 &* p1 &- p2
-                p2 = p1
-                p1 = v
-                values[i] = v
-            }
-        default:
-            for i in values.indices {
-                let v = values[i] &+ 3 &* p1 &- 3 &* p2 &+ p3
-                p3 = p2
-                p2 = p1
-                p1 = v
-                values[i] = v
+        for _ in 0..<head { values.append(try reader.signed()) }
+        // Size the column once, then fill it through a pointer: no append in the hot loop.
+        values.append(contentsOf: repeatElement(0, count: count - head))
+        let start = reader.offset
+        let end = try reader.bytes.withUnsafeBufferPointer { (bytes) throws(PanTraceError) -> Int in
+            try values.withUnsafeMutableBufferPointer { (out) throws(PanTraceError) -> Int in
+                try riceValues(k: k, bias: bias, version: version, from: bytes, at: start, into: UnsafeMutableBufferPointer(rebasing: out[head...]))
             }
         }
-        try reader.skip(to: bits.alignedByteOffset)
+        try reader.skip(to: end)
+        undoPrediction(order: order, progressiveHead: version >= 2, &values)
+    }
+
+    /// Fills `out` with Rice-coded residuals (plus `bias`) starting at byte `offset`; returns
+    /// the byte offset after them.
+    ///
+    /// Reads a big-endian word at a time while eight bytes remain, a byte at a time after;
+    /// bits past the end read as zeros and make it an error.
+    private static func riceValues(
+        k: Int, bias: Int64, version: Int, from b: UnsafeBufferPointer<UInt8>, at offset: Int, into out: UnsafeMutableBufferPointer<Int64>
+    ) throws(PanTraceError) -> Int {
+        guard !out.isEmpty, let base = b.baseAddress else { return offset }
+        do {
+            var next = offset          // next byte to load
+            var buffer: UInt64 = 0     // valid bits left-aligned
+            var available = 0          // valid bits in buffer
+            var padding = 0            // zero bits loaded past the end
+            let wordLimit = b.count - 8
+            @inline(__always) func refill() {
+                if next <= wordLimit {
+                    // Giesen's branchless refill: load 8 bytes, keep what fits, advance whole bytes.
+                    let word = UInt64(bigEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
+                    buffer |= word &>> UInt64(available)
+                    next += (63 - available) >> 3
+                    available |= 56
+                } else {
+                    while available <= 56 {
+                        var byte: UInt64 = 0
+                        if next < b.count { byte = UInt64(b[next]) } else { padding += 8 }
+                        next += 1
+                        buffer |= byte &<< UInt64(56 - available)
+                        available += 8
+                    }
+                }
+            }
+            @inline(__always) func take(_ width: Int) -> UInt64 {
+                // width ≤ 32; the double shift keeps width 0 well-defined.
+                let value = (buffer &>> 1) &>> UInt64(63 - width)
+                buffer = buffer &<< UInt64(width)
+                available -= width
+                return value
+            }
+            let kk = UInt64(k)
+            for index in 0..<out.count {
+                refill()
+                let zeros = buffer.leadingZeroBitCount
+                let z: UInt64
+                if zeros < escapeQuotient {
+                    buffer = buffer &<< UInt64(zeros + 1)
+                    available -= zeros + 1
+                    if k <= 32 {
+                        z = UInt64(zeros) &<< kk | take(k)
+                    } else {
+                        // Version 1 parameters up to 55.
+                        let high = take(k - 32)
+                        refill()
+                        z = UInt64(zeros) &<< kk | high &<< 32 | take(32)
+                    }
+                } else if zeros == escapeQuotient {
+                    buffer = buffer &<< UInt64(zeros + 1)
+                    available -= zeros + 1
+                    // Version 2: six bits of (length − 1), then the value; version 1: 64 bits.
+                    let length = version >= 2 ? Int(take(6)) + 1 : 64
+                    refill()
+                    let high = length > 32 ? take(length - 32) : 0
+                    refill()
+                    z = high &<< 32 | take(min(32, length))
+                } else {
+                    throw PanTraceError(.corruptChunk("Rice code with more than \(escapeQuotient) leading zeros at payload bit \(next * 8 - available)"))
+                }
+                out[index] = unzigzag(z) &+ bias
+                if padding > available {
+                    throw PanTraceError(.corruptChunk("a column runs past the end of the payload"))
+                }
+            }
+            return next - available / 8
+        }
+    }
+
+    /// `values` holds residuals r[i]; rebuilds v[i] = r[i] + prediction(v[i−1], v[i−2], v[i−3]).
+    /// With `progressiveHead` (version 2) the first `order` values were predicted at orders
+    /// 0, 1, 2; in version 1 at the full order from zeros.
+    private static func undoPrediction(order: Int, progressiveHead: Bool, _ values: inout [Int64]) {
+        values.withUnsafeMutableBufferPointer { v in
+            var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+            var start = 0
+            if progressiveHead {
+                while start < min(order, v.count) {
+                    let value: Int64
+                    switch start {
+                    case 0: value = v[0]
+                    case 1: value = v[1] &+ p1
+                    default: value = v[2] &+ 2 &* p1 &- p2
+                    }
+                    p3 = p2
+                    p2 = p1
+                    p1 = value
+                    v[start] = value
+                    start += 1
+                }
+            }
+            switch order {
+            case 0:
+                break
+            case 1:
+                for i in start..<v.count {
+                    p1 = v[i] &+ p1
+                    v[i] = p1
+                }
+            case 2:
+                for i in start..<v.count {
+                    let value = v[i] &+ 2 &* p1 &- p2
+                    p2 = p1
+                    p1 = value
+                    v[i] = value
+                }
+            default:
+                for i in start..<v.count {
+                    let value = v[i] &+ 3 &* p1 &- 3 &* p2 &+ p3
+                    p3 = p2
+                    p2 = p1
+                    p1 = value
+                    v[i] = value
+                }
+            }
+        }
     }
 }

@@ -6,10 +6,24 @@ internal import Foundation
 /// header would be half the file. Fields are `varint tag, value`; a number is stored as
 /// thousandths in a zigzag varint when that is exact, else as the raw IEEE double; keys this
 /// version does not know travel as one JSON object (tag 10) so they still round-trip.
+///
+/// Version 2 spends fewer bytes on what nearly every file says: a field equal to its default
+/// is left out, a canonical `created` time is a varint of seconds (tag 11), a known `source`
+/// is one byte (tag 12), and a whole number is stored as itself rather than in thousandths.
 enum MetadataCoding {
     enum Tag: UInt64 {
         case end = 0, id, created, source, screen, edge, intent, tags, notes, velocity, extra
+        /// Version 2: `created` as seconds since 1970-01-01T00:00:00Z, for a canonical string.
+        case createdSeconds
+        /// Version 2: `source` as an index into ``knownSources``.
+        case sourceCode
     }
+
+    /// The sources a version 2 header stores as one byte (tag 12), by index.
+    static let knownSources = ["browser", "ios", "synthetic", "import:csv", "import:jsonl", "import:getevent", "import:pantrace"]
+    static let defaultCreated = "1970-01-01T00:00:00Z"
+    static let defaultSource = "unknown"
+    static let defaultVelocity = "recorded"
 
     static let maximumStringBytes = 1 << 16
     static let maximumTags = 1024
@@ -25,18 +39,34 @@ enum MetadataCoding {
         }
         guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
         string(.id, m.id)
-        string(.created, m.created)
-        string(.source, m.source)
-        w.varint(Tag.screen.rawValue)
-        number(m.screen.width, into: &w)
-        number(m.screen.height, into: &w)
-        number(m.screen.scale, into: &w)
-        if let edge = m.edge {
-            w.varint(Tag.edge.rawValue)
-            w.byte(UInt8(ScreenEdge.allCases.firstIndex(of: edge)!))
+        if let seconds = CanonicalTime.seconds(m.created) {
+            if m.created != defaultCreated {
+                w.varint(Tag.createdSeconds.rawValue)
+                w.varint(UInt64(seconds))
+            }
+        } else {
+            string(.created, m.created)
         }
-        w.varint(Tag.intent.rawValue)
-        w.byte(UInt8(Intent.allCases.firstIndex(of: m.intent)!))
+        if let code = knownSources.firstIndex(of: m.source) {
+            w.varint(Tag.sourceCode.rawValue)
+            w.byte(UInt8(code))
+        } else if m.source != defaultSource {
+            string(.source, m.source)
+        }
+        if m.screen != .phone {
+            w.varint(Tag.screen.rawValue)
+            number(m.screen.width, into: &w)
+            number(m.screen.height, into: &w)
+            number(m.screen.scale, into: &w)
+        }
+        if let edge = m.edge, let code = ScreenEdge.allCases.firstIndex(of: edge) {
+            w.varint(Tag.edge.rawValue)
+            w.byte(UInt8(code))
+        }
+        if m.intent != .unknown, let code = Intent.allCases.firstIndex(of: m.intent) {
+            w.varint(Tag.intent.rawValue)
+            w.byte(UInt8(code))
+        }
         if !m.tags.isEmpty {
             w.varint(Tag.tags.rawValue)
             w.varint(UInt64(m.tags.count))
@@ -46,7 +76,7 @@ enum MetadataCoding {
             }
         }
         if !m.notes.isEmpty { string(.notes, m.notes) }
-        string(.velocity, m.velocityOrigin)
+        if m.velocityOrigin != defaultVelocity { string(.velocity, m.velocityOrigin) }
         if !m.extra.isEmpty {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -58,8 +88,9 @@ enum MetadataCoding {
         w.varint(Tag.end.rawValue)
     }
 
-    static func decode(_ r: inout ByteReader) throws(PanTraceError) -> TraceMetadata {
-        var m = TraceMetadata(id: "", created: "", source: "", velocityOrigin: "")
+    /// Decodes the fields of a version `version` header; an absent field takes its default.
+    static func decode(_ r: inout ByteReader, version: Int) throws(PanTraceError) -> TraceMetadata {
+        var m = TraceMetadata(id: "", created: defaultCreated, source: defaultSource, velocityOrigin: defaultVelocity)
         var seen: UInt64 = 0  // a bit per tag
         var sawID = false
         func string() throws(PanTraceError) -> String {
@@ -72,21 +103,35 @@ enum MetadataCoding {
         }
         while true {
             let raw = try r.varint()
-            guard let tag = Tag(rawValue: raw) else {
+            guard let tag = Tag(rawValue: raw), version >= 2 || raw <= Tag.extra.rawValue else {
                 throw PanTraceError(.badHeader("unknown metadata field \(raw)"))
             }
             if tag == .end { break }
-            guard seen & (1 << raw) == 0 else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
-            seen |= 1 << raw
+            // created and source have two spellings each; either may appear once.
+            let slot = switch tag {
+            case .createdSeconds: Tag.created.rawValue
+            case .sourceCode: Tag.source.rawValue
+            default: raw
+            }
+            guard seen & (1 << slot) == 0 else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
+            seen |= 1 << slot
             switch tag {
             case .end: break
             case .id:
                 m.id = try string()
                 sawID = true
             case .created: m.created = try string()
+            case .createdSeconds:
+                let seconds = try r.count("created time", limit: CanonicalTime.maximumSeconds)
+                m.created = CanonicalTime.string(seconds)
             case .source: m.source = try string()
+            case .sourceCode:
+                let code = Int(try r.byte())
+                guard code < knownSources.count else { throw PanTraceError(.badHeader("unknown source code \(code)")) }
+                m.source = knownSources[code]
             case .screen:
-                m.screen = ScreenGeometry(width: try number(&r), height: try number(&r), scale: try number(&r))
+                m.screen = ScreenGeometry(
+                    width: try number(&r, version: version), height: try number(&r, version: version), scale: try number(&r, version: version))
             case .edge:
                 let code = Int(try r.byte())
                 guard code < ScreenEdge.allCases.count else { throw PanTraceError(.badHeader("unknown edge code \(code)")) }
@@ -114,12 +159,14 @@ enum MetadataCoding {
         return m
     }
 
-    /// Thousandths as an even zigzag varint when exact; otherwise an odd marker and the raw double.
+    /// Version 2: a whole number as `zigzag << 2`, exact thousandths as `zigzag << 2 | 2`,
+    /// anything else as the marker 1 and the raw double.
     static func number(_ value: Double, into w: inout ByteWriter) {
         let scaled = (value * 1000).rounded()
-        if value.isFinite, abs(scaled) < 1e15, scaled / 1000 == value {
-            let z = UInt64(bitPattern: (Int64(scaled) << 1) ^ (Int64(scaled) >> 63))
-            w.varint(z << 1)
+        if value.isFinite, abs(value) < 1e15, value.rounded() == value {
+            w.varint(ColumnCoding.zigzag(Int64(value)) << 2)
+        } else if value.isFinite, abs(scaled) < 1e15, scaled / 1000 == value {
+            w.varint(ColumnCoding.zigzag(Int64(scaled)) << 2 | 2)
         } else {
             w.varint(1)
             var bits = value.bitPattern
@@ -130,8 +177,12 @@ enum MetadataCoding {
         }
     }
 
-    static func number(_ r: inout ByteReader) throws(PanTraceError) -> Double {
+    static func number(_ r: inout ByteReader, version: Int) throws(PanTraceError) -> Double {
         let n = try r.varint()
+        if version >= 2, n & 1 == 0 {
+            let value = Double(ColumnCoding.unzigzag(n >> 2))
+            return n & 2 == 0 ? value : value / 1000
+        }
         if n & 1 == 0 {
             let z = n >> 1
             return Double(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))) / 1000

@@ -32,17 +32,36 @@ struct QuantizedColumns {
         touches.removeAll(keepingCapacity: true)
     }
 
-    /// Appends `sample` on `grid`; throws naming the field if a value is not finite or out of range.
-    mutating func append(_ sample: PanSample, grid: SampleGrid) throws(PanTraceError) {
+    /// Appends `sample` on `grid`; throws naming the field and the sample's `index` if a value
+    /// is not finite or out of range.
+    mutating func append(_ sample: PanSample, grid: SampleGrid, sample index: Int) throws(PanTraceError) {
+        do {
+            try append(sample, grid: grid)
+        } catch {
+            var located = error
+            located.sample = index
+            throw located
+        }
+    }
+
+    private mutating func append(_ sample: PanSample, grid: SampleGrid) throws(PanTraceError) {
         func q(_ value: Double, _ scale: Double, _ field: String) throws(PanTraceError) -> Int64 {
             guard value.isFinite else {
                 throw PanTraceError(.invalidSample("\(field) is \(value); only finite numbers can be recorded"))
             }
-            let scaled = (value * scale).rounded()
+            let scaled = value * scale
             guard abs(scaled) < SampleGrid.tickLimit else {
                 throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range"))
             }
-            return Int64(scaled)
+            // scaled.rounded() (half away from zero) without the libm call: truncate, then
+            // round on the fraction, which x − trunc(x) gives exactly below 2⁵³.
+            var ticks = Int64(scaled)
+            let fraction = scaled - Double(ticks)
+            if fraction >= 0.5 { ticks += 1 } else if fraction <= -0.5 { ticks -= 1 }
+            guard abs(ticks) < Int64(SampleGrid.tickLimit) else {
+                throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range"))
+            }
+            return ticks
         }
         let p = Double(grid.positionTicksPerPoint), v = Double(grid.velocityTicksPerPointPerSecond)
         let t = try q(sample.time, grid.timeTicksPerSecond, "time")

@@ -73,6 +73,7 @@ public struct TraceReader {
         }
         var samples: [PanSample] = []
         var grid = SampleGrid.standard
+        var version = HeaderFormat.version
         var metadata: TraceMetadata?
         var warnings: [PanTraceError] = []
         var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
@@ -121,12 +122,21 @@ public struct TraceReader {
                 throw PanTraceError(.outputLimit(limit: configuration.maximumTotalBytes), chunk: chunk, byteOffset: start)
             }
             do throws(PanTraceError) {
+                // Version 2 puts one or more payloads in a chunk (the header and the samples
+                // of a whole trace share one); version 1 exactly one.
+                var r = ByteReader(payload)
+                var payloads = 0
                 if chunk == 0 {
-                    (grid, metadata) = try ChunkPayload.decodeHeader(payload)
-                } else {
+                    (version, grid, metadata) = try ChunkPayload.decodeHeader(&r)
+                    payloads = 1
+                }
+                while payloads == 0 || !r.isAtEnd {
+                    guard version >= 2 || payloads == 0 else {
+                        throw PanTraceError(.corruptChunk("\(r.remaining) unexpected bytes after the chunk's content"))
+                    }
                     guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
                     let before = samples.count
-                    switch try ChunkPayload.decode(payload, grid: grid, samples: &samples, scratch: &scratch) {
+                    switch try ChunkPayload.decode(&r, version: version, grid: grid, samples: &samples, scratch: &scratch) {
                     case .header:
                         preconditionFailure("decode never returns a header")
                     case .metadata(let updated):
@@ -144,6 +154,7 @@ public struct TraceReader {
                         try Self.checkTimeOrder(samples, from: before)
                         sawEnd = isFinal
                     }
+                    payloads += 1
                 }
             } catch {
                 var located = error

@@ -18,33 +18,50 @@ public final class TraceWriter {
         public var chunkDuration: Double
         /// The most samples a chunk holds.
         public var maximumChunkSamples: Int
-        /// zlib level, 1…9. The default is 1: Rice-coded columns leave deflate almost nothing
-        /// to find, and on the benchmark corpus level 6 is only 0.2 % smaller (BENCHMARKS.md).
+        /// zlib level, 0…9. The default is 0, stored deflate blocks: Rice-coded columns and
+        /// the binary header leave deflate nothing to find, and on the benchmark corpus level
+        /// 1 makes files 0.3 % smaller for 2.4 times the encoding time (BENCHMARKS.md).
         public var compressionLevel: Int
         /// Whether each chunk is `fsync`ed (survives power loss, costs milliseconds a chunk).
         public var synchronizesEachChunk: Bool
         /// Whether an `ended` or `cancelled` sample seals its chunk at once (live recording);
         /// a whole-trace writer leaves it for ``TraceWriter/finish()``, saving the end chunk.
         public var sealsAtRelease: Bool
+        /// Whether chunks are held back and written together, several to a gzip member, by
+        /// ``TraceWriter/finish()`` (or when ``groupBytes`` have gathered): the header and
+        /// the samples of a short trace then cost one gzip header and trailer, not two. Only
+        /// for writing a trace that already exists whole: nothing reaches the file before.
+        public var groupsChunks: Bool
+        /// Payload bytes gathered before a group is written (well under the reader's 4 MiB cap).
+        public var groupBytes: Int
 
         /// Creates a configuration.
-        public init(chunkDuration: Double = 0.1, maximumChunkSamples: Int = 4096, compressionLevel: Int = 1, synchronizesEachChunk: Bool = false,
-            sealsAtRelease: Bool = true
+        public init(chunkDuration: Double = 0.1, maximumChunkSamples: Int = 4096, compressionLevel: Int = 0, synchronizesEachChunk: Bool = false,
+            sealsAtRelease: Bool = true, groupsChunks: Bool = false, groupBytes: Int = 1 << 20
         ) {
             precondition(chunkDuration > 0, "chunkDuration must be positive")
             precondition((1...ChunkPayload.maximumSamplesPerChunk).contains(maximumChunkSamples), "maximumChunkSamples must be 1…65536")
-            precondition((1...9).contains(compressionLevel), "compressionLevel must be 1…9")
+            precondition((0...9).contains(compressionLevel), "compressionLevel must be 0…9")
+            precondition(groupBytes > 0, "groupBytes must be positive")
             self.chunkDuration = chunkDuration
             self.maximumChunkSamples = maximumChunkSamples
             self.compressionLevel = compressionLevel
             self.synchronizesEachChunk = synchronizesEachChunk
             self.sealsAtRelease = sealsAtRelease
+            self.groupsChunks = groupsChunks
+            self.groupBytes = groupBytes
+        }
+
+        /// Whether a chunk holding `pendingCount` samples is sealed right after `sample`.
+        func seals(after sample: PanSample, pendingCount: Int) -> Bool {
+            (sample.phase.isTerminal && sealsAtRelease) || pendingCount >= maximumChunkSamples
         }
 
         /// For recording while the gesture happens: a chunk at least every 100 ms of gesture time.
         public static let live = Configuration()
-        /// For writing a trace that already exists whole (convert, synth): up to 4096 samples a chunk.
-        public static let archive = Configuration(chunkDuration: .infinity, sealsAtRelease: false)
+        /// For writing a trace that already exists whole (convert, synth): up to 512 samples a
+        /// chunk (each chunk picks its own column coding), chunks grouped into few gzip members.
+        public static let archive = Configuration(chunkDuration: .infinity, maximumChunkSamples: 512, sealsAtRelease: false, groupsChunks: true)
     }
 
     /// The grid samples are stored on.
@@ -53,7 +70,7 @@ public final class TraceWriter {
     public private(set) var metadata: TraceMetadata
     /// Samples accepted so far.
     public private(set) var sampleCount = 0
-    /// Chunks written so far, the header included.
+    /// Chunks (gzip members) written so far, the header included.
     public private(set) var chunkCount = 0
 
     private let configuration: Configuration
@@ -63,6 +80,7 @@ public final class TraceWriter {
     private var pendingStart = 0.0
     private var lastTime = -Double.infinity
     private var member: [UInt8] = []
+    private var group: [UInt8] = []
     private var isFinished = false
 
     /// Creates `path` (never overwriting an existing file) and writes the header chunk.
@@ -99,28 +117,27 @@ public final class TraceWriter {
     ///   than the previous sample's; nothing is written for a rejected sample.
     public func append(_ sample: PanSample) throws(PanTraceError) {
         precondition(!isFinished, "append after finish()")
-        guard sample.time.isFinite else {
-            throw PanTraceError(.invalidSample("time is \(sample.time); only finite numbers can be recorded"), sample: sampleCount)
-        }
-        guard sample.time >= lastTime else {
-            throw PanTraceError(.invalidSample("time \(sample.time) s goes backwards (previous sample at \(lastTime) s)"), sample: sampleCount)
-        }
+        try Self.checkTime(sample.time, after: lastTime, sample: sampleCount)
         // Seal before a sample that would stretch the chunk past its duration.
         if !pending.isEmpty, sample.time - pendingStart >= configuration.chunkDuration {
             try sealChunk(isFinal: false)
         }
-        do {
-            try pending.append(sample, grid: grid)
-        } catch {
-            var located = error
-            located.sample = sampleCount
-            throw located
-        }
+        try pending.append(sample, grid: grid, sample: sampleCount)
         if pending.count == 1 { pendingStart = sample.time }
         lastTime = sample.time
         sampleCount += 1
-        if (sample.phase.isTerminal && configuration.sealsAtRelease) || pending.count >= configuration.maximumChunkSamples {
+        if configuration.seals(after: sample, pendingCount: pending.count) {
             try sealChunk(isFinal: false)
+        }
+    }
+
+    /// Rejects a time that is not finite or earlier than the previous sample's.
+    static func checkTime(_ time: Double, after lastTime: Double, sample index: Int) throws(PanTraceError) {
+        guard time.isFinite else {
+            throw PanTraceError(.invalidSample("time is \(time); only finite numbers can be recorded"), sample: index)
+        }
+        guard time >= lastTime else {
+            throw PanTraceError(.invalidSample("time \(time) s goes backwards (previous sample at \(lastTime) s)"), sample: index)
         }
     }
 
@@ -132,6 +149,7 @@ public final class TraceWriter {
     /// Writes buffered samples now, whatever the configuration says.
     public func flush() throws(PanTraceError) {
         if !pending.isEmpty { try sealChunk(isFinal: false) }
+        try writeGroup()
     }
 
     /// Records new metadata (an intent labelled after the gesture, say) in a chunk of its own.
@@ -151,6 +169,7 @@ public final class TraceWriter {
             // The last sample chunk carries the end mark itself: one member fewer a file.
             try sealChunk(isFinal: true)
         }
+        try writeGroup()
         isFinished = true
         sink.close()
     }
@@ -162,21 +181,35 @@ public final class TraceWriter {
     }
 
     private func writeChunk(_ payload: [UInt8]) throws(PanTraceError) {
+        guard configuration.groupsChunks else { return try writeMember(payload) }
+        group.append(contentsOf: payload)
+        if group.count >= configuration.groupBytes { try writeGroup() }
+    }
+
+    private func writeGroup() throws(PanTraceError) {
+        guard !group.isEmpty else { return }
+        try writeMember(group)
+        group.removeAll(keepingCapacity: true)
+    }
+
+    private func writeMember(_ payload: [UInt8]) throws(PanTraceError) {
         member.removeAll(keepingCapacity: true)
         deflater.appendMember(of: payload, to: &member)
         try sink.write(member)
-        chunkCount += 1
+        chunkCount += 1  // gzip members: a group counts once
     }
 }
 
 /// Encodes whole traces to `.pantrace` bytes in memory.
 ///
-/// An encoder keeps its zlib stream (about 256 KiB of state) between traces, so encoding
-/// many small recordings does not pay for setting one up each time. Use one per thread.
+/// An encoder keeps its zlib stream and its buffers between traces, so encoding many small
+/// recordings allocates little and never sets up zlib again. Use one per thread. The bytes
+/// are exactly those a ``TraceWriter`` with the same configuration writes.
 public struct TraceEncoder {
     /// How samples are grouped into chunks.
     public let configuration: TraceWriter.Configuration
     private let deflater: GzipDeflater
+    private let state = EncodeState()
 
     /// Creates an encoder; the default writes whole traces in as few chunks as possible.
     public init(configuration: TraceWriter.Configuration = .archive) {
@@ -187,11 +220,54 @@ public struct TraceEncoder {
     /// The bytes of `trace` as a complete `.pantrace` file.
     /// - Throws: ``PanTraceError`` naming the first invalid sample.
     public func encode(_ trace: Trace) throws(PanTraceError) -> [UInt8] {
-        let sink = MemorySink()
-        let writer = try TraceWriter(sink: sink, metadata: trace.metadata, grid: trace.grid, configuration: configuration, deflater: deflater)
-        try writer.append(contentsOf: trace.samples)
-        try writer.finish()
-        return sink.bytes
+        // Without grouping every chunk is its own member, written as it is sealed: the writer's job.
+        guard configuration.groupsChunks else {
+            let sink = MemorySink()
+            let writer = try TraceWriter(sink: sink, metadata: trace.metadata, grid: trace.grid, configuration: configuration, deflater: deflater)
+            try writer.append(contentsOf: trace.samples)
+            try writer.finish()
+            return sink.bytes
+        }
+        // The writer's chunking, inlined over buffers kept between traces. Take them out of
+        // the state so they are uniquely referenced while in use.
+        var payload = ByteWriter()
+        swap(&payload.bytes, &state.payload)
+        var columns = QuantizedColumns()
+        swap(&columns, &state.columns)
+        defer {
+            swap(&payload.bytes, &state.payload)
+            swap(&columns, &state.columns)
+        }
+        payload.bytes.removeAll(keepingCapacity: true)
+        columns.removeAll()
+        var output: [UInt8] = []
+        let grid = trace.grid
+        try ChunkPayload.encodeHeader(grid: grid, metadata: trace.metadata, into: &payload)
+        var lastTime = -Double.infinity, chunkStart = 0.0, first = 0
+        func seal(isFinal: Bool, next: Int) {
+            ChunkPayload.encodeSamples(columns, firstIndex: first, isFinal: isFinal, into: &payload)
+            columns.removeAll()
+            first = next
+            if payload.bytes.count >= configuration.groupBytes {
+                deflater.appendMember(of: payload.bytes, to: &output)
+                payload.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        for (index, sample) in trace.samples.enumerated() {
+            try TraceWriter.checkTime(sample.time, after: lastTime, sample: index)
+            if !columns.isEmpty, sample.time - chunkStart >= configuration.chunkDuration { seal(isFinal: false, next: index) }
+            try columns.append(sample, grid: grid, sample: index)
+            if columns.count == 1 { chunkStart = sample.time }
+            lastTime = sample.time
+            if configuration.seals(after: sample, pendingCount: columns.count) { seal(isFinal: false, next: index + 1) }
+        }
+        if columns.isEmpty {
+            ChunkPayload.encodeEnd(sampleCount: trace.samples.count, into: &payload)
+        } else {
+            seal(isFinal: true, next: trace.samples.count)
+        }
+        if !payload.bytes.isEmpty { deflater.appendMember(of: payload.bytes, to: &output) }
+        return output
     }
 
     /// The bytes of `trace` as a complete `.pantrace` file, with a one-off encoder.
@@ -213,4 +289,10 @@ public struct TraceEncoder {
         defer { file.close() }
         try file.writeAll(bytes)
     }
+}
+
+/// Buffers an encoder reuses from one trace to the next.
+final class EncodeState {
+    var payload: [UInt8] = []
+    var columns = QuantizedColumns()
 }

@@ -1,28 +1,37 @@
-/// Appends bits most-significant first to a byte array (for Rice-coded columns).
-struct BitWriter {
+/// Writes bits most-significant first into bytes already allocated (and zeroed) for them:
+/// the column encoder knows a column's exact size before it writes it.
+struct BitPacker {
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private var next: Int
     private var accumulator: UInt64 = 0
-    private var count = 0  // bits held in the accumulator, < 8 after each call
+    private var count = 0  // bits held in the accumulator, < 8 after each write
 
-    /// Appends the low `width` bits of `value`, width ≤ 57.
+    init(_ bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        self.bytes = bytes
+        self.next = offset
+    }
+
+    /// Appends the low `width` bits of `value`, width ≤ 56.
     @inline(__always)
-    mutating func write(_ value: UInt64, width: Int, into bytes: inout [UInt8]) {
-        precondition(width <= 57)
-        if width == 0 { return }
-        accumulator = (accumulator << UInt64(width)) | (value & ((1 << UInt64(width)) &- 1))
+    mutating func write(_ value: UInt64, width: Int) {
+        accumulator = (accumulator &<< UInt64(width)) | (value & ((1 &<< UInt64(width)) &- 1))
         count += width
         while count >= 8 {
             count -= 8
-            bytes.append(UInt8(truncatingIfNeeded: accumulator >> UInt64(count)))
+            precondition(next < bytes.count, "a column's bits outran the size counted for them")
+            bytes[next] = UInt8(truncatingIfNeeded: accumulator &>> UInt64(count))
+            next += 1
         }
     }
 
-    /// Pads the last byte with zero bits.
-    mutating func align(into bytes: inout [UInt8]) {
+    /// Writes the last partial byte, padded with zero bits.
+    mutating func flush() {
         if count > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: accumulator << UInt64(8 - count)))
+            precondition(next < bytes.count, "a column's bits outran the size counted for them")
+            bytes[next] = UInt8(truncatingIfNeeded: accumulator &<< UInt64(8 - count))
+            next += 1
             count = 0
         }
-        accumulator = 0
     }
 }
 
