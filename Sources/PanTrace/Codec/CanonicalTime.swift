@@ -34,11 +34,22 @@ enum CanonicalTime {
     static func string(_ seconds: Int) -> String {
         let days = seconds / 86_400, rest = seconds % 86_400
         let (year, month, day) = civilFromDays(days)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let s = String(value)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+        // Digits straight into the 20 bytes: every file read builds one of these.
+        var text = Array("0000-00-00T00:00:00Z".utf8)
+        func put(_ value: Int, at end: Int, width: Int) {
+            var v = value
+            for i in stride(from: end, to: end - width, by: -1) {
+                text[i] = UInt8(0x30 + v % 10)
+                v /= 10
+            }
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):\(pad(rest % 60, 2))Z"
+        put(year, at: 3, width: 4)
+        put(month, at: 6, width: 2)
+        put(day, at: 9, width: 2)
+        put(rest / 3600, at: 12, width: 2)
+        put(rest / 60 % 60, at: 15, width: 2)
+        put(rest % 60, at: 18, width: 2)
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int {

@@ -162,8 +162,14 @@ enum ChunkPayload {
         }
         let tps = grid.timeTicksPerSecond
         let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
-        // No reserveCapacity here: reserving exactly per chunk would defeat the array's
-        // geometric growth and copy every earlier sample again at each chunk.
+        // Reserve only for the first chunk (a short trace's only one): reserving exactly for
+        // every chunk would defeat the array's geometric growth and copy every earlier sample
+        // again at each chunk.
+        if samples.isEmpty { samples.reserveCapacity(count) }
+        if !hasOptional {
+            appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)
+            return
+        }
         var li = 0, ti = 0
         for i in 0..<count {
             var sample = PanSample(
@@ -182,6 +188,35 @@ enum ChunkPayload {
                 }
             }
             samples.append(sample)
+        }
+    }
+}
+
+extension ChunkPayload {
+    /// The samples of a chunk without optional columns, read through pointers: the columns
+    /// hold at least `count` values each (``ColumnCoding/decode(count:from:into:version:)``).
+    private static func appendPlain(
+        count: Int, from s: DecodeScratch, scales: (time: Double, position: Double, velocity: Double), to samples: inout [PanSample]
+    ) {
+        precondition(s.phase.count >= count && s.time.count >= count && s.tx.count >= count && s.ty.count >= count
+            && s.vx.count >= count && s.vy.count >= count)
+        s.phase.withUnsafeBufferPointer { phase in
+            s.time.withUnsafeBufferPointer { time in
+                s.tx.withUnsafeBufferPointer { tx in
+                    s.ty.withUnsafeBufferPointer { ty in
+                        s.vx.withUnsafeBufferPointer { vx in
+                            s.vy.withUnsafeBufferPointer { vy in
+                                for i in 0..<count {
+                                    samples.append(PanSample(
+                                        time: Double(time[i]) / scales.time, phase: phase[i],
+                                        translation: PanVector(x: Double(tx[i]) / scales.position, y: Double(ty[i]) / scales.position),
+                                        velocity: PanVector(x: Double(vx[i]) / scales.velocity, y: Double(vy[i]) / scales.velocity)))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

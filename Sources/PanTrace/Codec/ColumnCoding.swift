@@ -52,8 +52,8 @@ enum ColumnCoding {
             }
             guard v.count > head else { return }
             // The exact size is known: size the output once and write through a pointer.
-            let start = writer.bytes.count
-            writer.bytes.append(contentsOf: repeatElement(0, count: (choice.bits + 7) / 8))
+            let start = writer.bytes.count, size = (choice.bits + 7) / 8
+            writer.bytes.append(contentsOf: repeatElement(0, count: size + 8))
             writer.bytes.withUnsafeMutableBufferPointer { out in
                 var bits = BitPacker(out, at: start)
                 let k = UInt64(choice.k)
@@ -65,8 +65,9 @@ enum ColumnCoding {
                     p1 = value
                     let q = z >> k
                     if q < UInt64(escapeQuotient) {
-                        // q zeros, a one, then the low k bits: at most 24 + 1 + 31 bits.
-                        bits.write(1 << k | (z & ((1 << k) &- 1)), width: Int(q) + 1 + choice.k)
+                        // q zeros, a one, then the low k bits.
+                        bits.write(1, width: Int(q) + 1)
+                        bits.write(z, width: choice.k)
                     } else {
                         // The escape: the marker, six bits of (bit length − 1), then z in that many bits.
                         let length = 64 - z.leadingZeroBitCount
@@ -75,8 +76,10 @@ enum ColumnCoding {
                         bits.write(z & 0xffff_ffff, width: min(32, length))
                     }
                 }
-                bits.flush()
+                let end = bits.flush()
+                precondition(end == start + size, "a column's bits differ from the size counted for them")
             }
+            writer.bytes.removeLast(8)
         }
     }
 
@@ -99,58 +102,61 @@ enum ColumnCoding {
         guard n > 0 else { return Choice(order: 0, bias: 0, k: 0, bits: 0) }
         // Saturate each term so a hostile-size value cannot overflow the sums.
         let cap: UInt64 = 1 << 40
-        var sums = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        var deltaSum = 0.0
-        var headBits = (0, 0, 0, 0)  // the first values, at orders 0, 1, 2
-        var headZ = (UInt64(0), UInt64(0), UInt64(0))
-        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
-        for i in 0..<n {
+        // The first values are varints at orders 0, 1, 2: their cost is the head of each order.
+        let v0 = v[0], v1 = n > 1 ? v[1] : 0, v2 = n > 2 ? v[2] : 0
+        let head1 = varintBits(zigzag(v0))
+        let head2 = head1 + varintBits(zigzag(v1 &- v0))
+        let head3 = head2 + varintBits(zigzag(v2 &- 2 &* v1 &+ v0))
+        var s0 = min(zigzag(v0), cap) &+ min(zigzag(v1), cap) &+ min(zigzag(v2), cap)
+        var s1 = min(zigzag(v1 &- v0), cap) &+ min(zigzag(v2 &- v1), cap)
+        var s2 = min(zigzag(v2 &- 2 &* v1 &+ v0), cap)
+        var s3: UInt64 = 0
+        if n <= 2 {
+            s0 = min(zigzag(v0), cap) &+ (n > 1 ? min(zigzag(v1), cap) : 0)
+            s1 = n > 1 ? min(zigzag(v1 &- v0), cap) : 0
+            s2 = 0
+        }
+        var p1 = v2, p2 = v1, p3 = v0
+        var i = 3
+        while i < n {
             let value = v[i]
             let r1 = value &- p1
             let r2 = r1 &- (p1 &- p2)
             let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
-            let z0 = min(zigzag(value), cap), z1 = min(zigzag(r1), cap)
-            let z2 = min(zigzag(r2), cap), z3 = min(zigzag(r3), cap)
-            sums.0 &+= z0
-            switch i {
-            case 0: headZ.0 = z0
-            case 1: headZ.1 = z1
-            case 2: headZ.2 = z2
-            default: break
-            }
-            if i >= 1 { sums.1 &+= z1; deltaSum += Double(r1) }
-            if i >= 2 { sums.2 &+= z2 }
-            if i >= 3 { sums.3 &+= z3 }
+            s0 &+= min(zigzag(value), cap)
+            s1 &+= min(zigzag(r1), cap)
+            s2 &+= min(zigzag(r2), cap)
+            s3 &+= min(zigzag(r3), cap)
             p3 = p2
             p2 = p1
             p1 = value
+            i += 1
         }
-        headBits.1 = varintBits(headZ.0)
-        headBits.2 = headBits.1 + varintBits(headZ.1)
-        headBits.3 = headBits.2 + varintBits(headZ.2)
         var best = Choice(order: 0, bias: 0, k: 0, bits: 0)
-        var bestCost = estimatedBits(sum: sums.0, count: n)
-        var bestSum = sums.0
+        var bestCost = estimatedBits(sum: s0, count: n)
+        var bestSum = s0
         func consider(_ order: Int, _ sum: UInt64, _ head: Int) {
             guard n > order else { return }
             let cost = head + estimatedBits(sum: sum, count: n - order)
             if cost < bestCost { best = Choice(order: order, bias: 0, k: 0, bits: 0); bestCost = cost; bestSum = sum }
         }
-        consider(1, sums.1, headBits.1)
-        consider(2, sums.2, headBits.2)
-        consider(3, sums.3, headBits.3)
-        // Order 1 less its mean: a steady clock's period, or a steady drift.
+        consider(1, s1, head1)
+        consider(2, s2, head2)
+        consider(3, s3, head3)
+        // Order 1 less its mean (the differences telescope: (last − first) / (n − 1)): a
+        // steady clock's period, or a steady drift. Tried only when the mean is a large part
+        // of the differences.
         if n > 2 {
-            let mean = (deltaSum / Double(n - 1)).rounded()
-            if mean != 0, abs(mean) < 1e15 {
-                let bias = Int64(mean)
+            let mean = (Double(v[n - 1]) - Double(v0)) / Double(n - 1)
+            let bias = abs(mean) < 1e15 ? Int64(mean.rounded()) : 0
+            if bias != 0, Double(zigzag(bias)) * Double(n - 1) * 4 > Double(s1) {
                 var sum: UInt64 = 0
-                var previous = v[0]
-                for i in 1..<n {
-                    sum &+= min(zigzag(v[i] &- previous &- bias), cap)
-                    previous = v[i]
+                var previous = v0
+                for j in 1..<n {
+                    sum &+= min(zigzag(v[j] &- previous &- bias), cap)
+                    previous = v[j]
                 }
-                let cost = headBits.1 + 8 * varintBytes(zigzag(bias)) + estimatedBits(sum: sum, count: n - 1)
+                let cost = head1 + 8 * varintBytes(zigzag(bias)) + estimatedBits(sum: sum, count: n - 1)
                 if cost < bestCost { best = Choice(order: 1, bias: bias, k: 0, bits: 0); bestCost = cost; bestSum = sum }
             }
         }
@@ -217,7 +223,8 @@ enum ColumnCoding {
 
     // MARK: Decoding
 
-    /// Reads `count` values written by ``encode(_:into:)`` (version 2), or by the version 1
+    /// Reads `count` values into the first `count` elements of `values` (growing it if it is
+    /// shorter; elements after them are left as they were), written by ``encode(_:into:)`` (version 2), or by the version 1
     /// encoder (header byte `order << 6 | k`, no bias, k ≤ 55). Arithmetic wraps, so hostile
     /// input cannot trap.
     static func decode(count: Int, from reader: inout ByteReader, into values: inout [Int64], version: Int) throws(PanTraceError) {
@@ -235,30 +242,30 @@ enum ColumnCoding {
                 throw PanTraceError(.corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(headerOffset)"))
             }
         }
-        values.removeAll(keepingCapacity: true)
+        // The buffer only grows (it is reused from column to column): no append in the hot loop.
+        if values.count < count { values.append(contentsOf: repeatElement(0, count: count - values.count)) }
         let head = min(order, count)
-        for _ in 0..<head { values.append(try reader.signed()) }
-        // Size the column once, then fill it through a pointer: no append in the hot loop.
-        values.append(contentsOf: repeatElement(0, count: count - head))
+        for i in 0..<head { values[i] = try reader.signed() }
         let start = reader.offset
         let end = try reader.bytes.withUnsafeBufferPointer { (bytes) throws(PanTraceError) -> Int in
             try values.withUnsafeMutableBufferPointer { (out) throws(PanTraceError) -> Int in
-                try riceValues(k: k, bias: bias, version: version, from: bytes, at: start, into: UnsafeMutableBufferPointer(rebasing: out[head...]))
+                guard let base = out.baseAddress else { return start }
+                return try riceValues(k: k, bias: bias, version: version, from: bytes, at: start, into: base + head, count: count - head)
             }
         }
         try reader.skip(to: end)
-        undoPrediction(order: order, progressiveHead: version >= 2, &values)
+        undoPrediction(order: order, progressiveHead: version >= 2, &values, count: count)
     }
 
-    /// Fills `out` with Rice-coded residuals (plus `bias`) starting at byte `offset`; returns
+    /// Fills `count` values at `out` with Rice-coded residuals (plus `bias`) starting at byte `offset`; returns
     /// the byte offset after them.
     ///
     /// Reads a big-endian word at a time while eight bytes remain, a byte at a time after;
     /// bits past the end read as zeros and make it an error.
     private static func riceValues(
-        k: Int, bias: Int64, version: Int, from b: UnsafeBufferPointer<UInt8>, at offset: Int, into out: UnsafeMutableBufferPointer<Int64>
+        k: Int, bias: Int64, version: Int, from b: UnsafeBufferPointer<UInt8>, at offset: Int, into out: UnsafeMutablePointer<Int64>, count: Int
     ) throws(PanTraceError) -> Int {
-        guard !out.isEmpty, let base = b.baseAddress else { return offset }
+        guard count > 0, let base = b.baseAddress else { return offset }
         do {
             var next = offset          // next byte to load
             var buffer: UInt64 = 0     // valid bits left-aligned
@@ -290,7 +297,7 @@ enum ColumnCoding {
                 return value
             }
             let kk = UInt64(k)
-            for index in 0..<out.count {
+            for index in 0..<count {
                 refill()
                 let zeros = buffer.leadingZeroBitCount
                 let z: UInt64
@@ -329,8 +336,9 @@ enum ColumnCoding {
     /// `values` holds residuals r[i]; rebuilds v[i] = r[i] + prediction(v[i−1], v[i−2], v[i−3]).
     /// With `progressiveHead` (version 2) the first `order` values were predicted at orders
     /// 0, 1, 2; in version 1 at the full order from zeros.
-    private static func undoPrediction(order: Int, progressiveHead: Bool, _ values: inout [Int64]) {
-        values.withUnsafeMutableBufferPointer { v in
+    private static func undoPrediction(order: Int, progressiveHead: Bool, _ values: inout [Int64], count: Int) {
+        values.withUnsafeMutableBufferPointer { all in
+            let v = UnsafeMutableBufferPointer(start: all.baseAddress, count: count)
             var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
             var start = 0
             if progressiveHead {

@@ -32,6 +32,70 @@ struct QuantizedColumns {
         touches.removeAll(keepingCapacity: true)
     }
 
+    /// Replaces the columns with `samples` (whose first is sample `firstIndex` of the trace):
+    /// the same result as appending them one by one, and the same error for the first invalid
+    /// value, but each column is sized once and filled through a pointer.
+    mutating func fill(_ samples: ArraySlice<PanSample>, grid: SampleGrid, firstIndex: Int) throws(PanTraceError) {
+        removeAll()
+        let n = samples.count
+        let plain = samples.allSatisfy { $0.location == nil && $0.touches == nil }
+        var valid = plain
+        if plain {
+            let scales = (grid.timeTicksPerSecond, Double(grid.positionTicksPerPoint), Double(grid.velocityTicksPerPointPerSecond))
+            phase.append(contentsOf: samples.lazy.map(\.phase.rawValue))
+            mask.append(contentsOf: repeatElement(0, count: n))
+            time.append(contentsOf: repeatElement(0, count: n))
+            tx.append(contentsOf: repeatElement(0, count: n))
+            ty.append(contentsOf: repeatElement(0, count: n))
+            vx.append(contentsOf: repeatElement(0, count: n))
+            vy.append(contentsOf: repeatElement(0, count: n))
+            samples.withContiguousStorageIfAvailable { source in
+                time.withUnsafeMutableBufferPointer { t in
+                    tx.withUnsafeMutableBufferPointer { x in
+                        ty.withUnsafeMutableBufferPointer { y in
+                            vx.withUnsafeMutableBufferPointer { u in
+                                vy.withUnsafeMutableBufferPointer { v in
+                                    for i in 0..<n {
+                                        let sample = source[i]
+                                        var ok = true
+                                        t[i] = Self.ticks(sample.time * scales.0, &ok)
+                                        x[i] = Self.ticks(sample.translation.x * scales.1, &ok)
+                                        y[i] = Self.ticks(sample.translation.y * scales.1, &ok)
+                                        u[i] = Self.ticks(sample.velocity.x * scales.2, &ok)
+                                        v[i] = Self.ticks(sample.velocity.y * scales.2, &ok)
+                                        valid = valid && ok
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            } ?? { valid = false }()
+        }
+        guard !valid else { return }
+        // Optional columns, or an invalid value to name: the one-by-one path.
+        removeAll()
+        for (offset, sample) in samples.enumerated() { try append(sample, grid: grid, sample: firstIndex + offset) }
+    }
+
+    /// `scaled.rounded()` (half away from zero) as ticks; clears `ok` for a value off the grid.
+    @inline(__always)
+    private static func ticks(_ scaled: Double, _ ok: inout Bool) -> Int64 {
+        // NaN fails the comparison too; checked before the conversion, which would trap.
+        guard abs(scaled) < SampleGrid.tickLimit else {
+            ok = false
+            return 0
+        }
+        // Truncate, then round on the fraction, which x − trunc(x) gives exactly below 2⁵³;
+        // without a branch (the fraction's side of ±0.5 is a coin toss for noisy data):
+        // 2 × fraction, exact, truncates to +1 at or above 0.5, −1 at or below −0.5, else 0.
+        var ticks = Int64(scaled)
+        let fraction = scaled - Double(ticks)
+        ticks &+= Int64(fraction + fraction)
+        if abs(ticks) >= Int64(SampleGrid.tickLimit) { ok = false }
+        return ticks
+    }
+
     /// Appends `sample` on `grid`; throws naming the field and the sample's `index` if a value
     /// is not finite or out of range.
     mutating func append(_ sample: PanSample, grid: SampleGrid, sample index: Int) throws(PanTraceError) {
@@ -49,18 +113,9 @@ struct QuantizedColumns {
             guard value.isFinite else {
                 throw PanTraceError(.invalidSample("\(field) is \(value); only finite numbers can be recorded"))
             }
-            let scaled = value * scale
-            guard abs(scaled) < SampleGrid.tickLimit else {
-                throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range"))
-            }
-            // scaled.rounded() (half away from zero) without the libm call: truncate, then
-            // round on the fraction, which x − trunc(x) gives exactly below 2⁵³.
-            var ticks = Int64(scaled)
-            let fraction = scaled - Double(ticks)
-            if fraction >= 0.5 { ticks += 1 } else if fraction <= -0.5 { ticks -= 1 }
-            guard abs(ticks) < Int64(SampleGrid.tickLimit) else {
-                throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range"))
-            }
+            var ok = true
+            let ticks = Self.ticks(value * scale, &ok)
+            guard ok else { throw PanTraceError(.invalidSample("\(field) \(value) is outside the grid's range")) }
             return ticks
         }
         let p = Double(grid.positionTicksPerPoint), v = Double(grid.velocityTicksPerPointPerSecond)

@@ -243,29 +243,35 @@ public struct TraceEncoder {
         var output: [UInt8] = []
         let grid = trace.grid
         try ChunkPayload.encodeHeader(grid: grid, metadata: trace.metadata, into: &payload)
-        var lastTime = -Double.infinity, chunkStart = 0.0, first = 0
-        func seal(isFinal: Bool, next: Int) {
+        func seal(_ first: Int, isFinal: Bool) {
             ChunkPayload.encodeSamples(columns, firstIndex: first, isFinal: isFinal, into: &payload)
-            columns.removeAll()
-            first = next
             if payload.bytes.count >= configuration.groupBytes {
                 deflater.appendMember(of: payload.bytes, to: &output)
                 payload.bytes.removeAll(keepingCapacity: true)
             }
         }
-        for (index, sample) in trace.samples.enumerated() {
-            try TraceWriter.checkTime(sample.time, after: lastTime, sample: index)
-            if !columns.isEmpty, sample.time - chunkStart >= configuration.chunkDuration { seal(isFinal: false, next: index) }
-            try columns.append(sample, grid: grid, sample: index)
-            if columns.count == 1 { chunkStart = sample.time }
-            lastTime = sample.time
-            if configuration.seals(after: sample, pendingCount: columns.count) { seal(isFinal: false, next: index + 1) }
+        // Chunk by chunk: find where the writer would seal, checking times as it does, then
+        // quantize the chunk's columns in one go.
+        let samples = trace.samples
+        var start = 0, endedFinal = false
+        while start < samples.count {
+            var end = start
+            var sealed = false
+            let chunkStart = samples[start].time
+            repeat {
+                let sample = samples[end]
+                try TraceWriter.checkTime(sample.time, after: end > 0 ? samples[end - 1].time : -.infinity, sample: end)
+                if end > start, sample.time - chunkStart >= configuration.chunkDuration { sealed = true; break }
+                end += 1
+                if configuration.seals(after: sample, pendingCount: end - start) { sealed = true; break }
+            } while end < samples.count
+            try columns.fill(samples[start..<end], grid: grid, firstIndex: start)
+            // The writer marks the last chunk final only when finish() finds it still open.
+            endedFinal = !sealed && end == samples.count
+            seal(start, isFinal: endedFinal)
+            start = end
         }
-        if columns.isEmpty {
-            ChunkPayload.encodeEnd(sampleCount: trace.samples.count, into: &payload)
-        } else {
-            seal(isFinal: true, next: trace.samples.count)
-        }
+        if !endedFinal { ChunkPayload.encodeEnd(sampleCount: samples.count, into: &payload) }
         if !payload.bytes.isEmpty { deflater.appendMember(of: payload.bytes, to: &output) }
         return output
     }
