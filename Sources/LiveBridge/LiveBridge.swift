@@ -5,8 +5,9 @@ internal import Synchronization
 /// The live viewer's server: HTTP for `web/`, WebSocket at `/live`, and the replay everyone
 /// watches (DESIGN.md §5, docs/PROTOCOL.md).
 ///
-/// Two threads: the libwebsockets service thread (sockets only) and the controller thread
-/// (the player, the library, recordings), which exchange messages through mailboxes. Use
+/// Threads: the libwebsockets service threads (sockets only; one per shard, see
+/// ``Configuration/serviceThreads``) and the controller thread (the player, the library,
+/// recordings), which exchange messages through mailboxes. Use
 /// ``withLiveBridge(_:_:)`` so the bridge is always shut down: clients get a 1001 close and
 /// recordings in progress are finalised.
 public final class LiveBridge: Sendable {
@@ -33,6 +34,10 @@ public final class LiveBridge: Sendable {
         /// the loop pause, so the frame rate does not depend on the replay. `nil` (the default):
         /// frames follow the replay at ``frameRate``.
         public var benchmarkFrameRate: Double?
+        /// libwebsockets service threads, each with its own context and a share of the
+        /// clients, so the per-client writes of a broadcast run on several cores: 2 when the
+        /// machine has 2 or more cores, else 1 (1…8).
+        public var serviceThreads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
         /// Creates a configuration with a fresh random token.
         public init(
@@ -62,11 +67,10 @@ public final class LiveBridge: Sendable {
     /// The configuration in use.
     public let configuration: Configuration
     private let inbox = Inbox()
-    private let server: WebSocketServer
+    /// The service shards; the first listens (WebSocketServer).
+    private let servers: [WebSocketServer]
     private let stopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
     private let controllerFinished = DispatchSemaphore(value: 0)
-    private let failure = Mutex<String?>(nil)
     private let startupProblems = Mutex<[String]>([])
 
     /// Checks the configuration; nothing listens until ``start()``.
@@ -87,17 +91,21 @@ public final class LiveBridge: Sendable {
         if let rate = configuration.benchmarkFrameRate, !(rate >= 1 && rate <= 100_000) {
             throw LiveBridgeError(.badRate("benchmark frame rate", "1…100000"))
         }
+        guard (1...8).contains(configuration.serviceThreads) else { throw LiveBridgeError(.badRate("service threads", "1…8")) }
         self.configuration = configuration
         let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
-        server = WebSocketServer(
-            configuration: .init(
-                host: configuration.host, port: configuration.port, policy: policy,
-                files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit),
-            inbox: inbox)
+        servers = (0..<configuration.serviceThreads).map { [inbox] shard in
+            WebSocketServer(
+                configuration: .init(
+                    host: configuration.host, port: configuration.port, policy: policy,
+                    files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
+                    shard: shard, shardCount: configuration.serviceThreads),
+                inbox: inbox)
+        }
     }
 
     /// The port actually listened on.
-    public var port: Int { server.port }
+    public var port: Int { servers[0].port }
 
     /// The address to open, with the token.
     public var url: String {
@@ -109,20 +117,23 @@ public final class LiveBridge: Sendable {
     /// replay that could not be loaded.
     public var libraryProblems: [String] { startupProblems.withLock { $0 } }
 
-    /// Starts both threads and returns once the socket is listening.
+    /// Starts the threads and returns once the socket is listening.
     /// - Throws: ``LiveBridgeError`` if the port cannot be bound.
     public func start() throws(LiveBridgeError) {
-        let serviceThread = Thread { [self] in
-            let problem = server.run()
-            failure.withLock { $0 = problem }
-            stopping.store(true, ordering: .releasing)
-            inbox.poke()
-            finished.signal()
+        for (index, server) in servers.enumerated() {
+            // The listening shard first: the others learn its port.
+            let problem = server.start(listenerPort: index == 0 ? nil : servers[0].port) { [self] _ in
+                // One shard ending (stopped, or lws failed) ends them all, and the controller.
+                for other in servers { other.stop() }
+                stopping.store(true, ordering: .releasing)
+                inbox.poke()
+            }
+            if let problem {
+                for started in servers[...index] { started.waitUntilFinished() }
+                throw LiveBridgeError(.cannotListen(problem))
+            }
         }
-        serviceThread.name = "pantrace.lws"
-        serviceThread.start()
-        server.waitUntilStarted()
-        if let problem = failure.withLock({ $0 }) { throw LiveBridgeError(.cannotListen(problem)) }
+        servers[0].handOff(to: Array(servers.dropFirst()))
 
         let ready = DispatchSemaphore(value: 0)
         let controllerThread = Thread { [self] in
@@ -140,17 +151,16 @@ public final class LiveBridge: Sendable {
         ready.wait()
     }
 
-    /// Asks both threads to stop: clients get a 1001 close; returns at once (see ``wait()``).
+    /// Asks every thread to stop: clients get a 1001 close; returns at once (see ``wait()``).
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        server.stop()
+        for server in servers { server.stop() }
         inbox.poke()
     }
 
-    /// Blocks until both threads have shut down (a recording in progress is finalised first).
+    /// Blocks until every thread has shut down (a recording in progress is finalised first).
     public func wait() {
-        finished.wait()
-        finished.signal()
+        for server in servers { server.waitUntilFinished() }
         controllerFinished.wait()
         controllerFinished.signal()
     }
@@ -163,7 +173,9 @@ public final class LiveBridge: Sendable {
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same bytes as the hand-written frame encoder (FrameMessage+JSON), and
+        // deterministic output (unsorted, JSONEncoder orders keys by a per-process hash seed).
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         var shared: (key: String, message: OutboundMessage)?
         var nextFrame = seconds()
@@ -186,7 +198,7 @@ public final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            server.deliver(out.compactMap { outgoing in
+            deliver(out.compactMap { outgoing in
                 if let key = outgoing.shareKey, let cached = shared, cached.key == key {
                     return delivery(cached.message, to: outgoing.target)
                 }
@@ -195,6 +207,23 @@ public final class LiveBridge: Sendable {
                 return delivery
             })
         }
+    }
+
+    /// Broadcasts go to every shard, in the same order; a message for one client to its shard.
+    private func deliver(_ deliveries: [Delivery]) {
+        guard servers.count > 1 else {
+            servers[0].deliver(deliveries)
+            return
+        }
+        var byShard = [[Delivery]](repeating: [], count: servers.count)
+        for delivery in deliveries {
+            if case .send(let id, _) = delivery {
+                byShard[WebSocketServer.shardIndex(of: id, count: servers.count)].append(delivery)
+            } else {
+                for shard in byShard.indices { byShard[shard].append(delivery) }
+            }
+        }
+        for (server, deliveries) in zip(servers, byShard) { server.deliver(deliveries) }
     }
 
     private func delivery(_ payload: OutboundMessage, to target: Outgoing.Target) -> Delivery {
@@ -209,6 +238,11 @@ public final class LiveBridge: Sendable {
         var message = outgoing.message
         if case .frame(var frame) = message {
             frame.emitted_us = Int64(Date().timeIntervalSince1970 * 1e6)
+            // The hot path: the same bytes as the encoder below, without Codable.
+            if let bytes = frame.sortedKeysJSON() {
+                let payload = OutboundMessage(bytes)
+                return (delivery(payload, to: outgoing.target), payload)
+            }
             message = .frame(frame)
         }
         // Encoding our own Codable types cannot fail (no non-finite numbers reach here).

@@ -54,4 +54,20 @@ struct ClientOutboxTests {
         #expect(outbox.isEmpty)
         #expect(!outbox.isBacklogged(now: 100, limit: 3))
     }
+
+    @Test func upcomingIsWhatNextReturnsAndLeavesItQueued() {
+        var outbox = ClientOutbox()
+        #expect(outbox.upcoming == nil)
+        outbox.enqueueFrame(message("frame"), now: 0)
+        _ = outbox.enqueueControl(message("hello"), now: 0)
+        var order: [[UInt8]] = []
+        while let upcoming = outbox.upcoming {
+            #expect(outbox.upcoming === upcoming)
+            let next = outbox.next(now: 0)
+            #expect(next === upcoming)
+            order.append(upcoming.bytes)
+        }
+        #expect(order == [Array("hello".utf8), Array("frame".utf8)])
+        #expect(outbox.isEmpty)
+    }
 }

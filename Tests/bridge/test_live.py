@@ -1,5 +1,7 @@
 """WebSocket side: snapshot, frames, control, rights, and abuse."""
+import contextlib
 import json
+import os
 import signal
 import socket
 import time
@@ -204,3 +206,41 @@ def test_shutdown_closes_clients_with_1001(server):
                 ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
     assert server.process.wait(timeout=10) == 0
+
+
+def test_permessage_deflate_is_never_negotiated(server):
+    # The bridge frames batched messages itself (Sources/LiveBridge/Interop/CoalescedWrite.swift),
+    # uncompressed; a client offering compression must get plain frames.
+    with connect(server.ws(), origin=server.origin, compression="deflate") as ws:
+        assert "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
+        assert "Sec-WebSocket-Extensions" not in ws.response.headers
+        assert json.loads(ws.recv(timeout=5))["type"] == "hello"
+        assert first(ws, "frame")["frame"]["layers"]
+
+
+def service_threads(server):
+    names = [open(f"/proc/{server.process.pid}/task/{task}/comm").read().strip()
+             for task in os.listdir(f"/proc/{server.process.pid}/task")]
+    return sorted(name for name in names if name.startswith("pantrace.lws."))
+
+
+def test_clients_on_every_service_thread_get_the_snapshot_frames_broadcasts_and_replies(server):
+    # Accepted sockets take turns between the service threads (WebSocketServer), so of four
+    # clients each thread serves two.
+    expected = ["pantrace.lws.0", "pantrace.lws.1"] if len(os.sched_getaffinity(0)) >= 2 else ["pantrace.lws.0"]
+    assert service_threads(server) == expected
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(connect(server.ws(token=index != 3), origin=server.origin)) for index in range(4)]
+        for ws in clients:
+            hello = json.loads(ws.recv(timeout=5))
+            assert hello["type"] == "hello" and len(hello["state"]["library"]) == 5
+            assert first(ws, "frame")["frame"]["layers"]
+        clients[0].send(json.dumps({"type": "pause"}))
+        for ws in clients:
+            messages(ws, lambda m: m["type"] == "playback" and not m["playing"])
+        clients[3].send(json.dumps({"type": "play"}))  # no token: refused, and only it is told
+        assert first(clients[3], "error")["code"] == "forbidden"
+        clients[2].send(json.dumps({"type": "play"}))
+        for ws in clients:
+            got = messages(ws, lambda m: m["type"] == "playback" and m["playing"])
+            assert not any(m["type"] == "error" for m in got)

@@ -1,38 +1,84 @@
 internal import CLibWebSockets
 
-/// One encoded message, stored once with the `LWS_PRE` headroom lws writes the frame header
-/// into, and shared by every client it goes to.
+/// One encoded message as a complete WebSocket frame, stored once and shared by every client
+/// (and every service shard) it goes to.
 ///
-/// `@unchecked Sendable`: the payload is written once in `init` and never again by Swift;
-/// afterwards only the service thread touches the storage, through `lws_write`, which writes
-/// the frame header into the `LWS_PRE` bytes before the payload. Writes happen one at a time on
-/// that thread and permessage-deflate (which would keep reading the buffer after `lws_write`
-/// returns, libwebsockets.md §1.6) is not negotiated, so sharing one buffer is safe. The storage
-/// is freed once, in `deinit`.
+/// The frame header is built here, not by lws: RFC 6455 §5.2 server-to-client frames are
+/// unmasked, `FIN | text` then a 7-, 16- or 64-bit big-endian length, then the payload. The
+/// bridge hands frames to `lws_write(…, LWS_WRITE_HTTP)` (`LWS_WRITE_RAW` is that value,
+/// `lws-write.h:47`), which on a ws connection skips framing and goes straight to
+/// `lws_issue_raw` (`lib/roles/ws/ops-ws.c`, `rops_write_role_protocol_ws`, `send_raw:`, at
+/// v4.1.6) — where a `LWS_WRITE_TEXT` ends too when no extension is active, after lws has
+/// written the header into the `LWS_PRE` bytes before the payload. Building it here means lws
+/// never writes into this buffer, so two service threads can send the same message at once,
+/// and several frames can be copied back to back into one write (``CoalescedWrite``). A short
+/// send is handled by `lws_issue_raw` as for a text write: the unsent tail is copied to the
+/// connection's `buflist_out`, the call returns the whole length, WRITEABLE is held back
+/// until it drains, and frames lws writes itself meanwhile (PONG, PING, close) are appended
+/// after it (`lib/core-net/output.c`), so they only ever fall between whole frames.
+/// permessage-deflate, which would need lws to frame (and compress) each message, is never
+/// negotiated: the context has no `extensions` (`Tests/bridge` checks the handshake).
+///
+/// `@unchecked Sendable`: the storage is written once, in `init`, and only read afterwards
+/// (lws does not write into raw writes: `send_raw` passes the pointer to `send()` as is). It
+/// keeps `LWS_PRE` bytes before the frame, as `lws_write` asks of every buffer. It is freed
+/// once, in `deinit`.
 final class OutboundMessage: @unchecked Sendable {
     static let headroom = Int(pantrace_lws_pre())
+    /// The longest frame header: 2 bytes, then a 64-bit length.
+    private static let maximumHeader = 10
 
     private let storage: UnsafeMutableRawPointer
     /// Payload length in bytes.
     let count: Int
+    /// Frame length in bytes: header and payload.
+    let frameCount: Int
 
     init(_ payload: [UInt8]) {
         count = payload.count
-        storage = .allocate(byteCount: Self.headroom + max(payload.count, 1), alignment: 16)
+        let header = Self.headerCount(payload.count)
+        frameCount = header + payload.count
+        storage = .allocate(byteCount: Self.headroom + Self.maximumHeader + max(payload.count, 1), alignment: 16)
+        let frame = (storage + Self.headroom + Self.maximumHeader - header).assumingMemoryBound(to: UInt8.self)
+        frame[0] = 0x81  // FIN, opcode 1 (text)
+        switch header {
+        case 2:
+            frame[1] = UInt8(payload.count)
+        case 4:
+            frame[1] = 126
+            frame[2] = UInt8(truncatingIfNeeded: payload.count >> 8)
+            frame[3] = UInt8(truncatingIfNeeded: payload.count)
+        default:
+            frame[1] = 127
+            for index in 0..<8 {
+                frame[2 + index] = UInt8(truncatingIfNeeded: UInt64(payload.count) >> (56 - 8 * index))
+            }
+        }
         payload.withUnsafeBytes { bytes in
             if let base = bytes.baseAddress {
-                (storage + Self.headroom).copyMemory(from: base, byteCount: bytes.count)
+                (storage + Self.headroom + Self.maximumHeader).copyMemory(from: base, byteCount: bytes.count)
             }
         }
     }
 
     deinit { storage.deallocate() }
 
-    /// The payload, with `LWS_PRE` writable bytes before it (for `lws_write`).
-    var payload: UnsafeMutablePointer<UInt8> {
-        (storage + Self.headroom).assumingMemoryBound(to: UInt8.self)
+    /// Header bytes of a text frame with a payload of `length` bytes (RFC 6455 §5.2).
+    static func headerCount(_ length: Int) -> Int {
+        length < 126 ? 2 : length < 65_536 ? 4 : 10
     }
 
+    /// The whole frame, ``frameCount`` bytes, with `LWS_PRE` bytes before it (for
+    /// `lws_write`, which takes a mutable pointer but does not write through it for raw writes).
+    var frame: UnsafeMutablePointer<UInt8> {
+        (storage + Self.headroom + Self.maximumHeader - (frameCount - count)).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A copy of the frame's bytes (tests).
+    var frameBytes: [UInt8] { Array(UnsafeBufferPointer(start: frame, count: frameCount)) }
+
     /// A copy of the payload bytes (tests, logging).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: payload, count: count)) }
+    var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: (storage + Self.headroom + Self.maximumHeader).assumingMemoryBound(to: UInt8.self), count: count))
+    }
 }

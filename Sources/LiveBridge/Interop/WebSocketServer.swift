@@ -2,16 +2,34 @@ internal import CLibWebSockets
 internal import Foundation
 internal import Synchronization
 
-/// The libwebsockets server: one context, one service thread, the client table.
+/// One libwebsockets service shard: one context, one service thread, its clients.
 ///
-/// Every lws call except `lws_cancel_service` happens on the service thread
-/// (libwebsockets.md §1.9); other threads hand over ``Delivery``s through a `Mutex`-guarded
-/// queue and wake the loop with `lws_cancel_service`, and only while the context is alive:
-/// the loop clears the guarded context reference before `lws_context_destroy`.
+/// Every lws call except `lws_cancel_service` happens on the shard's service thread
+/// (libwebsockets.md §1.9); other threads hand over ``Delivery``s and accepted sockets
+/// through `Mutex`-guarded queues and wake the loop with `lws_cancel_service`, and only while
+/// the context is alive: the loop clears the guarded context reference before
+/// `lws_context_destroy`.
+///
+/// Sharding: the bridge runs ``LiveBridge/Configuration/serviceThreads`` shards (by default
+/// one per core, at most two), so that the `send()`s of a broadcast, most of its cost, run on
+/// several cores. Shard 0 owns the listening socket
+/// (`iface` 127.0.0.1 with `LWS_SERVER_OPTION_DISABLE_IPV6` by default, libwebsockets.md
+/// §1.13). `LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE` cannot give each shard its own listener in
+/// 4.1.6: `SO_REUSEPORT` is only set when `count_threads > 1`
+/// (`lib/roles/http/server/server.c`, `_lws_vhost_init_server`), and with `LWS_MAX_SMP` 1
+/// `count_threads` is 1, so a second bind fails. Instead shard 0 hands every other accepted
+/// socket to a peer from `LWS_CALLBACK_FILTER_NETWORK_CONNECTION` (``handOff(_:)``): it
+/// duplicates the descriptor for the peer and returns non-zero, and lws closes its own copy
+/// (`lib/roles/listen/ops-listen.c`); the peer, a `CONTEXT_PORT_NO_LISTEN_SERVER` context,
+/// adopts the duplicate on its own thread with `lws_adopt_descriptor_vhost(…, LWS_ADOPT_SOCKET
+/// | LWS_ADOPT_HTTP, …)`, the same call and flags the listener itself uses on an accepted
+/// socket, so the connection then goes through the HTTP request and upgrade as if accepted
+/// there. Connection ids are `shard + 1` modulo the shard count, unique across shards and
+/// naming their shard (``shardIndex(of:count:)``).
 ///
 /// `@unchecked Sendable`: the state below the "service thread only" mark is touched only on
 /// the service thread, inside lws callbacks and ``run()``; the cross-thread state is in
-/// `Mutex`es and an `Atomic`. The C strings, protocol table and options lws keeps pointers to
+/// `Mutex`es and `Atomic`s. The C strings, protocol table and options lws keeps pointers to
 /// are allocated in `init` and freed once in `deinit`, after the context is destroyed.
 final class WebSocketServer: @unchecked Sendable {
     struct Configuration: Sendable {
@@ -26,17 +44,36 @@ final class WebSocketServer: @unchecked Sendable {
         /// Keep-alive: ping after this many idle seconds, hang up after the second number.
         var pingSeconds: UInt16 = 20
         var hangupSeconds: UInt16 = 30
+        /// This shard's index and the number of shards (see the type's discussion).
+        var shard = 0
+        var shardCount = 1
     }
 
-    private struct ContextRef: @unchecked Sendable { let raw: OpaquePointer }
+    /// The shard that owns connection `id` among `count` shards.
+    static func shardIndex(of id: ConnectionID, count: Int) -> Int {
+        Int((id - 1) % UInt64(count))
+    }
+
+    /// The context, to reach `lws_cancel_service` from other threads.
+    ///
+    /// `@unchecked Sendable`: off the service thread it is only read inside the `context`
+    /// Mutex, and only for `lws_cancel_service`, the one lws call safe from any thread; the
+    /// loop clears it under that Mutex before `lws_context_destroy`.
+    struct ContextRef: @unchecked Sendable { let raw: OpaquePointer }
 
     let configuration: Configuration
     private let inbox: Inbox
-    private let pending = Mutex<[Delivery]>([])
-    private let context = Mutex<ContextRef?>(nil)
+    let pending = Mutex<[Delivery]>([])
+    let context = Mutex<ContextRef?>(nil)
     private let stopRequested = Atomic<Bool>(false)
     private let boundPort = Atomic<Int>(0)
     private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Accepted sockets handed over by the listening shard, not yet adopted (descriptors this
+    /// shard owns: adopted, or closed at shutdown).
+    let handedOver = Mutex<[Int32]>([])
+    /// Shards the listening shard hands accepted sockets to.
+    let peers = Mutex<[WebSocketServer]>([])
     private let clock = ContinuousClock()
     private let epoch: ContinuousClock.Instant
 
@@ -50,17 +87,35 @@ final class WebSocketServer: @unchecked Sendable {
     private let pvo = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 1)
     private let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
 
-    // Service thread only.
-    private struct Connection {
+    // Service thread only. (Internal, not private, for the extensions in
+    // WebSocketServer+Writes.swift and WebSocketServer+Sharding.swift.)
+    /// A class, so a fan-out mutates each client's outbox in place: with a struct in the
+    /// dictionary, mutating entries while iterating its keys copied the whole table per client.
+    final class Connection {
         let id: ConnectionID
+        let wsi: OpaquePointer
         var outbox = ClientOutbox()
         var received: [UInt8] = []
         var closing: lws_close_status?
+
+        init(id: ConnectionID, wsi: OpaquePointer) {
+            self.id = id
+            self.wsi = wsi
+        }
     }
-    private var connections: [OpaquePointer: Connection] = [:]
+    var connections: [OpaquePointer: Connection] = [:]
+    var connectionsByID: [ConnectionID: Connection] = [:]
     private var admitted: [OpaquePointer: Bool] = [:]
-    private var nextID: ConnectionID = 1
-    private var isShuttingDown = false
+    /// Bytes lws reads per receive, and the most it sends per `send()` (plus `LWS_PRE + 4`):
+    /// `lws_issue_raw` caps a send at the protocol's `rx_buffer_size` (`lib/core-net/output.c`).
+    private static let rxBufferSize = 16 * 1024
+    /// One client's queued messages, copied together for one write.
+    let batch = CoalescedWrite(capacity: WebSocketServer.rxBufferSize)
+    private var nextID: ConnectionID
+    var isShuttingDown = false
+    var vhost: OpaquePointer?
+    /// Sockets accepted by this (listening) shard; every `shardCount`-th stays here.
+    var accepted = 0
     /// The request policy with the port actually bound (port 0 picks one).
     private var policy: RequestPolicy
 
@@ -69,11 +124,12 @@ final class WebSocketServer: @unchecked Sendable {
         self.policy = configuration.policy
         self.inbox = inbox
         self.epoch = clock.now
+        nextID = ConnectionID(configuration.shard + 1)
         // nil iface listens on every interface; a numeric one needs IPv6 off (libwebsockets.md §1.13).
         iface = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
         protocols[0] = lws_protocols(
             name: protocolName, callback: serviceCallback, per_session_data_size: 0,
-            rx_buffer_size: 16 * 1024, id: 0, user: nil, tx_packet_size: 0)
+            rx_buffer_size: Self.rxBufferSize, id: 0, user: nil, tx_packet_size: 0)
         protocols[1] = lws_protocols()
         // "default": a browser's `new WebSocket(url)` sends no subprotocol and binds to the
         // default protocol (libwebsockets.md §1.4); HTTP binds to it too, so this callback
@@ -99,11 +155,38 @@ final class WebSocketServer: @unchecked Sendable {
 
     // MARK: Any thread
 
-    /// The port actually bound (after ``waitUntilStarted()``), useful with port 0.
+    /// The port actually bound (after ``start(listenerPort:onExit:)``), useful with port 0; a shard
+    /// that does not listen reports the listening shard's (``start(listenerPort:onExit:)``).
     var port: Int { boundPort.load(ordering: .acquiring) }
 
-    /// Blocks until the service thread has created its context (or failed to).
-    func waitUntilStarted() { started.wait(); started.signal() }
+    /// Whether this shard owns the listening socket.
+    var listens: Bool { configuration.shard == 0 }
+
+    /// Starts the service thread; blocks until it has created its context (or failed to).
+    /// - Parameters:
+    ///   - listenerPort: for a shard that does not listen, the port the listening shard bound
+    ///     (the request policy checks `Host` and `Origin` against it).
+    ///   - onExit: called on the service thread when it ends, with why it failed, if it did.
+    /// - Returns: why the shard could not start, or nil.
+    func start(listenerPort: Int? = nil, onExit: @escaping @Sendable (String?) -> Void) -> String? {
+        if let listenerPort { boundPort.store(listenerPort, ordering: .releasing) }
+        let failure = Mutex<String?>(nil)
+        let thread = Thread { [self] in
+            // The kernel's name (top, perf, /proc/PID/task/*/comm); Foundation's `name` stays inside Swift.
+            _ = pantrace_name_this_thread("pantrace.lws.\(configuration.shard)")
+            let problem = run()
+            failure.withLock { $0 = problem }
+            onExit(problem)
+            finished.signal()
+        }
+        thread.start()
+        started.wait()
+        started.signal()
+        return failure.withLock { $0 }
+    }
+
+    /// Blocks until the service thread has ended (after ``start(listenerPort:onExit:)``).
+    func waitUntilFinished() { finished.wait(); finished.signal() }
 
     /// Hands deliveries to the service thread and wakes it.
     func deliver(_ deliveries: [Delivery]) {
@@ -127,11 +210,12 @@ final class WebSocketServer: @unchecked Sendable {
     // MARK: Service thread
 
     /// Runs the service loop on the calling thread until ``stop()``; returns a failure description.
-    func run() -> String? {
+    private func run() -> String? {
         lws_set_log_level(LLL_ERR | LLL_WARN, lwsl_emit_stderr)
         var info = lws_context_creation_info()
-        info.port = Int32(configuration.port)
-        info.iface = UnsafePointer(iface)
+        // A shard that does not listen is still a server: it adopts sockets shard 0 accepted.
+        info.port = listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
+        info.iface = listens ? UnsafePointer(iface) : nil
         info.protocols = UnsafePointer(protocols)
         info.pvo = UnsafePointer(pvo)
         info.retry_and_idle_policy = UnsafePointer(retry)
@@ -145,13 +229,14 @@ final class WebSocketServer: @unchecked Sendable {
         info.user = Unmanaged.passUnretained(self).toOpaque()  // self outlives the context: run() destroys it
         guard let ctx = lws_create_context(&info) else {
             started.signal()
+            guard listens else { return "cannot start service thread \(configuration.shard)" }
             return "cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine)"
         }
-        if let vhost = lws_get_vhost_by_name(ctx, "default") {
-            let bound = Int(lws_get_vhost_listen_port(vhost))
-            policy.port = bound
-            boundPort.store(bound, ordering: .releasing)
+        vhost = lws_get_vhost_by_name(ctx, "default")
+        if listens, let vhost {
+            boundPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
         }
+        policy.port = port
         context.withLock { $0 = ContextRef(raw: ctx) }
         started.signal()
 
@@ -165,38 +250,43 @@ final class WebSocketServer: @unchecked Sendable {
                 if connections.isEmpty || now > shutdownDeadline! { break }
             }
         }
-        context.withLock { $0 = nil }  // no lws_cancel_service from here on
+        context.withLock { $0 = nil }  // no lws_cancel_service, no hand-over from here on
+        for socket in handedOver.withLock({ $0 }) { close(socket) }  // arrived too late to adopt
         lws_context_destroy(ctx)
         return nil
     }
 
-    private var now: Double {
+    var now: Double {
         let d = clock.now - epoch
         return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
 
     private func beginShutdown() {
         isShuttingDown = true
-        for wsi in connections.keys {
-            connections[wsi]!.closing = LWS_CLOSE_STATUS_GOINGAWAY
-            lws_callback_on_writable(wsi)
+        for connection in connections.values {
+            connection.closing = LWS_CLOSE_STATUS_GOINGAWAY
+            lws_callback_on_writable(connection.wsi)
         }
     }
 
     fileprivate func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                             _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            // `in` carries the accepted descriptor (lib/roles/listen/ops-listen.c).
+            return handOff(Int32(truncatingIfNeeded: Int(bitPattern: input))) ? 1 : 0
         case LWS_CALLBACK_HTTP:
             return serveHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/")
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_ESTABLISHED:
-            let id = nextID
-            nextID += 1
-            connections[wsi] = Connection(id: id)
-            inbox.push(.opened(id, canControl: admitted.removeValue(forKey: wsi) ?? false))
+            let connection = Connection(id: nextID, wsi: wsi)
+            nextID += ConnectionID(configuration.shardCount)
+            connections[wsi] = connection
+            connectionsByID[connection.id] = connection
+            inbox.push(.opened(connection.id, canControl: admitted.removeValue(forKey: wsi) ?? false))
             if isShuttingDown {
-                connections[wsi]!.closing = LWS_CLOSE_STATUS_GOINGAWAY
+                connection.closing = LWS_CLOSE_STATUS_GOINGAWAY
                 lws_callback_on_writable(wsi)
             }
             return 0
@@ -206,7 +296,10 @@ final class WebSocketServer: @unchecked Sendable {
             return writeable(wsi)
         case LWS_CALLBACK_CLOSED:
             admitted[wsi] = nil
-            if let connection = connections.removeValue(forKey: wsi) { inbox.push(.closed(connection.id)) }
+            if let connection = connections.removeValue(forKey: wsi) {
+                connectionsByID[connection.id] = nil
+                inbox.push(.closed(connection.id))
+            }
             return 0
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             drainDeliveries()
@@ -265,91 +358,22 @@ final class WebSocketServer: @unchecked Sendable {
     }
 
     private func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard connections[wsi] != nil else { return -1 }
-        if connections[wsi]!.received.count + length > configuration.maximumMessageBytes {
+        guard let connection = connections[wsi] else { return -1 }
+        if connection.received.count + length > configuration.maximumMessageBytes {
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
             return -1
         }
         if let input, length > 0 {
-            connections[wsi]!.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            connection.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
         if lws_is_final_fragment(wsi) != 0 {
-            let message = connections[wsi]!.received
-            connections[wsi]!.received.removeAll(keepingCapacity: true)
-            inbox.push(.message(connections[wsi]!.id, message))
+            let message = connection.received
+            connection.received.removeAll(keepingCapacity: true)
+            inbox.push(.message(connection.id, message))
         }
         return 0
     }
 
-    /// Messages written in one WRITEABLE callback at most, before yielding to other clients.
-    private static let writesPerCallback = 8
-
-    private func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard var connection = connections[wsi] else { return 0 }
-        if let code = connection.closing {
-            lws_close_reason(wsi, code, nil, 0)
-            return -1
-        }
-        let time = now
-        // Several queued messages per callback, while the socket takes them whole: lws allows
-        // more than one lws_write per WRITEABLE if nothing was left buffered (libwebsockets.md
-        // §1.6), and each extra write saves a poll round.
-        var written = 0
-        while written < Self.writesPerCallback, let message = connection.outbox.next(now: time) {
-            if lws_write(wsi, message.payload, message.count, LWS_WRITE_TEXT) < message.count {
-                connections[wsi] = connection
-                return -1
-            }
-            written += 1
-            if lws_partial_buffered(wsi) != 0 || lws_send_pipe_choked(wsi) != 0 { break }
-        }
-        connections[wsi] = connection
-        if !connection.outbox.isEmpty { lws_callback_on_writable(wsi) }
-        return 0
-    }
-
-    private func drainDeliveries() {
-        let batch = pending.withLock { queue -> [Delivery] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
-        }
-        let time = now
-        var byID: [ConnectionID: OpaquePointer] = [:]
-        if batch.contains(where: { if case .send = $0 { return true } else { return false } }) {
-            for (wsi, connection) in connections { byID[connection.id] = wsi }
-        }
-        var touched = Set<OpaquePointer>()
-        for delivery in batch {
-            switch delivery {
-            case .frame(let message):
-                for wsi in connections.keys {
-                    connections[wsi]!.outbox.enqueueFrame(message, now: time)
-                    touched.insert(wsi)
-                }
-            case .broadcast(let message):
-                for wsi in connections.keys where !connections[wsi]!.outbox.enqueueControl(message, now: time) {
-                    kill(wsi)
-                }
-                touched.formUnion(connections.keys)
-            case .send(let id, let message):
-                guard let wsi = byID[id], connections[wsi] != nil else { continue }
-                if !connections[wsi]!.outbox.enqueueControl(message, now: time) { kill(wsi) }
-                touched.insert(wsi)
-            }
-        }
-        for wsi in touched where connections[wsi] != nil { lws_callback_on_writable(wsi) }
-        for (wsi, connection) in connections
-        where connection.closing == nil && connection.outbox.isBacklogged(now: time, limit: configuration.backlogLimit) {
-            kill(wsi)
-        }
-    }
-
-    /// Drops a client that stopped reading: closing politely would need it to read.
-    private func kill(_ wsi: OpaquePointer) {
-        guard connections[wsi]?.closing == nil else { return }
-        connections[wsi]!.closing = LWS_CLOSE_STATUS_POLICY_VIOLATION
-        lws_set_timeout(wsi, PENDING_TIMEOUT_LAGGING, LWS_TO_KILL_ASYNC)
-    }
 }
 
 /// The protocol callback: a top-level function converts to `@convention(c)`. It reaches the

@@ -46,6 +46,11 @@ struct ClientOutbox {
         return true
     }
 
+    /// The message ``next(now:)`` would return, left in place.
+    var upcoming: OutboundMessage? {
+        controlHead < control.count ? control[controlHead] : frames.first
+    }
+
     /// The next message to write: control first (in order), then frames (in order).
     mutating func next(now: Double) -> OutboundMessage? {
         let message: OutboundMessage?

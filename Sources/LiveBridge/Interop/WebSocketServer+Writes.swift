@@ -1,0 +1,95 @@
+internal import CLibWebSockets
+internal import Synchronization
+
+// The outgoing path, on the service thread: deliveries into outboxes, outboxes onto sockets.
+extension WebSocketServer {
+    /// Moves what other threads handed over into the clients' outboxes (and adopts handed-over
+    /// sockets first, so their clients get what follows), then asks lws for WRITEABLE on every
+    /// client that got something. One poll round later ``writeable(_:)`` writes.
+    func drainDeliveries() {
+        adoptHandedOver()
+        let deliveries = pending.withLock { queue -> [Delivery] in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+        let time = now
+        var everyoneTouched = false
+        var touched: [Connection] = []
+        for delivery in deliveries {
+            switch delivery {
+            case .frame(let message):
+                for connection in connections.values { connection.outbox.enqueueFrame(message, now: time) }
+                everyoneTouched = true
+            case .broadcast(let message):
+                for connection in connections.values where !connection.outbox.enqueueControl(message, now: time) {
+                    kill(connection)
+                }
+                everyoneTouched = true
+            case .send(let id, let message):
+                guard let connection = connectionsByID[id] else { continue }
+                if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
+                touched.append(connection)
+            }
+        }
+        if everyoneTouched {
+            for connection in connections.values { lws_callback_on_writable(connection.wsi) }
+        } else {
+            for connection in touched { lws_callback_on_writable(connection.wsi) }
+        }
+        for connection in connections.values
+        where connection.closing == nil && connection.outbox.isBacklogged(now: time, limit: configuration.backlogLimit) {
+            kill(connection)
+        }
+    }
+
+    /// Drops a client that stopped reading: closing politely would need it to read.
+    func kill(_ connection: Connection) {
+        guard connection.closing == nil else { return }
+        connection.closing = LWS_CLOSE_STATUS_POLICY_VIOLATION
+        lws_set_timeout(connection.wsi, PENDING_TIMEOUT_LAGGING, LWS_TO_KILL_ASYNC)
+    }
+
+    /// Writes in one WRITEABLE callback at most, before yielding to other clients.
+    private static let writesPerCallback = 8
+
+    /// `LWS_CALLBACK_SERVER_WRITEABLE`: closes the client if it is to be closed, else writes
+    /// what it has waiting.
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let connection = connections[wsi] else { return 0 }
+        if let code = connection.closing {
+            lws_close_reason(wsi, code, nil, 0)
+            return -1
+        }
+        let time = now
+        // Several writes per callback, while the socket takes them whole: lws allows more than
+        // one lws_write per WRITEABLE if nothing was left buffered (libwebsockets.md §1.6), and
+        // each extra write saves a poll round.
+        var writes = 0
+        while writes < Self.writesPerCallback, let first = connection.outbox.next(now: time) {
+            if !write(first, andWhatFollowsFrom: &connection.outbox, to: wsi, now: time) { return -1 }
+            writes += 1
+            if lws_partial_buffered(wsi) != 0 || lws_send_pipe_choked(wsi) != 0 { break }
+        }
+        if !connection.outbox.isEmpty { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Writes `first`, and with it the messages queued behind it that fit in one batch, in
+    /// their queue order (control first, then frames: ``ClientOutbox/next(now:)``).
+    /// - Returns: false when lws failed the write (the connection must close).
+    private func write(_ first: OutboundMessage, andWhatFollowsFrom outbox: inout ClientOutbox,
+                       to wsi: OpaquePointer, now time: Double) -> Bool {
+        // Frames are built by OutboundMessage, so every write is raw: LWS_WRITE_HTTP is
+        // LWS_WRITE_RAW, and lws sends the bytes as they are.
+        guard let second = outbox.upcoming, first.frameCount + second.frameCount <= batch.capacity else {
+            // Alone, or too large to batch (like the ~50 KB hello).
+            return lws_write(wsi, first.frame, first.frameCount, LWS_WRITE_HTTP) >= first.frameCount
+        }
+        batch.removeAll()
+        _ = batch.append(first)
+        while let message = outbox.upcoming, batch.append(message) {
+            _ = outbox.next(now: time)
+        }
+        return lws_write(wsi, batch.frames, batch.count, LWS_WRITE_HTTP) >= batch.count
+    }
+}

@@ -1,0 +1,141 @@
+internal import TransitionEngine
+
+extension FrameMessage {
+    /// The `frame` server message as JSON, without `Codable`: the bytes `JSONEncoder` writes for
+    /// `ServerMessage.frame(self)` with `[.sortedKeys, .withoutEscapingSlashes]`.
+    ///
+    /// Frames are the one message sent many times a second, and encoding them through
+    /// `JSONEncoder` took most of the time between a frame's `emitted_us` stamp and its first
+    /// write. `FrameMessageJSONTests` holds this to the `Codable` output byte for byte, over
+    /// the golden fixtures and seeded random frames; a field added to `FrameState` or `Layer`
+    /// without being added here fails those tests.
+    /// - Returns: nil when a number is not finite (JSON has no NaN or infinity): the caller
+    ///   falls back to `JSONEncoder`, which reports it the same way as for any other message.
+    func sortedKeysJSON() -> [UInt8]? {
+        var out = JSONWriter(capacity: 1024)
+        out.raw("{\"emitted_us\":")
+        out.integer(emitted_us)
+        out.raw(",\"frame\":")
+        out.write(frame)
+        out.raw(",\"load\":")
+        out.integer(load)
+        out.raw(",\"recording\":")
+        out.string(recording)
+        out.raw(",\"seq\":")
+        out.integer(seq)
+        out.raw(",\"type\":\"frame\"}")
+        return out.isValid ? out.bytes : nil
+    }
+}
+
+// Keys in each object below are in sorted order (byte order of their UTF-8), as `.sortedKeys` writes them.
+extension JSONWriter {
+    fileprivate mutating func write(_ frame: FrameState) {
+        if let gesture = frame.gesture {
+            raw("{\"gesture\":{\"phase\":")
+            string(gesture.phase.rawValue)
+            raw(",\"time\":")
+            number(gesture.time)
+            raw(",\"translation\":")
+            write(gesture.translation)
+            raw(",\"velocity\":")
+            write(gesture.velocity)
+            raw("},\"layers\":[")
+        } else {
+            raw("{\"layers\":[")
+        }
+        for (index, layer) in frame.layers.enumerated() {
+            if index > 0 { raw(",") }
+            write(layer)
+        }
+        raw("],\"phase\":")
+        string(frame.phase.rawValue)
+        raw(",\"progress\":")
+        number(frame.progress)
+        if let release = frame.release {
+            raw(",\"release\":")
+            write(release)
+        }
+        raw(",\"renderedProgress\":")
+        number(frame.renderedProgress)
+        raw(",\"time\":")
+        number(frame.time)
+        raw("}")
+    }
+
+    private mutating func write(_ layer: Layer) {
+        raw("{\"alpha\":")
+        number(layer.alpha)
+        raw(",\"cornerRadius\":")
+        number(layer.cornerRadius)
+        raw(",\"frame\":{\"height\":")
+        number(layer.frame.height)
+        raw(",\"width\":")
+        number(layer.frame.width)
+        raw(",\"x\":")
+        number(layer.frame.x)
+        raw(",\"y\":")
+        number(layer.frame.y)
+        raw("}")
+        if let mask = layer.mask {
+            raw(",\"mask\":{\"center\":")
+            write(mask.center)
+            raw(",\"radius\":")
+            number(mask.radius)
+            raw("}")
+        }
+        raw(",\"role\":")
+        string(layer.role.rawValue)
+        raw(",\"scale\":")
+        number(layer.scale)
+        raw(",\"translation\":")
+        write(layer.translation)
+        raw("}")
+    }
+
+    private mutating func write(_ release: ReleaseReport) {
+        raw("{\"completionModel\":")
+        string(release.completionModel)
+        raw(",\"completionTime\":")
+        number(release.completionTime)
+        raw(",\"decision\":")
+        write(release.decision)
+        raw(",\"margin\":")
+        number(release.margin)
+        raw(",\"reason\":")
+        string(release.reason)
+        raw(",\"rule\":")
+        string(release.rule)
+        raw("}")
+    }
+
+    private mutating func write(_ decision: Decision) {
+        raw("{\"axisVelocity\":")
+        number(decision.axisVelocity)
+        raw(",\"basis\":")
+        string(decision.basis.rawValue)
+        raw(",\"comparison\":")
+        string(decision.comparison.rawValue)
+        raw(",\"isVelocityGated\":")
+        bool(decision.isVelocityGated)
+        raw(",\"margin\":")
+        number(decision.margin)
+        raw(",\"outcome\":")
+        string(decision.outcome.rawValue)
+        raw(",\"progressVelocity\":")
+        number(decision.progressVelocity)
+        raw(",\"statistic\":")
+        number(decision.statistic)
+        raw(",\"threshold\":")
+        number(decision.threshold)
+        raw("}")
+    }
+
+    private mutating func write(_ vector: Vector2) {
+        raw("{\"x\":")
+        number(vector.x)
+        raw(",\"y\":")
+        number(vector.y)
+        raw("}")
+    }
+}
