@@ -7,12 +7,13 @@ import Testing
 @Suite struct FormatVersionTests {
     let reader = TraceReader()
 
-    /// The bundled recordings were written in version 1 (`recordings/make.sh` before version 2).
-    static func bundledRecordings(filePath: String = #filePath) throws -> [String] {
-        let root = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("recordings")
-        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
-        return files.filter { $0.hasSuffix(".pantrace") }.sorted().map { folder.appendingPathComponent($0).path }
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `.pantrace` files under `folder` (relative to the repository), sorted.
+    static func files(in folder: String) -> [String] {
+        let base = root.appendingPathComponent(folder)
+        let names = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? []
+        return names.filter { $0.hasSuffix(".pantrace") }.sorted().map { base.appendingPathComponent($0).path }
     }
 
     /// The format version in a file's header (the varint after the magic in the first member).
@@ -21,19 +22,101 @@ import Testing
         return payload[HeaderFormat.magic.count]
     }
 
-    @Test func versionOneRecordingsReadAndSurviveRewritingInVersionTwo() throws {
-        let paths = try Self.bundledRecordings()
+    /// Two bundled recordings as PanTrace wrote them before version 2 (`Fixtures/version1/`,
+    /// copied from `recordings/synthetic/` at that time), and where each lives now.
+    static let versionOneFixtures = [
+        ("synth-10-00000.pantrace", "recordings/synthetic/edge-back-120hz/synth-10-00000.pantrace"),
+        ("synth-15-00000.pantrace", "recordings/synthetic/swipe-down-60hz/synth-15-00000.pantrace"),
+    ]
+
+    @Test func versionOneFilesReadAsTheSameTraceAsTheirVersionTwoRemakes() throws {
+        for (fixture, remade) in Self.versionOneFixtures {
+            let old = Self.root.appendingPathComponent("Tests/PanTraceTests/Fixtures/version1/\(fixture)").path
+            let new = Self.root.appendingPathComponent(remade).path
+            #expect(try Self.version(of: FileDescriptor.readAll(old, limit: 1 << 20)) == 1)
+            #expect(try Self.version(of: FileDescriptor.readAll(new, limit: 1 << 20)) == 2)
+            let v1 = try reader.read(contentsOf: old), v2 = try reader.read(contentsOf: new)
+            #expect(v1.isComplete && v2.isComplete)
+            #expect(v1.trace == v2.trace, "\(fixture)")
+            #expect(v2.byteCount < v1.byteCount)
+        }
+    }
+
+    @Test func everyBundledRecordingIsACompleteVersionTwoFile() throws {
+        let paths = Self.files(in: "recordings")
         #expect(paths.count >= 80)
         for path in paths {
-            let original = try FileDescriptor.readAll(path, limit: 1 << 24)
-            #expect(try Self.version(of: original) == 1, "\(path) is no longer a version 1 file")
+            #expect(try Self.version(of: FileDescriptor.readAll(path, limit: 1 << 24)) == 2, "\(path)")
             let file = try reader.read(contentsOf: path)
             #expect(file.isComplete, "\(path)")
-            let rewritten = try TraceEncoder.encode(file.trace)
-            #expect(try Self.version(of: rewritten) == 2)
-            #expect(try reader.decode(rewritten).trace == file.trace, "\(path)")
-            #expect(rewritten.count < original.count, "\(path): \(rewritten.count) bytes, was \(original.count)")
         }
+    }
+
+    /// Version 1 columns as that version's encoder wrote them, with order 0 and k = 4: q zeros,
+    /// a one and four bits a value, or the escape (24 zeros, a one, all 64 bits).
+    static func versionOneColumn(_ values: [Int64], into w: inout ByteWriter) {
+        w.byte(0 << 6 | 4)
+        var bits: [Bool] = []
+        for v in values {
+            let z = ColumnCoding.zigzag(v)
+            if z >> 4 < 24 {
+                bits += Array(repeating: false, count: Int(z >> 4)) + [true] + (0..<4).map { z >> UInt64(3 - $0) & 1 == 1 }
+            } else {
+                bits += Array(repeating: false, count: 24) + [true] + (0..<64).map { z >> UInt64(63 - $0) & 1 == 1 }
+            }
+        }
+        while bits.count % 8 != 0 { bits.append(false) }
+        for i in stride(from: 0, to: bits.count, by: 8) {
+            w.byte(bits[i..<(i + 8)].reduce(0) { $0 << 1 | ($1 ? 1 : 0) })
+        }
+    }
+
+    /// A version 1 file built by hand: version 1 numbers, absolute locations, a 64-bit escape.
+    @Test func aHandBuiltVersionOneFileReads() throws {
+        var header = ByteWriter()
+        header.raw(HeaderFormat.magic)
+        header.varint(1)
+        for scale: UInt64 in [1000, 100, 100] { header.varint(scale) }
+        header.varint(1)
+        header.varint(2)
+        header.raw(Array("v1".utf8))
+        header.varint(4)  // screen: 390.5, 844, 3 as version 1 thousandths
+        for thousandths: Int64 in [390_500, 844_000, 3000] { header.varint(ColumnCoding.zigzag(thousandths) << 1) }
+        header.varint(6)
+        header.byte(0)  // intent finish
+        header.varint(0)
+        var samples = ByteWriter()
+        samples.byte(ChunkKind.samples.rawValue)
+        samples.varint(0)
+        samples.varint(3)
+        samples.byte(1 | 2)  // optional columns, final
+        for (phase, run): (UInt64, UInt64) in [(0, 1), (1, 1), (2, 1)] {
+            samples.varint(phase)
+            samples.varint(run)
+        }
+        Self.versionOneColumn([0, 8333, 16_667], into: &samples)  // time, µs
+        Self.versionOneColumn([0, 5, 1 << 40], into: &samples)  // tx, with an escape
+        Self.versionOneColumn([0, -3, 7], into: &samples)  // ty
+        Self.versionOneColumn([10, 20, 30], into: &samples)  // vx
+        Self.versionOneColumn([-1, 0, 1], into: &samples)  // vy
+        samples.raw([1, 3, 0])  // masks
+        Self.versionOneColumn([100, 105], into: &samples)  // location x, absolute in version 1
+        Self.versionOneColumn([200, 197], into: &samples)  // location y
+        samples.varint(2)  // the touch count of sample 1
+        let file = try reader.decode(TestTraces.member(header.bytes) + TestTraces.member(samples.bytes))
+        #expect(file.isComplete)
+        #expect(file.trace.metadata.screen == ScreenGeometry(width: 390.5, height: 844, scale: 3))
+        #expect(file.trace.metadata.intent == .finish)
+        #expect(file.trace.metadata.velocityOrigin == "recorded")
+        let s = file.trace.samples
+        #expect(s.map(\.time) == [0, 0.008333, 0.016667])
+        #expect(s.map(\.translation.x) == [0, 0.05, Double(1 << 40) / 100])
+        #expect(s.map(\.translation.y) == [0, -0.03, 0.07])
+        #expect(s[0].location == PanVector(x: 1, y: 2))
+        #expect(s[1].location == PanVector(x: 1.05, y: 1.97))
+        #expect(s[1].touches == 2)
+        #expect(s[2].location == nil && s[2].touches == nil)
+        #expect(s.map(\.phase) == [.began, .changed, .ended])
     }
 
     @Test func aWholeTraceIsOneGzipMemberHoldingHeaderAndSamples() throws {
