@@ -126,6 +126,7 @@ let package = Package(
         .testTarget(
             name: "PanTraceTests",
             dependencies: ["PanTrace", "PanCapture"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the .pantrace reader with libFuzzer + AddressSanitizer and runs it for $1 seconds
-# over a seed corpus of synthetic recordings (and truncated and corrupted copies of them).
+# over a seed corpus of synthetic recordings (whole and truncated), version 1 files and a
+# live-layout recording.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -32,6 +33,10 @@ if [ -z "$(ls -A "$out/corpus")" ]; then
         i=$((i + 1))
     done
     rm -rf "$out/seed"
+    # Format version 1 files, which the reader still decodes with their own column coding.
+    for f in Tests/PanTraceTests/Fixtures/version1/*.pantrace; do cp "$f" "$out/corpus/v1-$(basename "$f")"; done
+    # A recording in the live layout (a chunk every 100 ms, deflated at level 1).
+    cp recordings/real/flutter-velocityEventData-05-1.pantrace "$out/corpus/live-0"
 fi
 
 echo "fuzz: running the reader fuzzer for ${seconds}s"

@@ -71,8 +71,19 @@ enum ChunkPayload {
         ColumnCoding.encode(c.vy, into: &w)
         if optional {
             w.raw(c.mask)
-            ColumnCoding.encode(c.lx, into: &w)
-            ColumnCoding.encode(c.ly, into: &w)
+            // A pan's location is its start plus its translation: store the difference, which
+            // stays put for as long as the touch's start does.
+            var dx: [Int64] = [], dy: [Int64] = []
+            dx.reserveCapacity(c.lx.count)
+            dy.reserveCapacity(c.ly.count)
+            var li = 0
+            for (i, m) in c.mask.enumerated() where m & 1 != 0 {
+                dx.append(c.lx[li] &- c.tx[i])
+                dy.append(c.ly[li] &- c.ty[i])
+                li += 1
+            }
+            ColumnCoding.encode(dx, into: &w)
+            ColumnCoding.encode(dy, into: &w)
             for t in c.touches { w.varint(UInt64(t)) }
         }
     }
@@ -179,7 +190,9 @@ enum ChunkPayload {
             if hasOptional {
                 let m = masks[masks.startIndex + i]
                 if m & 1 != 0 {
-                    sample.location = PanVector(x: Double(s.lx[li]) / pps, y: Double(s.ly[li]) / pps)
+                    // Version 2 stores location − translation (see encodeSamples).
+                    let x = version >= 2 ? s.lx[li] &+ s.tx[i] : s.lx[li], y = version >= 2 ? s.ly[li] &+ s.ty[i] : s.ly[li]
+                    sample.location = PanVector(x: Double(x) / pps, y: Double(y) / pps)
                     li += 1
                 }
                 if m & 2 != 0 {

@@ -7,11 +7,11 @@
 /// leaves only the timestamp jitter) and the Rice parameter `k`. Rice codes are near the
 /// entropy for the two-sided geometric residuals that noisy, smooth gesture data leaves,
 /// where byte-wise varints waste several bits a value and deflate, on chunks of a few dozen
-/// samples, gains nothing. Values before the first sample are 0, so every chunk decodes on
-/// its own.
+/// samples, gains nothing. A column depends on nothing before it (its first values use the
+/// orders their history allows), so every chunk decodes on its own.
 enum ColumnCoding {
-    static let maximumOrder = 3
-    /// Quotients at or above this are escaped: the marker, then the raw 64-bit zigzag value.
+    /// Quotients at or above this are escaped: the marker, then the zigzag value's bit length
+    /// and bits (version 2) or all 64 of its bits (version 1).
     static let escapeQuotient = 24
     /// The largest Rice parameter a version 2 column header can hold.
     static let maximumParameter = 31

@@ -19,8 +19,10 @@ public final class TraceWriter {
         /// The most samples a chunk holds.
         public var maximumChunkSamples: Int
         /// zlib level, 0…9. The default is 0, stored deflate blocks: Rice-coded columns and
-        /// the binary header leave deflate nothing to find, and on the benchmark corpus level
-        /// 1 makes files 0.3 % smaller for 2.4 times the encoding time (BENCHMARKS.md).
+        /// the binary header leave deflate almost nothing to find, and on the benchmark corpus
+        /// level 1 makes whole-trace files 0.3 % smaller for 2.4 times the encoding time
+        /// (BENCHMARKS.md). ``live`` uses 1: a recording writes ten small chunks a second,
+        /// where time does not matter and deflate still finds repeated header strings.
         public var compressionLevel: Int
         /// Whether each chunk is `fsync`ed (survives power loss, costs milliseconds a chunk).
         public var synchronizesEachChunk: Bool
@@ -57,8 +59,9 @@ public final class TraceWriter {
             (sample.phase.isTerminal && sealsAtRelease) || pendingCount >= maximumChunkSamples
         }
 
-        /// For recording while the gesture happens: a chunk at least every 100 ms of gesture time.
-        public static let live = Configuration()
+        /// For recording while the gesture happens: a chunk at least every 100 ms of gesture
+        /// time, each deflated at level 1.
+        public static let live = Configuration(compressionLevel: 1)
         /// For writing a trace that already exists whole (convert, synth): up to 512 samples a
         /// chunk (each chunk picks its own column coding), chunks grouped into few gzip members.
         public static let archive = Configuration(chunkDuration: .infinity, maximumChunkSamples: 512, sealsAtRelease: false, groupsChunks: true)
