@@ -153,6 +153,29 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer: a salvaging reader kept the samples of a chunk it then skipped
+    /// (their times went backwards), so the trace it returned could not be written again.
+    @Test func aSkippedChunkLeavesNothingBehind() throws {
+        func chunk(_ times: [Double], first: Int, isFinal: Bool) throws -> [UInt8] {
+            var columns = QuantizedColumns()
+            for (i, t) in times.enumerated() {
+                try columns.append(PanSample(time: t, phase: .changed, translation: .zero, velocity: .zero), grid: .standard, sample: first + i)
+            }
+            return TestTraces.member(ChunkPayload.encodeSamples(columns, firstIndex: first, isFinal: isFinal))
+        }
+        let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
+            + chunk([0, 0.1, 0.2], first: 0, isFinal: false)
+            + chunk([0.3, 0.05], first: 3, isFinal: false)  // backwards inside the chunk
+            + chunk([0.4], first: 5, isFinal: true)
+        let salvaging = TraceReader(configuration: .init(salvages: true))
+        let file = try salvaging.decode(bytes)
+        #expect(file.trace.samples.map(\.time) == [0, 0.1, 0.2, 0.4])
+        #expect(file.skippedChunks == 1)
+        #expect(file.warnings.first?.description.contains("goes backwards") == true)
+        _ = try TraceEncoder.encode(file.trace)
+        #expect(throws: PanTraceError.self) { try reader.decode(bytes) }
+    }
+
     @Test func theEncoderNamesTheSameInvalidSampleAsTheWriter() throws {
         var samples = TestTraces.synthetic(2).samples
         samples[9].velocity.y = .nan

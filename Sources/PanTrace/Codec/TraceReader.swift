@@ -121,6 +121,9 @@ public struct TraceReader {
             guard totalInflated <= configuration.maximumTotalBytes else {
                 throw PanTraceError(.outputLimit(limit: configuration.maximumTotalBytes), chunk: chunk, byteOffset: start)
             }
+            // A chunk counts whole or not at all: a salvaging reader that skips it drops
+            // whatever its earlier payloads added.
+            let rollback = (samples: samples.count, metadata: metadata, sawEnd: sawEnd)
             do throws(PanTraceError) {
                 // Version 2 puts one or more payloads in a chunk (the header and the samples
                 // of a whole trace share one); version 1 exactly one.
@@ -148,7 +151,6 @@ public struct TraceReader {
                         sawEnd = true
                     case .samples(let first, let isFinal):
                         if first != before, skipped == 0 {
-                            samples.removeSubrange(before...)
                             throw PanTraceError(.corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
                         }
                         try Self.checkTimeOrder(samples, from: before)
@@ -161,6 +163,8 @@ public struct TraceReader {
                 located.chunk = chunk
                 located.byteOffset = start
                 if chunk == 0 { throw located }
+                samples.removeSubrange(rollback.samples...)
+                (metadata, sawEnd) = (rollback.metadata, rollback.sawEnd)
                 offset = try skip(located, from: start)
             }
             if chunk > 0 || metadata != nil { chunksRead += 1 }
