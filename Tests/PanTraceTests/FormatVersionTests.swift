@@ -1,4 +1,5 @@
 import Foundation
+import PanCapture
 import Testing
 @testable import PanTrace
 
@@ -243,7 +244,7 @@ import Testing
     /// Columns of every shape round-trip: the coder picks orders, biases and escapes as it likes.
     @Test(arguments: 0..<6)
     func seededColumnsRoundTrip(seed: UInt64) throws {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let limit = Int64(SampleGrid.tickLimit) - 1
         for length in [1, 2, 3, 4, 5, 17, 300] {
             var shapes: [[Int64]] = []
@@ -275,18 +276,5 @@ import Testing
         #expect(w.bytes[0] >> 6 == 1)       // order 1
         #expect(w.bytes[0] & 0x20 != 0)     // with a bias
         #expect(w.bytes.count < 120 * 5 / 8 + 8)  // residuals −3, 0, 3: at most five bits a value
-    }
-}
-
-/// SplitMix64, for seeded test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
