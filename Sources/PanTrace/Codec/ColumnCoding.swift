@@ -297,7 +297,27 @@ enum ColumnCoding {
                 return value
             }
             let kk = UInt64(k)
-            for index in 0..<count {
+            var index = 0
+            // The fast path, while a whole word can be loaded: parameters up to 31 (all of
+            // version 2) and no escape. Anything else leaves the value to the general loop.
+            if k <= 31 {
+                let lowShift = UInt64(63 - k)
+                while index < count, next <= wordLimit {
+                    let word = UInt64(bigEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
+                    buffer |= word &>> UInt64(available)
+                    next += (63 - available) >> 3
+                    available |= 56
+                    let zeros = buffer.leadingZeroBitCount
+                    guard zeros < escapeQuotient else { break }
+                    let rest = buffer &<< UInt64(zeros + 1)
+                    buffer = rest &<< kk
+                    available -= zeros + 1 + k
+                    out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
+                    index += 1
+                }
+            }
+            while index < count {
+                defer { index += 1 }
                 refill()
                 let zeros = buffer.leadingZeroBitCount
                 let z: UInt64

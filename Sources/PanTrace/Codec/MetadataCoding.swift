@@ -96,7 +96,7 @@ enum MetadataCoding {
         func string() throws(PanTraceError) -> String {
             let length = try r.count("string length", limit: maximumStringBytes)
             let bytes = try r.raw(length)
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = Self.text(bytes) else {
                 throw PanTraceError(.badHeader("a metadata string is not valid UTF-8"))
             }
             return text
@@ -157,6 +157,16 @@ enum MetadataCoding {
         }
         guard sawID else { throw PanTraceError(.badHeader("metadata has no id")) }
         return m
+    }
+
+    /// `bytes` as a string if they are valid UTF-8. ASCII, what nearly every id, tag and name
+    /// is, takes a fast path: it is valid UTF-8 as it stands, so it needs no validation.
+    static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { b in
+            var high: UInt8 = 0
+            for byte in b { high |= byte }
+            return high < 0x80 ? String(decoding: b, as: UTF8.self) : String(validating: b, as: UTF8.self)
+        }
     }
 
     /// Version 2: a whole number as `zigzag << 2`, exact thousandths as `zigzag << 2 | 2`,
