@@ -269,6 +269,30 @@ import Testing
         }
     }
 
+    /// The quantizer's rounding is `Double.rounded()` exactly: ties away from zero, and the
+    /// large values that take the other path.
+    @Test func ticksRoundExactlyAsRoundedDoes() {
+        var rng = SeededGenerator(seed: 7)
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                0x1p51 - 0.5, -(0x1p51 - 0.5), 0x1p51, -0x1p51, 0x1p51 + 1, 0x1p52 + 0.5, 0x1p53 - 1, -(0x1p53 - 1)]
+        for _ in 0..<20_000 {
+            let magnitude = Double(1 << (rng.next() % 52))
+            let value = (Double(rng.next() % 1_000_000) / 1_000_000 - 0.5) * 2 * magnitude
+            values += [value, value.rounded(.down) + 0.5, -(value.rounded(.down) + 0.5)]
+        }
+        for value in values {
+            var ok = true
+            let ticks = QuantizedColumns.ticks(value, &ok)
+            #expect(ok)
+            #expect(ticks == Int64(value.rounded()), "\(value)")
+        }
+        for value in [0x1p53, -0x1p53, .infinity, -.infinity, .nan] {
+            var ok = true
+            _ = QuantizedColumns.ticks(value, &ok)
+            #expect(!ok, "\(value)")
+        }
+    }
+
     @Test func aClockColumnIsCodedAsItsJitter() throws {
         let values = (0..<120).map { Int64($0) * 8333 + ($0 % 3 == 0 ? 2 : -1) }
         var w = ByteWriter()

@@ -11,7 +11,12 @@ enum CanonicalTime {
 
     /// Seconds since the epoch if `text` is a canonical UTC time from 1970 to 9999.
     static func seconds(_ text: String) -> Int? {
-        let u = Array(text.utf8)
+        guard text.utf8.count == 20 else { return nil }
+        // Native strings are contiguous UTF-8; anything else is copied once.
+        return text.utf8.withContiguousStorageIfAvailable(seconds) ?? Array(text.utf8).withUnsafeBufferPointer(seconds)
+    }
+
+    private static func seconds(_ u: UnsafeBufferPointer<UInt8>) -> Int? {
         guard u.count == 20, u[4] == 0x2d, u[7] == 0x2d, u[10] == 0x54, u[13] == 0x3a, u[16] == 0x3a, u[19] == 0x5a else { return nil }
         func digits(_ from: Int, _ count: Int) -> Int? {
             var value = 0
@@ -23,11 +28,18 @@ enum CanonicalTime {
         }
         guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
             let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-            year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            year >= 1970, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
-        let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-        // 2026-02-31 and the like normalise to another date: not canonical.
-        return string(seconds) == text ? seconds : nil
+        return daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// Days in `month` (1–12) of `year`, proleptic Gregorian.
+    static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// The canonical spelling of `seconds` (0 … ``maximumSeconds``).

@@ -57,12 +57,8 @@ enum ColumnCoding {
             writer.bytes.withUnsafeMutableBufferPointer { out in
                 var bits = BitPacker(out, at: start)
                 let k = UInt64(choice.k)
-                for i in head..<v.count {
-                    let value = v[i]
-                    let z = zigzag(residual(value, p1, p2, p3, order: choice.order) &- choice.bias)
-                    p3 = p2
-                    p2 = p1
-                    p1 = value
+                forEachResidual(v, order: choice.order) { r in
+                    let z = zigzag(r &- choice.bias)
                     let q = z >> k
                     if q < UInt64(escapeQuotient) {
                         // q zeros, a one, then the low k bits.
@@ -80,6 +76,24 @@ enum ColumnCoding {
                 precondition(end == start + size, "a column's bits differ from the size counted for them")
             }
             writer.bytes.removeLast(8)
+        }
+    }
+
+    /// Calls `body` with the residual of every value from index `order` on, at that order:
+    /// one loop per order, so the order is not decided again for every value.
+    @inline(__always)
+    private static func forEachResidual(_ v: UnsafeBufferPointer<Int64>, order: Int, _ body: (Int64) -> Void) {
+        let n = v.count
+        guard n > order else { return }
+        switch order {
+        case 0:
+            for i in 0..<n { body(v[i]) }
+        case 1:
+            for i in 1..<n { body(v[i] &- v[i - 1]) }
+        case 2:
+            for i in 2..<n { body(v[i] &- 2 &* v[i - 1] &+ v[i - 2]) }
+        default:
+            for i in 3..<n { body(v[i] &- 3 &* v[i - 1] &+ 3 &* v[i - 2] &- v[i - 3]) }
         }
     }
 
@@ -117,20 +131,38 @@ enum ColumnCoding {
             s2 = 0
         }
         var p1 = v2, p2 = v1, p3 = v0
-        var i = 3
-        while i < n {
-            let value = v[i]
-            let r1 = value &- p1
-            let r2 = r1 &- (p1 &- p2)
-            let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
-            s0 &+= min(zigzag(value), cap)
-            s1 &+= min(zigzag(r1), cap)
-            s2 &+= min(zigzag(r2), cap)
-            s3 &+= min(zigzag(r3), cap)
-            p3 = p2
-            p2 = p1
-            p1 = value
-            i += 1
+        // Values within ±2⁴⁰ cannot overflow the sums (a zigzagged third difference stays
+        // below 2⁴⁴, times at most 2¹⁶ values): then the loop needs no saturation.
+        var small = true
+        for i in 0..<n where v[i].magnitude >= 1 << 40 { small = false; break }
+        if small {
+            for i in 3..<max(3, n) {
+                let value = v[i]
+                let r1 = value &- p1
+                let r2 = r1 &- (p1 &- p2)
+                let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
+                s0 &+= zigzag(value)
+                s1 &+= zigzag(r1)
+                s2 &+= zigzag(r2)
+                s3 &+= zigzag(r3)
+                p3 = p2
+                p2 = p1
+                p1 = value
+            }
+        } else {
+            for i in 3..<max(3, n) {
+                let value = v[i]
+                let r1 = value &- p1
+                let r2 = r1 &- (p1 &- p2)
+                let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
+                s0 &+= min(zigzag(value), cap)
+                s1 &+= min(zigzag(r1), cap)
+                s2 &+= min(zigzag(r2), cap)
+                s3 &+= min(zigzag(r3), cap)
+                p3 = p2
+                p2 = p1
+                p1 = value
+            }
         }
         var best = Choice(order: 0, bias: 0, k: 0, bits: 0)
         var bestCost = estimatedBits(sum: s0, count: n)
@@ -179,19 +211,20 @@ enum ColumnCoding {
         let n = v.count
         guard n > c.order else { return (0, 0) }
         let g = max(1, min(maximumParameter - 1, parameterGuess(sum, n - c.order)))
-        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
         var below: UInt64 = 0, at: UInt64 = 0, above: UInt64 = 0  // unary bits at g − 1, g, g + 1
-        for i in 0..<n {
-            let value = v[i]
-            let r = residual(value, p1, p2, p3, order: c.order)
-            p3 = p2
-            p2 = p1
-            p1 = value
-            guard i >= c.order else { continue }
+        forEachResidual(v, order: c.order) { r in
             let z = zigzag(r &- c.bias)
-            below &+= quotientBits(z, g - 1)
-            at &+= quotientBits(z, g)
-            above &+= quotientBits(z, g + 1)
+            // One shift serves all three: z >> g is (z >> (g − 1)) >> 1, and so on.
+            let q = z >> UInt64(g - 1)
+            if q < UInt64(escapeQuotient) {
+                below &+= q &+ 1
+                at &+= (q >> 1) &+ 1
+                above &+= (q >> 2) &+ 1
+            } else {
+                below &+= quotientBits(z, g - 1)
+                at &+= quotientBits(z, g)
+                above &+= quotientBits(z, g + 1)
+            }
         }
         let m = UInt64(n - c.order)
         below &+= m &* UInt64(g - 1)

@@ -42,8 +42,11 @@ struct QuantizedColumns {
         var valid = plain
         if plain {
             let scales = (grid.timeTicksPerSecond, Double(grid.positionTicksPerPoint), Double(grid.velocityTicksPerPointPerSecond))
-            phase.append(contentsOf: samples.lazy.map(\.phase.rawValue))
+            phase.append(contentsOf: repeatElement(0, count: n))
             mask.append(contentsOf: repeatElement(0, count: n))
+            phase.withUnsafeMutableBufferPointer { codes in
+                for (i, sample) in samples.enumerated() { codes[i] = sample.phase.rawValue }
+            }
             time.append(contentsOf: repeatElement(0, count: n))
             tx.append(contentsOf: repeatElement(0, count: n))
             ty.append(contentsOf: repeatElement(0, count: n))
@@ -80,15 +83,26 @@ struct QuantizedColumns {
 
     /// `scaled.rounded()` (half away from zero) as ticks; clears `ok` for a value off the grid.
     @inline(__always)
-    private static func ticks(_ scaled: Double, _ ok: inout Bool) -> Int64 {
-        // NaN fails the comparison too; checked before the conversion, which would trap.
+    static func ticks(_ scaled: Double, _ ok: inout Bool) -> Int64 {
+        // NaN fails the comparisons too; checked before any conversion, which would trap.
+        guard abs(scaled) < 0x1p51 else { return largeTicks(scaled, &ok) }
+        // Adding 1.5 × 2⁵² rounds to an integer (ties to even) and leaves it in the low bits of
+        // the sum's bit pattern: no conversion, no branch on the fraction (a coin toss for
+        // noisy data). Both subtractions are exact.
+        let shifted = scaled + 0x1.8p52
+        var ticks = Int64(bitPattern: shifted.bitPattern) &- Int64(bitPattern: (0x1.8p52 as Double).bitPattern)
+        // A tie went to even; rounded() takes it away from zero, so undo one that went toward it.
+        let tie = scaled - (shifted - 0x1.8p52)
+        if tie == 0.5, scaled > 0 { ticks &+= 1 } else if tie == -0.5, scaled < 0 { ticks &-= 1 }
+        return ticks
+    }
+
+    /// ``ticks(_:_:)`` from 2⁵¹ on: truncate, then round on the fraction (exact below 2⁵³).
+    private static func largeTicks(_ scaled: Double, _ ok: inout Bool) -> Int64 {
         guard abs(scaled) < SampleGrid.tickLimit else {
             ok = false
             return 0
         }
-        // Truncate, then round on the fraction, which x − trunc(x) gives exactly below 2⁵³;
-        // without a branch (the fraction's side of ±0.5 is a coin toss for noisy data):
-        // 2 × fraction, exact, truncates to +1 at or above 0.5, −1 at or below −0.5, else 0.
         var ticks = Int64(scaled)
         let fraction = scaled - Double(ticks)
         ticks &+= Int64(fraction + fraction)
