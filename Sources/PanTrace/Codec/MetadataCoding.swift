@@ -31,12 +31,24 @@ enum MetadataCoding {
     static func encode(_ m: TraceMetadata, into w: inout ByteWriter) throws(PanTraceError) {
         func string(_ tag: Tag, _ value: String) {
             w.varint(tag.rawValue)
+            text(value)
+        }
+        func text(_ value: String) {
             w.varint(UInt64(value.utf8.count))
-            w.raw(value.utf8)
+            // Native strings hand over their UTF-8 in one copy.
+            if value.utf8.withContiguousStorageIfAvailable({ w.bytes.append(contentsOf: $0) }) == nil { w.raw(value.utf8) }
         }
-        for value in [m.id, m.created, m.source, m.notes, m.velocityOrigin] + m.tags where value.utf8.count > maximumStringBytes {
-            throw PanTraceError(.invalidValue("a metadata string is longer than \(maximumStringBytes) bytes"))
+        func check(_ value: String) throws(PanTraceError) {
+            guard value.utf8.count <= maximumStringBytes else {
+                throw PanTraceError(.invalidValue("a metadata string is longer than \(maximumStringBytes) bytes"))
+            }
         }
+        try check(m.id)
+        try check(m.created)
+        try check(m.source)
+        try check(m.notes)
+        try check(m.velocityOrigin)
+        for tag in m.tags { try check(tag) }
         guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
         string(.id, m.id)
         if let seconds = CanonicalTime.seconds(m.created) {
@@ -70,10 +82,7 @@ enum MetadataCoding {
         if !m.tags.isEmpty {
             w.varint(Tag.tags.rawValue)
             w.varint(UInt64(m.tags.count))
-            for tag in m.tags {
-                w.varint(UInt64(tag.utf8.count))
-                w.raw(tag.utf8)
-            }
+            for tag in m.tags { text(tag) }
         }
         if !m.notes.isEmpty { string(.notes, m.notes) }
         if m.velocityOrigin != defaultVelocity { string(.velocity, m.velocityOrigin) }
