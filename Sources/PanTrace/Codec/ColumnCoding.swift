@@ -136,18 +136,21 @@ enum ColumnCoding {
         var small = true
         for i in 0..<n where v[i].magnitude >= 1 << 40 { small = false; break }
         if small {
+            // Differences carried along: each order's residual is the previous order's less its
+            // value one step back.
+            var d1 = p1 &- p2, d2 = (p1 &- p2) &- (p2 &- p3)
             for i in 3..<max(3, n) {
                 let value = v[i]
                 let r1 = value &- p1
-                let r2 = r1 &- (p1 &- p2)
-                let r3 = r2 &- (p1 &- 2 &* p2 &+ p3)
+                let r2 = r1 &- d1
+                let r3 = r2 &- d2
                 s0 &+= zigzag(value)
                 s1 &+= zigzag(r1)
                 s2 &+= zigzag(r2)
                 s3 &+= zigzag(r3)
-                p3 = p2
-                p2 = p1
                 p1 = value
+                d1 = r1
+                d2 = r2
             }
         } else {
             for i in 3..<max(3, n) {
