@@ -42,7 +42,7 @@ struct InspectCommand: ParsableCommand {
         func f(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         let screen = "\(f(s.screen.width, 0))x\(f(s.screen.height, 0))@\(f(s.screen.scale, 0))x"
         return "\(s.file): \(s.samples) samples, \(f(s.duration_s, 3)) s, \(f(s.rate_hz, 1)) Hz, peak \(f(s.peak_velocity_pt_s, 1)) pt/s, "
-            + "intent \(s.intent.rawValue), source \(s.source), screen \(screen), \(s.chunks) chunks, \(s.bytes) bytes, "
+            + "intent \(s.intent.rawValue), source \(s.source), screen \(screen), \(s.chunks) \(s.chunks == 1 ? "chunk" : "chunks"), \(s.bytes) bytes, "
             + "\(f(s.bytes_per_sample, 2)) B/sample, \(s.complete ? "complete" : "INCOMPLETE")"
     }
 }
