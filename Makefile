@@ -6,7 +6,7 @@ BIN        := .build/debug/pantrace
 FUZZ_DIR   := .build/fuzz
 FUZZ_TIME  ?= 60
 
-.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke setup clean
+.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn setup clean
 
 all: build
 
@@ -59,6 +59,12 @@ fuzz: setup
 
 fuzz-smoke: setup
 	@scripts/fuzz.sh 10
+
+# Optional, not part of `make test`: the Autobahn|Testsuite fuzzing client (cases 1–7 and 10)
+# against `pantrace serve --echo`. Needs a Python 2.7 interpreter; installs wstest into
+# .autobahn/ (and says so), writes the reports there, fails if any case FAILED.
+autobahn: setup
+	@scripts/autobahn.sh
 
 clean:
 	rm -rf .build .build-* $(FUZZ_DIR)

@@ -38,6 +38,16 @@ public final class LiveBridge: Sendable {
         /// clients, so the per-client writes of a broadcast run on several cores: 2 when the
         /// machine has 2 or more cores, else 1 (1…8).
         public var serviceThreads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        /// Test only (`make autobahn`, the Autobahn|Testsuite fuzzing client): every WebSocket
+        /// message a client sends at `/live` is sent back to it unchanged, text as text and
+        /// binary as binary, a fragmented one once whole, up to ``echoMaximumMessageBytes``;
+        /// clients get nothing else (no hello, no frames) and cannot control anything. Who may
+        /// connect is checked as always. `false` (the default): the live viewer.
+        public var isEchoing = false
+        /// The largest message echo mode takes back (1 MiB; larger closes with 1009). The
+        /// largest in Autobahn cases 1–7 and 10 is 7.1.6's 256 KiB; the 9.x performance
+        /// cases, up to 16 MiB, are not run.
+        public static let echoMaximumMessageBytes = 1 << 20
 
         /// Creates a configuration with a fresh random token.
         public init(
@@ -95,12 +105,15 @@ public final class LiveBridge: Sendable {
         self.configuration = configuration
         let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
         servers = (0..<configuration.serviceThreads).map { [inbox] shard in
-            WebSocketServer(
-                configuration: .init(
-                    host: configuration.host, port: configuration.port, policy: policy,
-                    files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
-                    shard: shard, shardCount: configuration.serviceThreads),
-                inbox: inbox)
+            var server = WebSocketServer.Configuration(
+                host: configuration.host, port: configuration.port, policy: policy,
+                files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
+                shard: shard, shardCount: configuration.serviceThreads)
+            if configuration.isEchoing {
+                server.isEchoing = true
+                server.maximumMessageBytes = Configuration.echoMaximumMessageBytes
+            }
+            return WebSocketServer(configuration: server, inbox: inbox)
         }
     }
 

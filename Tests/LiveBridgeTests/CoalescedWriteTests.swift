@@ -41,6 +41,15 @@ struct CoalescedWriteTests {
         #expect(message.bytes == [UInt8](repeating: 0x61, count: count))
     }
 
+    @Test(arguments: [0, 125, 65_536])
+    func anEchoedBinaryMessageIsOneFinalBinaryFrame(count: Int) throws {
+        let message = OutboundMessage([UInt8](repeating: 0xFF, count: count), isBinary: true)
+        let frames = try Self.frames(message.frameBytes)
+        #expect(frames.count == 1)
+        #expect(frames.first?.0 == 0x82)
+        #expect(frames.first?.1 == [UInt8](repeating: 0xFF, count: count))
+    }
+
     @Test func aBatchIsTheFramesBackToBackInOrder() throws {
         let batch = CoalescedWrite(capacity: 200_000)
         let messages = [Self.message(3, 0x62), Self.message(70_000, 0x61), Self.message(300, 0x63), Self.message(0, 0x64)]

@@ -34,13 +34,14 @@ final class OutboundMessage: @unchecked Sendable {
     /// Frame length in bytes: header and payload.
     let frameCount: Int
 
-    init(_ payload: [UInt8]) {
+    /// Frames `payload` as one text message, or binary when `isBinary` (echo mode only).
+    init(_ payload: [UInt8], isBinary: Bool = false) {
         count = payload.count
         let header = Self.headerCount(payload.count)
         frameCount = header + payload.count
         storage = .allocate(byteCount: Self.headroom + Self.maximumHeader + max(payload.count, 1), alignment: 16)
         let frame = (storage + Self.headroom + Self.maximumHeader - header).assumingMemoryBound(to: UInt8.self)
-        frame[0] = 0x81  // FIN, opcode 1 (text)
+        frame[0] = isBinary ? 0x82 : 0x81  // FIN, opcode 2 (binary) or 1 (text)
         switch header {
         case 2:
             frame[1] = UInt8(payload.count)
@@ -63,7 +64,7 @@ final class OutboundMessage: @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Header bytes of a text frame with a payload of `length` bytes (RFC 6455 §5.2).
+    /// Header bytes of a frame with a payload of `length` bytes (RFC 6455 §5.2).
     static func headerCount(_ length: Int) -> Int {
         length < 126 ? 2 : length < 65_536 ? 4 : 10
     }

@@ -47,6 +47,9 @@ final class WebSocketServer: @unchecked Sendable {
         /// This shard's index and the number of shards (see the type's discussion).
         var shard = 0
         var shardCount = 1
+        /// Test only (`make autobahn`): every message a client sends is written back to it,
+        /// and the controller never hears of the client (WebSocketServer+Echo.swift).
+        var isEchoing = false
     }
 
     /// The shard that owns connection `id` among `count` shards.
@@ -97,6 +100,8 @@ final class WebSocketServer: @unchecked Sendable {
         var outbox = ClientOutbox()
         var received: [UInt8] = []
         var closing: lws_close_status?
+        /// Echo mode: whether the message being received is binary (set at its first part).
+        var receivingBinary: Bool?
 
         init(id: ConnectionID, wsi: OpaquePointer) {
             self.id = id
@@ -284,7 +289,8 @@ final class WebSocketServer: @unchecked Sendable {
             nextID += ConnectionID(configuration.shardCount)
             connections[wsi] = connection
             connectionsByID[connection.id] = connection
-            inbox.push(.opened(connection.id, canControl: admitted.removeValue(forKey: wsi) ?? false))
+            let canControl = admitted.removeValue(forKey: wsi) ?? false
+            if !configuration.isEchoing { inbox.push(.opened(connection.id, canControl: canControl)) }
             if isShuttingDown {
                 connection.closing = LWS_CLOSE_STATUS_GOINGAWAY
                 lws_callback_on_writable(wsi)
@@ -298,7 +304,7 @@ final class WebSocketServer: @unchecked Sendable {
             admitted[wsi] = nil
             if let connection = connections.removeValue(forKey: wsi) {
                 connectionsByID[connection.id] = nil
-                inbox.push(.closed(connection.id))
+                if !configuration.isEchoing { inbox.push(.closed(connection.id)) }
             }
             return 0
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -363,12 +369,16 @@ final class WebSocketServer: @unchecked Sendable {
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, nil, 0)
             return -1
         }
+        if configuration.isEchoing, connection.receivingBinary == nil {
+            connection.receivingBinary = lws_frame_is_binary(wsi) != 0
+        }
         if let input, length > 0 {
             connection.received.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
         }
         if lws_is_final_fragment(wsi) != 0 {
             let message = connection.received
             connection.received.removeAll(keepingCapacity: true)
+            guard !configuration.isEchoing else { return echo(message, to: connection) }
             inbox.push(.message(connection.id, message))
         }
         return 0

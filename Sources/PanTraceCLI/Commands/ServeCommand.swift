@@ -40,12 +40,18 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("bench-frame-rate"), help: .hidden)
     var benchFrameRate: Double?
 
+    /// Test only (scripts/autobahn.sh, `make autobahn`): every WebSocket message is echoed
+    /// back to its sender, for the Autobahn|Testsuite fuzzing client.
+    @Flag(name: .customLong("echo"), help: .hidden)
+    var echo = false
+
     func run() throws {
         // First, before any thread exists: SIGINT/SIGTERM then wait for the thread below.
         TerminationSignals.block()
-        let configuration = LiveBridge.Configuration(
+        var configuration = LiveBridge.Configuration(
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
             token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
+        configuration.isEchoing = echo
         let bridge: LiveBridge
         do {
             bridge = try LiveBridge(configuration: configuration)
