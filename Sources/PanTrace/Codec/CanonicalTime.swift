@@ -12,12 +12,8 @@ enum CanonicalTime {
     /// Seconds since the epoch if `text` is a canonical UTC time from 1970 to 9999.
     static func seconds(_ text: String) -> Int? {
         guard text.utf8.count == 20 else { return nil }
-        // Native strings are contiguous UTF-8; anything else is copied once.
-        return text.utf8.withContiguousStorageIfAvailable(seconds) ?? Array(text.utf8).withUnsafeBufferPointer(seconds)
-    }
-
-    private static func seconds(_ u: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard u.count == 20, u[4] == 0x2d, u[7] == 0x2d, u[10] == 0x54, u[13] == 0x3a, u[16] == 0x3a, u[19] == 0x5a else { return nil }
+        let u = Array(text.utf8)
+        guard u[4] == 0x2d, u[7] == 0x2d, u[10] == 0x54, u[13] == 0x3a, u[16] == 0x3a, u[19] == 0x5a else { return nil }
         func digits(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for i in from..<(from + count) {

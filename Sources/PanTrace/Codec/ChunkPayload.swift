@@ -206,30 +206,16 @@ enum ChunkPayload {
 }
 
 extension ChunkPayload {
-    /// The samples of a chunk without optional columns, read through pointers: the columns
-    /// hold at least `count` values each (``ColumnCoding/decode(count:from:into:version:)``).
+    /// The samples of a chunk without optional columns: the columns hold at least `count`
+    /// values each (``ColumnCoding/decode(count:from:into:version:)``).
     private static func appendPlain(
         count: Int, from s: DecodeScratch, scales: (time: Double, position: Double, velocity: Double), to samples: inout [PanSample]
     ) {
-        precondition(s.phase.count >= count && s.time.count >= count && s.tx.count >= count && s.ty.count >= count
-            && s.vx.count >= count && s.vy.count >= count)
-        s.phase.withUnsafeBufferPointer { phase in
-            s.time.withUnsafeBufferPointer { time in
-                s.tx.withUnsafeBufferPointer { tx in
-                    s.ty.withUnsafeBufferPointer { ty in
-                        s.vx.withUnsafeBufferPointer { vx in
-                            s.vy.withUnsafeBufferPointer { vy in
-                                for i in 0..<count {
-                                    samples.append(PanSample(
-                                        time: Double(time[i]) / scales.time, phase: phase[i],
-                                        translation: PanVector(x: Double(tx[i]) / scales.position, y: Double(ty[i]) / scales.position),
-                                        velocity: PanVector(x: Double(vx[i]) / scales.velocity, y: Double(vy[i]) / scales.velocity)))
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        for i in 0..<count {
+            samples.append(PanSample(
+                time: Double(s.time[i]) / scales.time, phase: s.phase[i],
+                translation: PanVector(x: Double(s.tx[i]) / scales.position, y: Double(s.ty[i]) / scales.position),
+                velocity: PanVector(x: Double(s.vx[i]) / scales.velocity, y: Double(s.vy[i]) / scales.velocity)))
         }
     }
 }

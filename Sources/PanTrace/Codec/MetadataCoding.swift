@@ -35,8 +35,7 @@ enum MetadataCoding {
         }
         func text(_ value: String) {
             w.varint(UInt64(value.utf8.count))
-            // Native strings hand over their UTF-8 in one copy.
-            if value.utf8.withContiguousStorageIfAvailable({ w.bytes.append(contentsOf: $0) }) == nil { w.raw(value.utf8) }
+            w.raw(value.utf8)
         }
         func check(_ value: String) throws(PanTraceError) {
             guard value.utf8.count <= maximumStringBytes else {
@@ -171,11 +170,7 @@ enum MetadataCoding {
     /// `bytes` as a string if they are valid UTF-8. ASCII, what nearly every id, tag and name
     /// is, takes a fast path: it is valid UTF-8 as it stands, so it needs no validation.
     static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        bytes.withUnsafeBufferPointer { b in
-            var high: UInt8 = 0
-            for byte in b { high |= byte }
-            return high < 0x80 ? String(decoding: b, as: UTF8.self) : String(validating: b, as: UTF8.self)
-        }
+        bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
 
     /// Version 2: a whole number as `zigzag << 2`, exact thousandths as `zigzag << 2 | 2`,

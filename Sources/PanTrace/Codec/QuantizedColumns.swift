@@ -37,47 +37,14 @@ struct QuantizedColumns {
     /// value, but each column is sized once and filled through a pointer.
     mutating func fill(_ samples: ArraySlice<PanSample>, grid: SampleGrid, firstIndex: Int) throws(PanTraceError) {
         removeAll()
-        let n = samples.count
-        let plain = samples.allSatisfy { $0.location == nil && $0.touches == nil }
-        var valid = plain
-        if plain {
-            let scales = (grid.timeTicksPerSecond, Double(grid.positionTicksPerPoint), Double(grid.velocityTicksPerPointPerSecond))
-            phase.append(contentsOf: repeatElement(0, count: n))
-            mask.append(contentsOf: repeatElement(0, count: n))
-            phase.withUnsafeMutableBufferPointer { codes in
-                for (i, sample) in samples.enumerated() { codes[i] = sample.phase.rawValue }
-            }
-            time.append(contentsOf: repeatElement(0, count: n))
-            tx.append(contentsOf: repeatElement(0, count: n))
-            ty.append(contentsOf: repeatElement(0, count: n))
-            vx.append(contentsOf: repeatElement(0, count: n))
-            vy.append(contentsOf: repeatElement(0, count: n))
-            samples.withContiguousStorageIfAvailable { source in
-                time.withUnsafeMutableBufferPointer { t in
-                    tx.withUnsafeMutableBufferPointer { x in
-                        ty.withUnsafeMutableBufferPointer { y in
-                            vx.withUnsafeMutableBufferPointer { u in
-                                vy.withUnsafeMutableBufferPointer { v in
-                                    for i in 0..<n {
-                                        let sample = source[i]
-                                        var ok = true
-                                        t[i] = Self.ticks(sample.time * scales.0, &ok)
-                                        x[i] = Self.ticks(sample.translation.x * scales.1, &ok)
-                                        y[i] = Self.ticks(sample.translation.y * scales.1, &ok)
-                                        u[i] = Self.ticks(sample.velocity.x * scales.2, &ok)
-                                        v[i] = Self.ticks(sample.velocity.y * scales.2, &ok)
-                                        valid = valid && ok
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            } ?? { valid = false }()
+        if samples.allSatisfy({ $0.location == nil && $0.touches == nil }) {
+            let t = grid.timeTicksPerSecond, p = Double(grid.positionTicksPerPoint), v = Double(grid.velocityTicksPerPointPerSecond)
+            mask.append(contentsOf: repeatElement(0, count: samples.count))
+            let ok = appendPlain(samples, time: t, position: p, velocity: v)  // Interop/QuantizerKernels.swift
+            if ok { return }
+            removeAll()
         }
-        guard !valid else { return }
         // Optional columns, or an invalid value to name: the one-by-one path.
-        removeAll()
         for (offset, sample) in samples.enumerated() { try append(sample, grid: grid, sample: firstIndex + offset) }
     }
 
