@@ -76,9 +76,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Benchmarks only: timing helpers shared by the benchmark executables.
+        .target(
+            name: "BenchmarkSupport",
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "CodecBench",
-            dependencies: ["PanTrace", "PanCapture"],
+            dependencies: ["PanTrace", "PanCapture", "BenchmarkSupport"],
             path: "Benchmarks/CodecBench",
             swiftSettings: strictSettings
         ),
@@ -96,13 +102,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "CaptureBench",
-            dependencies: ["PanCapture", "PanTrace"],
+            dependencies: ["PanCapture", "PanTrace", "BenchmarkSupport"],
             path: "Benchmarks/CaptureBench",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "ReplayBench",
-            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
             path: "Benchmarks/ReplayBench",
             swiftSettings: strictSettings
         ),

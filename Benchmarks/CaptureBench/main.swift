@@ -2,26 +2,12 @@
 // against Foundation string parsing, and `record` of a 1 GB CSV log in bounded memory.
 // Run: swift build -c release --product CaptureBench && .build/release/CaptureBench
 // Size of the big log: CAPTURE_BENCH_LOG_MB (default 1024). Prints markdown tables.
+import BenchmarkSupport
 import Foundation
 import PanCapture
 import PanTrace
 
-let clock = ContinuousClock()
-
-func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-}
-
-/// Runs `body` repeatedly for at least `minimum` seconds; returns seconds per run.
-func measure(minimum: Double = 1.0, _ body: () throws -> Void) rethrows -> Double {
-    var runs = 0
-    let start = clock.now
-    repeat {
-        try body()
-        runs += 1
-    } while seconds(clock.now - start) < minimum
-    return seconds(clock.now - start) / Double(runs)
-}
+let clock = benchmarkClock
 
 /// Peak and current resident set size in KiB, from /proc/self/status.
 func residentKiB() -> (peak: Int, current: Int) {

@@ -1,26 +1,12 @@
 // Codec benchmark: .pantrace against gzip-compressed JSONL of the same samples, in one run.
 // Run with `make bench` (release build). Prints a markdown table for BENCHMARKS.md.
+import BenchmarkSupport
 import Foundation
 import PanCapture
 import PanTrace
 
 let gestureCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
-let clock = ContinuousClock()
-
-func seconds(_ d: Duration) -> Double {
-    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-}
-
-/// Runs `body` repeatedly for at least `minimum` seconds; returns seconds per run.
-func measure(minimum: Double = 1.0, _ body: () throws -> Void) rethrows -> Double {
-    var runs = 0
-    let start = clock.now
-    repeat {
-        try body()
-        runs += 1
-    } while seconds(clock.now - start) < minimum
-    return seconds(clock.now - start) / Double(runs)
-}
+let clock = benchmarkClock
 
 var configuration = GestureSynthesizer.Configuration()
 configuration.rate = 120

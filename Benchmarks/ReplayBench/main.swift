@@ -8,17 +8,14 @@
 //   grid split across threads) against a naive sweep that rebuilds each trace's release state
 //   for every grid point, timed on a slice of the grid and extrapolated.
 
+import BenchmarkSupport
 import Foundation
 import PanCapture
 import PanReplay
 import PanTrace
 import TransitionEngine
 
-let clock = ContinuousClock()
-
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-}
+let clock = benchmarkClock
 
 func format(_ value: Double, digits: Int) -> String { String(format: "%.\(digits)f", value) }
 func millions(_ value: Double) -> String { format(value / 1e6, digits: 2) + " M" }
