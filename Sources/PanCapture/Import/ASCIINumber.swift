@@ -23,6 +23,14 @@ enum ASCIINumber {
     @inline(__always)
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
 
+    /// Consumes a leading `+` or `-` at `index` (which must be in range); whether it was `-`.
+    @inline(__always)
+    private static func sign(_ bytes: ArraySlice<UInt8>, _ index: inout Int) -> Bool {
+        guard bytes[index] == minus || bytes[index] == plus else { return false }
+        defer { index += 1 }
+        return bytes[index] == minus
+    }
+
     /// A decimal number of milliseconds (`12.5`, `-3`, `235089067.457`, `1E3`) as whole
     /// nanoseconds, rounded half away from zero past the sixth decimal; `nil` if it is not a
     /// number or does not fit.
@@ -30,11 +38,7 @@ enum ASCIINumber {
         var index = bytes.startIndex
         let end = bytes.endIndex
         guard index < end else { return nil }
-        var isNegative = false
-        if bytes[index] == minus || bytes[index] == plus {
-            isNegative = bytes[index] == minus
-            index += 1
-        }
+        let isNegative = sign(bytes, &index)
         var whole: Int64 = 0
         var digits = 0
         while index < end, bytes[index] >= zero, bytes[index] <= nine {
@@ -91,11 +95,7 @@ enum ASCIINumber {
         var index = bytes.startIndex
         let end = bytes.endIndex
         guard index < end else { return nil }
-        var isNegative = false
-        if bytes[index] == minus || bytes[index] == plus {
-            isNegative = bytes[index] == minus
-            index += 1
-        }
+        let isNegative = sign(bytes, &index)
         var mantissa: UInt64 = 0
         var digits = 0, scale = 0
         var isExact = true
@@ -129,11 +129,7 @@ enum ASCIINumber {
         var index = bytes.startIndex
         let end = bytes.endIndex
         guard index < end else { return nil }
-        var isNegative = false
-        if bytes[index] == minus || bytes[index] == plus {
-            isNegative = bytes[index] == minus
-            index += 1
-        }
+        let isNegative = sign(bytes, &index)
         guard index < end else { return nil }
         var value = 0
         while index < end {
