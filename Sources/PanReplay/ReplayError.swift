@@ -1,3 +1,5 @@
+internal import PanTrace
+
 /// The one error type of `PanReplay`: a trace that cannot be replayed, an unknown parameter,
 /// or a grid that cannot be swept.
 ///
@@ -16,6 +18,8 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case duplicateAxis(key: String)
         case gridTooLarge(points: Int, limit: Int)
         case noTraces(reason: String)
+        case tooLong(what: String, seconds: Double)
+        case invalidScreen(reason: String)
     }
 
     private let code: Code
@@ -54,6 +58,10 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)the grid has \(points) points, more than \(limit); pass --yes to sweep it anyway"
         case .noTraces(let reason):
             return "\(prefix)nothing to tune: \(reason)"
+        case .tooLong(let what, let seconds):
+            return "\(prefix)\(what) spans \(seconds) s; a replay covers at most \(Int(ValueLimits.replaySpan)) s (docs/REPLAY.md)"
+        case .invalidScreen(let reason):
+            return "\(prefix)cannot replay on this screen: \(reason)"
         }
     }
 
@@ -93,4 +101,8 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     static func gridTooLarge(points: Int, limit: Int) -> Self { Self(.gridTooLarge(points: points, limit: limit)) }
 
     static func noTraces(_ reason: String) -> Self { Self(.noTraces(reason: reason)) }
+
+    static func tooLong(_ what: String, seconds: Double) -> Self { Self(.tooLong(what: what, seconds: seconds)) }
+
+    static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
 }

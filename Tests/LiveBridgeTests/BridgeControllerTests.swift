@@ -185,11 +185,24 @@ struct BridgeControllerTests {
         #expect(errors(controller.handle(.message(2, arm), now: 0.4)).isEmpty)
     }
 
-    @Test func aNonPositivePadIsRefused() throws {
+    /// A pad outside 1…100,000 points or a scale outside 0.1…100 is refused where the message
+    /// is decoded, naming the field; the largest and smallest accepted sizes arm.
+    @Test(arguments: [
+        ("0", "844", "3", false), ("-0.0", "844", "3", false), ("5e-324", "5e-324", "3", false), ("390", "1e308", "3", false),
+        ("390", "844", "0", false), ("390", "844", "1e-300", false), ("390", "844", "101", false), ("0.999", "844", "3", false),
+        ("1", "1", "0.1", true), ("100000", "100000", "100", true),
+    ])
+    func aPadOutsideTheScreenLimitsIsRefused(width: String, height: String, scale: String, accepted: Bool) throws {
         var controller = try Self.controller()
         _ = controller.handle(.opened(1, canControl: true), now: 0)
-        let out = controller.handle(.message(1, Self.json(#"{"type":"record","screen":{"width":0,"height":844,"scale":3}}"#)), now: 0.1)
-        #expect(errors(out).map(\.code) == ["invalid"])
+        let text = #"{"type":"record","screen":{"width":\#(width),"height":\#(height),"scale":\#(scale)}}"#
+        let out = errors(controller.handle(.message(1, Self.json(text)), now: 0.1))
+        if accepted {
+            #expect(out.isEmpty)
+        } else {
+            #expect(out.map(\.code) == ["bad_message"])
+            #expect(out.first?.message.contains("screen") == true)
+        }
     }
 
     @Test func clientsJoiningAQuietSceneShareOneHelloAndAChangeStartsANewOne() throws {

@@ -43,7 +43,8 @@ struct TraceWriterTests {
             // Nothing older than 100 ms of gesture time is ever left unwritten.
             #expect(sample.time - chunkStart < 0.1 + 1e-9 || sample.phase.isTerminal)
         }
-        #expect(writer.chunkCount >= 1 + Int(trace.duration / 0.1))
+        // The header travels in the first chunk's gzip member.
+        #expect(writer.chunkCount >= Int(trace.duration / 0.1))
         try writer.finish()
         #expect(try TraceReader().decode(sink.bytes).isComplete)
     }

@@ -168,7 +168,8 @@ struct BridgeController {
         case .loop(let enabled):
             try withPlayer { $0.loops = enabled }
         case .step(let frames):
-            guard abs(frames) <= 100_000 else { throw BridgeFailure("invalid", "step of \(frames) frames is too far") }
+            // `magnitude`, not `abs`: abs(Int.min) traps.
+            guard frames.magnitude <= 100_000 else { throw BridgeFailure("invalid", "step of \(frames) frames is too far") }
             try withPlayer { $0.step(frames: frames) }
         case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
@@ -214,9 +215,6 @@ struct BridgeController {
         if let session, session.owner != id, session.state == .armed || session.state == .capturing || session.state == .released {
             throw BridgeFailure("busy", "another viewer is recording; try again when it has saved or discarded")
         }
-        guard request.screen.width > 0, request.screen.height > 0, request.screen.scale > 0,
-              request.screen.width.isFinite, request.screen.height.isFinite, request.screen.scale.isFinite
-        else { throw BridgeFailure("invalid", "the record pad's screen size must be positive") }
         if session?.state == .capturing { session?.finalise() }
         let presetName = request.preset ?? player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
         let preset: Preset

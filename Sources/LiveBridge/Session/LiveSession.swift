@@ -68,8 +68,11 @@ struct LiveSession {
             throw BridgeFailure("invalid", "the gesture was released: label it, then save or discard")
         }
         guard events.count < Self.maximumEvents else { throw BridgeFailure("invalid", "too many events in one recording") }
-        guard message.t_ms.isFinite, message.x.isFinite, message.y.isFinite else {
-            throw BridgeFailure("invalid", "pointer values must be finite numbers")
+        // The message's values were range-checked when it was decoded; what is left is the
+        // gesture as a whole, which no replay may be asked to cover for longer than an hour.
+        if let first = events.first, (message.t_ms * 1e6 - Double(first.nanoseconds)).magnitude > ValueLimits.replaySpan * 1e9 {
+            throw BridgeFailure(
+                "invalid", "t_ms \(message.t_ms) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that")
         }
         guard let phase = PointerEvent.Phase(rawValue: message.phase) else {
             throw BridgeFailure("invalid", "unknown pointer phase \"\(message.phase)\" (expected down, move, up or cancel)")

@@ -104,12 +104,9 @@ struct Player {
         elapsed = Double(index) / frameRate
     }
 
-    /// Positions the replayer so that its next frame is `index` (restarting when going back).
+    /// Positions the replayer so that its next frame is `index`: the cost is the samples in
+    /// between, not the frames, so a seek on a long recording stays cheap.
     private mutating func seekReplayer(to index: Int) {
-        if replayer.frameIndex > index {
-            // Restarting cannot fail: the same trace and configuration built it before.
-            replayer = try! Replayer(trace: trace, configuration: configuration)
-        }
-        while replayer.frameIndex < index { _ = replayer.nextSnapshot() }
+        if replayer.frameIndex != index { replayer.seek(toFrame: index) }
     }
 }

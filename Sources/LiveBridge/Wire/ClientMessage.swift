@@ -106,6 +106,28 @@ public struct PointerMessage: Codable, Sendable, Equatable {
         self.phase = phase
         self.pointer = pointer
     }
+
+    private enum CodingKeys: String, CodingKey { case t_ms, x, y, phase, pointer }
+
+    /// Decodes and checks an event: the time within ±``ValueLimits/timeMagnitude`` seconds
+    /// and the position within ±``ValueLimits/coordinateMagnitude`` points, refused here
+    /// with the field named.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        t_ms = try c.decode(Double.self, forKey: .t_ms)
+        x = try c.decode(Double.self, forKey: .x)
+        y = try c.decode(Double.self, forKey: .y)
+        phase = try c.decode(String.self, forKey: .phase)
+        pointer = try c.decodeIfPresent(Int.self, forKey: .pointer)
+        guard ValueLimits.isValidTime(t_ms / 1000) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .t_ms, in: c, debugDescription: "t_ms \(t_ms) is outside ±\(ValueLimits.timeMagnitude * 1000) ms")
+        }
+        for (key, value) in [(CodingKeys.x, x), (.y, y)] where !ValueLimits.isValidCoordinate(value) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: c, debugDescription: "\(key.stringValue) \(value) is outside ±\(ValueLimits.coordinateMagnitude) points")
+        }
+    }
 }
 
 /// `tune`: sweep parameters over recordings.

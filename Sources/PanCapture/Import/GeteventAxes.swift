@@ -20,11 +20,12 @@ public struct GeteventAxes: Hashable, Sendable {
         let parts = argument.split(separator: ",")
         func range(_ text: Substring) -> ClosedRange<Int>? {
             let ends = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard ends.count == 2, let low = Int(ends[0]), let high = Int(ends[1]), low < high else { return nil }
-            return low...high
+            // Panel axes are 32-bit (struct input_absinfo), so wider ends are refused here.
+            guard ends.count == 2, let low = Int32(ends[0]), let high = Int32(ends[1]), low < high else { return nil }
+            return Int(low)...Int(high)
         }
         guard parts.count == 2, let x = range(parts[0]), let y = range(parts[1]) else {
-            throw CaptureError(.invalidArgument("axis range must be XMIN:XMAX,YMIN:YMAX with each min below its max, got \"\(argument)\""))
+            throw CaptureError(.invalidArgument("axis range must be XMIN:XMAX,YMIN:YMAX with each min below its max and both 32-bit integers, got \"\(argument)\""))
         }
         self.init(x: x, y: y)
     }
@@ -37,10 +38,11 @@ public struct GeteventAxes: Hashable, Sendable {
     /// `services/inputflinger/reader/mapper/TouchInputMapper.cpp`. Pixels over the scale are
     /// points, so `x_pt = (raw − min) · width_pt / (max − min + 1)`.
     public func location(rawX: Int32, rawY: Int32, on screen: ScreenGeometry) -> PanVector {
-        let width = Double(x.upperBound - x.lowerBound + 1), height = Double(y.upperBound - y.lowerBound + 1)
+        // In Double: ends read from a device dump may be anything an Int holds.
+        let width = Double(x.upperBound) - Double(x.lowerBound) + 1, height = Double(y.upperBound) - Double(y.lowerBound) + 1
         return PanVector(
-            x: Double(Int(rawX) - x.lowerBound) * screen.width / width,
-            y: Double(Int(rawY) - y.lowerBound) * screen.height / height)
+            x: (Double(rawX) - Double(x.lowerBound)) * screen.width / width,
+            y: (Double(rawY) - Double(y.lowerBound)) * screen.height / height)
     }
 
     /// Every device's ranges found in the text of a `getevent -p` (or `-lp`) dump, by device

@@ -34,6 +34,16 @@ public struct GestureTrack: Sendable, Hashable {
             throw ReplayError.noRelease.about(trace.metadata.id)
         }
         guard releaseIndex > 0 else { throw ReplayError.neverBegan.about(trace.metadata.id) }
+        // Checked before any velocity is estimated: a span of years would overflow the
+        // estimators' nanoseconds and ask a replay for billions of frames.
+        let span = trace.samples[releaseIndex].time - trace.samples[0].time
+        guard span <= ValueLimits.replaySpan else {
+            throw ReplayError.tooLong("the gesture", seconds: span).about(trace.metadata.id)
+        }
+        let screen = screen ?? Size(width: trace.metadata.screen.width, height: trace.metadata.screen.height)
+        for value in [screen.width, screen.height] where !(value.isFinite && ValueLimits.screenPoints.contains(value)) {
+            throw ReplayError.invalidScreen("\(screen.width) × \(screen.height) points is outside 1…100000").about(trace.metadata.id)
+        }
         let samples = trace.samples[...releaseIndex]
         let velocities = Self.velocities(of: samples, source: velocity)
         var inputs: [GestureInput] = []
@@ -57,7 +67,7 @@ public struct GestureTrack: Sendable, Hashable {
         }
         self.id = trace.metadata.id
         self.intent = trace.metadata.intent
-        self.screen = screen ?? Size(width: trace.metadata.screen.width, height: trace.metadata.screen.height)
+        self.screen = screen
         self.inputs = inputs
         self.lastMoveTime = lastMoveTime
     }

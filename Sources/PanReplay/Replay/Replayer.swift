@@ -76,6 +76,10 @@ public struct Replayer: Sendable {
         let metrics = TransitionMetrics(release: release, preset: preset, displayFrameRate: rate)
         let start = track.inputs[0].time
         let end = release.time + trajectory.duration
+        guard end - start <= ValueLimits.replaySpan else {
+            // A NaN span fails this test too.
+            throw ReplayError.tooLong("the gesture and its completion", seconds: end - start).about(track.id)
+        }
         let frames = Self.lastFrame(from: start, atOrAfter: end, rate: rate) + 1
 
         self.configuration = configuration
@@ -144,6 +148,23 @@ public struct Replayer: Sendable {
         feed(upTo: time)
         frameIndex += 1
         return transition.frameState(at: time)
+    }
+
+    /// Positions the replay so that its next frame is `index` (clamped to `0…frameCount`),
+    /// forwards or back, at the cost of the samples in between, never of the frames.
+    ///
+    /// Frames are pure functions of the samples fed so far (completion is analytic and a
+    /// snapshot changes nothing), so skipping the frames between here and `index` gives the
+    /// same frame `index` as drawing them all.
+    public mutating func seek(toFrame index: Int) {
+        let target = max(0, min(frameCount, index))
+        if target < frameIndex {
+            transition = InteractiveTransition(preset: configuration.parameters.preset, screen: track.screen, displayFrameRate: configuration.frameRate)
+            cursor = 0
+            nextInputTime = startTime
+        }
+        if target > 0 { feed(upTo: time(ofFrame: target - 1)) }
+        frameIndex = target
     }
 
     /// Every remaining frame.

@@ -21,9 +21,11 @@ final class FileSink: ChunkSink {
         self.synchronizes = synchronizes
     }
 
+    /// Appends `member`; the first write also names the file (it was created unpublished).
     func write(_ member: [UInt8]) throws(PanTraceError) {
         try file.writeAll(member)
         if synchronizes { try file.synchronize() }
+        try file.publish()
     }
 
     func close() { file.close() }

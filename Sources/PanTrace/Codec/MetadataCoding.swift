@@ -49,6 +49,7 @@ enum MetadataCoding {
         try check(m.velocityOrigin)
         for tag in m.tags { try check(tag) }
         guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
+        _ = try m.screen.validated()
         string(.id, m.id)
         if let seconds = CanonicalTime.seconds(m.created) {
             if m.created != defaultCreated {
@@ -140,6 +141,7 @@ enum MetadataCoding {
             case .screen:
                 m.screen = ScreenGeometry(
                     width: try number(&r, version: version), height: try number(&r, version: version), scale: try number(&r, version: version))
+                if let problem = m.screen.problem { throw PanTraceError(.badHeader(problem)) }
             case .edge:
                 let code = Int(try r.byte())
                 guard code < ScreenEdge.allCases.count else { throw PanTraceError(.badHeader("unknown edge code \(code)")) }

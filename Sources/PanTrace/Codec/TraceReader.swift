@@ -200,6 +200,9 @@ public struct TraceReader {
     private static func checkTimeOrder(_ samples: [PanSample], from start: Int) throws(PanTraceError) {
         var previous = start > 0 ? samples[start - 1].time : -Double.infinity
         for i in start..<samples.count {
+            guard ValueLimits.isValidTime(samples[i].time) else {
+                throw PanTraceError(.invalidSample("time \(samples[i].time) s is outside ±\(ValueLimits.timeMagnitude) s"), sample: i)
+            }
             guard samples[i].time >= previous else {
                 throw PanTraceError(.invalidSample("time \(samples[i].time) s goes backwards (previous \(previous) s)"), sample: i)
             }

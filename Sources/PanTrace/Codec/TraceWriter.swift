@@ -1,10 +1,12 @@
 /// Writes a `.pantrace` file as a gesture happens: append-only and crash-tolerant.
 ///
-/// The header chunk is written when the writer is created. Samples are buffered and sealed
-/// into a chunk (one gzip member, written with one `write(2)`) at least every
-/// ``Configuration/chunkDuration`` of gesture time and whenever a sample's phase is
-/// `ended` or `cancelled`; a process killed at any instant leaves a file whose complete
-/// chunks all read back. ``finish()`` writes the end chunk that marks the file complete.
+/// Samples are buffered and sealed into a chunk (one gzip member, written with one
+/// `write(2)`) at least every ``Configuration/chunkDuration`` of gesture time and whenever a
+/// sample's phase is `ended` or `cancelled`; the header goes out in the same member as the
+/// first chunk of samples. A file created with ``init(creatingFileAt:metadata:grid:configuration:)``
+/// gets its name only with that first write (docs/FORMAT.md §5), so a process killed at any
+/// instant leaves either no file or one whose complete chunks all read back, with at least
+/// one sample. ``finish()`` writes the end chunk that marks the file complete.
 ///
 /// ```swift
 /// let writer = try TraceWriter(creatingFileAt: "swipe.pantrace", metadata: metadata)
@@ -85,13 +87,18 @@ public final class TraceWriter {
     private var member: [UInt8] = []
     private var group: [UInt8] = []
     private var isFinished = false
+    /// The header payload, held back until the first chunk of samples (or the end) so that
+    /// both go out in one gzip member with one `write(2)`: a file is never seen, or left by a
+    /// crash, holding a header and no samples.
+    private var heldHeader: [UInt8]?
 
-    /// Creates `path` (never overwriting an existing file) and writes the header chunk.
+    /// Creates the file that will be named `path` at the first write (never overwriting an
+    /// existing file); the header is written with the first chunk of samples.
     /// - Throws: ``PanTraceError`` if the file exists or cannot be written.
     public convenience init(
         creatingFileAt path: String, metadata: TraceMetadata, grid: SampleGrid = .standard, configuration: Configuration = .live
     ) throws(PanTraceError) {
-        let file = try FileDescriptor.createExclusive(path)
+        let file = try FileDescriptor.createUnpublished(path)
         do {
             try self.init(sink: FileSink(file, synchronizes: configuration.synchronizesEachChunk), metadata: metadata, grid: grid, configuration: configuration)
         } catch {
@@ -108,7 +115,12 @@ public final class TraceWriter {
         self.grid = grid
         self.configuration = configuration
         self.deflater = deflater ?? GzipDeflater(level: Int32(configuration.compressionLevel))
-        try writeChunk(ChunkPayload.encodeHeader(grid: grid, metadata: metadata))
+        let header = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata)
+        if configuration.groupsChunks {
+            try writeChunk(header)
+        } else {
+            heldHeader = header
+        }
     }
 
     deinit {
@@ -134,10 +146,10 @@ public final class TraceWriter {
         }
     }
 
-    /// Rejects a time that is not finite or earlier than the previous sample's.
+    /// Rejects a time that is not finite, beyond ``ValueLimits/timeMagnitude``, or earlier than the previous sample's.
     static func checkTime(_ time: Double, after lastTime: Double, sample index: Int) throws(PanTraceError) {
-        guard time.isFinite else {
-            throw PanTraceError(.invalidSample("time is \(time); only finite numbers can be recorded"), sample: index)
+        guard ValueLimits.isValidTime(time) else {
+            throw PanTraceError(.invalidSample("time is \(time) s; only finite times within ±\(ValueLimits.timeMagnitude) s can be recorded"), sample: index)
         }
         guard time >= lastTime else {
             throw PanTraceError(.invalidSample("time \(time) s goes backwards (previous sample at \(lastTime) s)"), sample: index)
@@ -158,6 +170,12 @@ public final class TraceWriter {
     /// Records new metadata (an intent labelled after the gesture, say) in a chunk of its own.
     public func updateMetadata(_ metadata: TraceMetadata) throws(PanTraceError) {
         precondition(!isFinished, "updateMetadata after finish()")
+        if heldHeader != nil, pending.isEmpty {
+            // Nothing is written yet: the new metadata simply replaces the held header's.
+            heldHeader = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata)
+            self.metadata = metadata
+            return
+        }
         try flush()
         try writeChunk(ChunkPayload.encodeMetadata(metadata))
         self.metadata = metadata
@@ -184,7 +202,13 @@ public final class TraceWriter {
     }
 
     private func writeChunk(_ payload: [UInt8]) throws(PanTraceError) {
-        guard configuration.groupsChunks else { return try writeMember(payload) }
+        guard configuration.groupsChunks else {
+            guard var header = heldHeader else { return try writeMember(payload) }
+            header.append(contentsOf: payload)
+            try writeMember(header)
+            heldHeader = nil
+            return
+        }
         group.append(contentsOf: payload)
         if group.count >= configuration.groupBytes { try writeGroup() }
     }
@@ -286,7 +310,8 @@ public struct TraceEncoder {
 
     /// Writes `trace` to a new file at `path` (never overwriting).
     ///
-    /// The whole file is encoded first, so an invalid sample leaves no file behind.
+    /// The whole file is encoded first, so an invalid sample leaves no file behind, and it is
+    /// named only once written whole, so a full disk or a crash leaves none either.
     public static func write(_ trace: Trace, to path: String, configuration: TraceWriter.Configuration = .archive) throws(PanTraceError) {
         let bytes: [UInt8]
         do {
@@ -294,9 +319,7 @@ public struct TraceEncoder {
         } catch {
             throw error.in(file: path)
         }
-        let file = try FileDescriptor.createExclusive(path)
-        defer { file.close() }
-        try file.writeAll(bytes)
+        try FileDescriptor.writeNew(path, bytes)
     }
 }
 

@@ -35,8 +35,6 @@ public enum TraceFiles {
         } catch {
             throw error.in(file: path)
         }
-        let file = try FileDescriptor.createExclusive(path)
-        defer { file.close() }
-        try file.writeAll(bytes)
+        try FileDescriptor.writeNew(path, bytes)
     }
 }
