@@ -48,6 +48,10 @@ public final class LiveBridge: Sendable {
         /// largest in Autobahn cases 1–7 and 10 is 7.1.6's 256 KiB; the 9.x performance
         /// cases, up to 16 MiB, are not run.
         public static let echoMaximumMessageBytes = 1 << 20
+        /// Where the bridge's own log lines go while it runs (a recording skipped, a message
+        /// that could not be encoded, descriptors running out), one line each, from any
+        /// thread. The default drops them; `pantrace serve` writes them to standard error.
+        public var log: @Sendable (String) -> Void = { _ in }
 
         /// Creates a configuration with a fresh random token.
         public init(
@@ -108,7 +112,7 @@ public final class LiveBridge: Sendable {
             var server = WebSocketServer.Configuration(
                 host: configuration.host, port: configuration.port, policy: policy,
                 files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
-                shard: shard, shardCount: configuration.serviceThreads)
+                shard: shard, shardCount: configuration.serviceThreads, log: configuration.log)
             if configuration.isEchoing {
                 server.isEchoing = true
                 server.maximumMessageBytes = Configuration.echoMaximumMessageBytes
@@ -200,6 +204,7 @@ public final class LiveBridge: Sendable {
             var out: [Outgoing] = []
             controller.wallClock = Date().timeIntervalSince1970
             for input in inputs { out += controller.handle(input, now: seconds()) }
+            for line in controller.takeLog() { configuration.log(line) }
             if let (requester, job) = controller.takePendingTune() {
                 DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
             }
@@ -258,8 +263,15 @@ public final class LiveBridge: Sendable {
             }
             message = .frame(frame)
         }
-        // Encoding our own Codable types cannot fail (no non-finite numbers reach here).
-        guard let data = try? encoder.encode(message) else { return nil }
+        let data: Data
+        do {
+            data = try encoder.encode(message)
+        } catch {
+            // Values are checked where they enter, so this should not happen; if it does, the
+            // message is not sent and the log says which and why.
+            configuration.log("could not encode a \(message.type) message: \(error)")
+            return nil
+        }
         let payload = OutboundMessage(Array(data))
         return (delivery(payload, to: outgoing.target), payload)
     }

@@ -76,3 +76,24 @@ struct GridAxisTests {
         for point in 0..<6 { #expect(grid.point(withValueIndices: grid.valueIndices(ofPoint: point)) == point) }
     }
 }
+
+/// A grid is refused for its size before any axis is built.
+struct TuningGridSizeTests {
+    /// `0:1:1e-12` would be a trillion values: refused from arithmetic alone, as is a product
+    /// of axes past the limit; one point under the limit is built.
+    @Test func aGridTooLargeIsRefusedBeforeItIsBuilt() throws {
+        #expect(throws: ReplayError.self) { try TuningGrid(parsing: ["threshold=0:1:1e-12"]) }
+        let tooMany = #expect(throws: ReplayError.self) { try TuningGrid(parsing: ["threshold=0:0.9999:0.0001", "duration=0:0.1:0.0001"]) }
+        #expect(tooMany?.isGridTooLarge == true)
+        let fits = try TuningGrid(parsing: ["threshold=0:0.9999:0.0001", "duration=0:0.0999:0.0001"])
+        #expect(fits.pointCount == 10_000_000)
+        #expect(throws: ReplayError.self) { try TuningGrid(parsing: ["threshold=0:0.9999:0.0001", "duration=0:0.1:0.0001"], isConfirmed: false) }
+    }
+
+    @Test func parsingAGridGivesTheAxesParsedOneByOne() throws {
+        let specs = ["threshold=0.2:0.8:0.05", "velocity=recorded,lsq2"]
+        let grid = try TuningGrid(parsing: specs)
+        #expect(grid.axes == (try specs.map { try GridAxis(parsing: $0) }))
+        #expect(grid.pointCount == 26)
+    }
+}

@@ -50,6 +50,8 @@ final class WebSocketServer: @unchecked Sendable {
         /// Test only (`make autobahn`): every message a client sends is written back to it,
         /// and the controller never hears of the client (WebSocketServer+Echo.swift).
         var isEchoing = false
+        /// The bridge's log (``LiveBridge/Configuration/log``).
+        var log: @Sendable (String) -> Void = { _ in }
     }
 
     /// The shard that owns connection `id` among `count` shards.
@@ -337,6 +339,9 @@ final class WebSocketServer: @unchecked Sendable {
             case .notFound: status = 404
             case .forbidden: status = 403
             case .unsupportedType: status = 415
+            case .notRegularFile(let file):
+                configuration.log("not serving \(file): not a regular file")
+                status = 404
             }
         }
         if lws_return_http_status(wsi, status, nil) != 0 { return -1 }

@@ -15,6 +15,8 @@ struct StaticFiles: Sendable {
         case notFound
         case forbidden
         case unsupportedType
+        /// A FIFO, socket or device: serving it would block the service thread.
+        case notRegularFile(path: String)
     }
 
     /// MIME types by extension; `.mjs` is listed because lws 4.1.6 does not know it.
@@ -41,6 +43,12 @@ struct StaticFiles: Sendable {
         guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory) else { return .notFound }
         guard resolved == root || resolved.hasPrefix(root + "/") else { return .forbidden }
         if isDirectory.boolValue { return .notFound }
+        // Only regular files reach lws, which opens and reads them on the service thread: a
+        // FIFO there would stall every client. (Checked on the resolved path, so a symlink
+        // to a FIFO is caught too.)
+        guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
+            return .notRegularFile(path: resolved)
+        }
         let ext = (components.last! as NSString).pathExtension.lowercased()
         guard let mime = Self.mimeTypes[ext] else { return .unsupportedType }
         return .file(path: resolved, mimeType: mime)

@@ -50,6 +50,20 @@ struct BridgeController {
         library.rescan()
     }
 
+    /// Lines for the server's log that the runtime has not taken yet (``takeLog()``).
+    private var pendingLog: [String] = []
+
+    /// The log lines gathered since the last call, oldest first.
+    mutating func takeLog() -> [String] {
+        defer { pendingLog.removeAll() }
+        return pendingLog
+    }
+
+    /// Rescans the library; a file that newly cannot be read is logged once.
+    private mutating func rescanLibrary() {
+        pendingLog += library.rescan().map { "skipped \($0)" }
+    }
+
     /// Files in the recordings folder that could not be read.
     var libraryProblems: [String] { library.problems }
 
@@ -106,7 +120,7 @@ struct BridgeController {
                 // The recorder left: a gesture in progress is kept, complete, as an unsaved file.
                 session?.finalise()
                 session = nil
-                library.rescan()
+                rescanLibrary()
                 return [Outgoing(target: .everyone, message: .library(library.recordings))]
             }
             return []
@@ -184,11 +198,11 @@ struct BridgeController {
             return [recordingStatus()]
         case .save(let name):
             try withSession(of: id) { _ = try $0.save(name: name) }
-            library.rescan()
+            rescanLibrary()
             return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
         case .discard:
             try withSession(of: id) { try $0.discard() }
-            library.rescan()
+            rescanLibrary()
             return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
         case .tune(let request):
             guard !isTuning else { throw BridgeFailure("busy", "a tuning sweep is already running") }
@@ -253,7 +267,7 @@ struct BridgeController {
             out.append(recordingStatus())
             if active.state == .released, let file = active.status.file {
                 // Replay what was just recorded so everyone sees the decision and the completion.
-                library.rescan()
+                rescanLibrary()
                 out.append(Outgoing(target: .everyone, message: .library(library.recordings)))
                 if library.contains(file) {
                     do {

@@ -5,48 +5,106 @@ internal import PanTrace
 ///
 /// Ids on the wire are relative paths, and a requested id is only ever looked up in this
 /// list, never joined to the folder, so a client cannot name a file outside it.
+///
+/// A rescan walks the folder but reads a file only when it is new or its size, modification
+/// time or inode changed since the last scan; everything else comes from the cache. Only
+/// regular files are read (the reader opens non-blocking and checks with `fstat`), so a FIFO
+/// or device named `*.pantrace` is skipped with one problem line instead of blocking the
+/// controller, and a file over ``maximumFileBytes`` is skipped from its size alone.
 struct Library {
+    /// The largest recording the library reads: far above any gesture (a 10-minute trace at
+    /// 240 Hz is about 1 MiB), and a bound on the memory one junk file can cost a scan.
+    static let maximumFileBytes = 64 << 20
+    /// The most `.pantrace` files one scan lists; the rest are reported, not read.
+    static let maximumRecordings = 100_000
+
     let folder: String
+    private let resolvedFolder: String
     private(set) var recordings: [RecordingInfo] = []
-    /// Files that could not be read, with why (reported once at start).
+    /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
+
+    private struct Stamp: Equatable {
+        var size: Int
+        var modified: Date
+        var inode: Int
+    }
+
+    private struct Entry {
+        var stamp: Stamp
+        var outcome: Result<RecordingInfo, PanTraceError>
+    }
+
+    private var cache: [String: Entry] = [:]
+    private let reader = TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
 
     init(folder: String) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        resolvedFolder = URL(fileURLWithPath: self.folder).resolvingSymlinksInPath().path
     }
 
-    /// Reads every `.pantrace` file under the folder (not following symlinks out of it).
-    mutating func rescan() {
+    /// Brings the list up to date with the folder (not following symlinks out of it).
+    /// - Returns: problems not reported by the previous scan, one line each.
+    @discardableResult
+    mutating func rescan() -> [String] {
         var found: [RecordingInfo] = []
         var problems: [String] = []
-        let reader = TraceReader()
+        var seen: [String: Entry] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder)
         var paths: [String] = []
         while let relative = enumerator?.nextObject() as? String {
-            if relative.hasSuffix(".pantrace") { paths.append(relative) }
+            guard relative.hasSuffix(".pantrace") else { continue }
+            guard paths.count < Self.maximumRecordings else {
+                problems.append("\(folder): more than \(Self.maximumRecordings) recordings; the rest are not listed")
+                break
+            }
+            paths.append(relative)
         }
         for relative in paths.sorted() {
             let path = folder + "/" + relative
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(URL(fileURLWithPath: folder).resolvingSymlinksInPath().path + "/") else { continue }
-            do {
-                let file = try reader.read(contentsOf: path)
-                let m = file.trace.metadata
-                found.append(RecordingInfo(
-                    id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
-                    duration_s: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
-            } catch {
-                problems.append("\(error)")
+            guard resolved.hasPrefix(resolvedFolder + "/") else { continue }
+            guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
+            let entry = cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
+                ?? Entry(stamp: stamp, outcome: read(relative, at: path))
+            seen[relative] = entry
+            switch entry.outcome {
+            case .success(let info): found.append(info)
+            case .failure(let error): problems.append("\(error)")
             }
         }
+        let fresh = problems.filter { !self.problems.contains($0) }
+        cache = seen
         recordings = found
         self.problems = problems
+        return fresh
+    }
+
+    private func read(_ relative: String, at path: String) -> Result<RecordingInfo, PanTraceError> {
+        do {
+            let file = try reader.read(contentsOf: path)
+            let m = file.trace.metadata
+            return .success(RecordingInfo(
+                id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
+                duration_s: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Size, modification time and inode, without opening the file.
+    private static func stamp(of path: String) -> Stamp? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }  // vanished: not listed
+        return Stamp(
+            size: (attributes[.size] as? NSNumber)?.intValue ?? -1,
+            modified: attributes[.modificationDate] as? Date ?? .distantPast,
+            inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? -1)
     }
 
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
 
     /// The trace of a listed recording.
     func trace(_ id: String) throws(PanTraceError) -> Trace {
-        try TraceReader().read(contentsOf: folder + "/" + id).trace
+        try reader.read(contentsOf: folder + "/" + id).trace
     }
 }

@@ -15,8 +15,7 @@ struct TuneJob: Sendable {
     func run() -> Result<TuneOutcome, BridgeFailure> {
         do {
             guard !grid.isEmpty else { throw BridgeFailure("invalid", "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
-            let axes = try grid.map { try GridAxis(parsing: $0) }
-            let tuner = try Tuner(presetNamed: preset, grid: try TuningGrid(axes: axes))
+            let tuner = try Tuner(presetNamed: preset, grid: try TuningGrid(parsing: grid))
             var entries: [TraceCorpus.Entry] = []
             var failures: [TraceCorpus.Failure] = []
             let reader = TraceReader()

@@ -38,7 +38,7 @@ public struct GridAxis: Sendable, Hashable {
         let spec = String(text[text.index(after: equals)...])
         guard !spec.isEmpty else { throw ReplayError.emptyGrid("axis '\(key)' has no values") }
         if spec.contains(":") {
-            self.init(key: key, values: try Self.range(key: key, spec: spec))
+            self.init(key: key, values: try Self.range(key: key, spec: spec, bounds: Self.bounds(key: key, spec: spec)))
         } else {
             let items = spec.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
             guard !items.contains(where: \.isEmpty) else {
@@ -48,7 +48,23 @@ public struct GridAxis: Sendable, Hashable {
         }
     }
 
-    private static func range(key: String, spec: String) throws -> [PresetValue] {
+    /// How many values `text` would give, found without building them (so a grid can be
+    /// refused for its size before any memory is spent on it).
+    /// - Throws: ``ReplayError`` for the same malformed text ``init(parsing:)`` refuses.
+    static func valueCount(parsing text: String) throws -> Int {
+        guard let equals = text.firstIndex(of: "="), !text[..<equals].isEmpty else { return try GridAxis(parsing: text).values.count }
+        let key = String(text[..<equals])
+        let spec = String(text[text.index(after: equals)...])
+        guard spec.contains(":") else { return spec.split(separator: ",", omittingEmptySubsequences: false).count }
+        return try bounds(key: key, spec: spec).count
+    }
+
+    private struct RangeBounds {
+        var from: Double, step: Double, count: Int
+        var parts: [String]
+    }
+
+    private static func bounds(key: String, spec: String) throws -> RangeBounds {
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
         guard parts.count == 3 else {
             throw ReplayError.badGridValue(key, spec, "a range is FROM:TO:STEP")
@@ -67,9 +83,13 @@ public struct GridAxis: Sendable, Hashable {
         guard span < Double(maximumValues) else {
             throw ReplayError.badGridValue(key, spec, "more than \(maximumValues) values on one axis")
         }
-        let count = Int((span + 1e-9).rounded(.down)) + 1
+        return RangeBounds(from: from, step: step, count: Int((span + 1e-9).rounded(.down)) + 1, parts: parts)
+    }
+
+    private static func range(key: String, spec: String, bounds: RangeBounds) throws -> [PresetValue] {
+        let (from, step, count) = (bounds.from, bounds.step, bounds.count)
         var decimals: Int? = 0
-        for part in parts {
+        for part in bounds.parts {
             guard let written = Self.decimals(part), let most = decimals else {
                 decimals = nil
                 break

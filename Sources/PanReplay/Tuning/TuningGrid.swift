@@ -37,6 +37,26 @@ public struct TuningGrid: Sendable, Hashable {
         self.pointCount = count
     }
 
+    /// Parses and creates a grid, refusing it for its size before any axis is built: a
+    /// request such as `threshold=0:1:1e-12` costs a division, not gigabytes.
+    ///
+    /// - Parameters:
+    ///   - specs: `KEY=FROM:TO:STEP` or `KEY=V1,V2,…`, one per axis (``GridAxis/init(parsing:)``).
+    ///   - isConfirmed: whether a grid above ``confirmationLimit`` points may run.
+    /// - Throws: ``ReplayError`` for a malformed axis, or a grid too large.
+    public init(parsing specs: [String], isConfirmed: Bool = false) throws {
+        var count = 1
+        for spec in specs {
+            let (product, overflow) = count.multipliedReportingOverflow(by: try GridAxis.valueCount(parsing: spec))
+            guard !overflow else { throw ReplayError.gridTooLarge(points: Int.max, limit: Self.confirmationLimit) }
+            count = product
+        }
+        guard isConfirmed || count <= Self.confirmationLimit else {
+            throw ReplayError.gridTooLarge(points: count, limit: Self.confirmationLimit)
+        }
+        try self.init(axes: specs.map { try GridAxis(parsing: $0) }, isConfirmed: isConfirmed)
+    }
+
     /// Each axis's value index at point `index`.
     public func valueIndices(ofPoint index: Int) -> [Int] {
         precondition(index >= 0 && index < pointCount, "grid point out of range")

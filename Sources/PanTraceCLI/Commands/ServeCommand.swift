@@ -52,6 +52,7 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
             token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
         configuration.isEchoing = echo
+        configuration.log = { StandardError.line("pantrace serve: \($0)") }
         let bridge: LiveBridge
         do {
             bridge = try LiveBridge(configuration: configuration)

@@ -58,7 +58,7 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         let result: TuningResult = try reportingFailures { () throws -> TuningResult in
-            let grid = try TuningGrid(axes: try grids.map(GridAxis.init(parsing:)), isConfirmed: yes)
+            let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
             let configuration = Tuner.Configuration(
                 threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                 frameRate: Double(fps),
