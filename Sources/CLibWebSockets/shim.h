@@ -4,6 +4,13 @@
 #include <libwebsockets.h>
 #include <pthread.h>
 
+// The bridge relies on libwebsockets 4.1.x behaviour, read in its source (docs/PROTOCOL.md §7):
+// the FILTER_NETWORK_CONNECTION descriptor, lws_rx_flow_control on the listener, the
+// pipelining buffer, the close-frame checks. Another version must fail here, not at run time.
+#if !defined(LWS_LIBRARY_VERSION_MAJOR) || LWS_LIBRARY_VERSION_MAJOR != 4 || LWS_LIBRARY_VERSION_MINOR != 1
+#error "PanTrace's bridge needs libwebsockets 4.1.x (Debian 12: libwebsockets-dev 4.1.6); this is another version"
+#endif
+
 // LWS_PRE is a function-like macro expansion (_LWS_PAD(4 + 10 + 2)) that Swift cannot import
 // (libwebsockets.md §2.2): the bytes lws_write asks for before every buffer (where it writes the
 // frame header of a text write; the bridge's raw writes keep them free all the same).

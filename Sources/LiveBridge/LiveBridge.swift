@@ -52,6 +52,9 @@ public final class LiveBridge: Sendable {
         /// that could not be encoded, descriptors running out), one line each, from any
         /// thread. The default drops them; `pantrace serve` writes them to standard error.
         public var log: @Sendable (String) -> Void = { _ in }
+        /// Whether libwebsockets' own warnings and notices go to ``log`` too (`serve
+        /// --verbose`); by default none of its lines reach a user.
+        public var logsLibWebSockets = false
 
         /// Creates a configuration with a fresh random token.
         public init(
@@ -107,12 +110,16 @@ public final class LiveBridge: Sendable {
         }
         guard (1...8).contains(configuration.serviceThreads) else { throw LiveBridgeError(.badRate("service threads", "1…8")) }
         self.configuration = configuration
+        // Process-wide, so set once here before any service thread exists.
+        LibWebSocketsLog.install(verbose: configuration.logsLibWebSockets ? configuration.log : nil)
+        let descriptors = DescriptorLimit.raised()
+        self.descriptors = descriptors
         let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
         servers = (0..<configuration.serviceThreads).map { [inbox] shard in
             var server = WebSocketServer.Configuration(
                 host: configuration.host, port: configuration.port, policy: policy,
                 files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
-                shard: shard, shardCount: configuration.serviceThreads, log: configuration.log)
+                shard: shard, shardCount: configuration.serviceThreads, log: configuration.log, descriptors: descriptors)
             if configuration.isEchoing {
                 server.isEchoing = true
                 server.maximumMessageBytes = Configuration.echoMaximumMessageBytes
@@ -123,6 +130,16 @@ public final class LiveBridge: Sendable {
 
     /// The port actually listened on.
     public var port: Int { servers[0].port }
+
+    private let descriptors: DescriptorLimit
+
+    /// The open-file limit in force (the soft limit, raised to the hard limit at start).
+    public var openFileLimit: Int { descriptors.soft }
+
+    /// How many viewers can be connected at once: the open-file limit less what the rest of
+    /// the process keeps free. Past it, new connections are refused for a second at a time
+    /// and the log says so; viewers already connected are not affected.
+    public var viewerCapacity: Int { descriptors.capacity(serviceThreads: configuration.serviceThreads) }
 
     /// The address to open, with the token.
     public var url: String {

@@ -59,13 +59,17 @@ def library_template(tmp_path_factory):
     return folder
 
 
-def start(tmp_path, library_template, web=None, extra=()):
+def start(tmp_path, library_template, web=None, extra=(), preexec_fn=None, before=None):
+    """Starts `pantrace serve` on a copy of the template library; `before(recordings)` may
+    change the copy first, `preexec_fn` runs in the child (resource limits)."""
     recordings = tmp_path / "recordings"
     shutil.copytree(library_template, recordings)
+    if before:
+        before(recordings)
     web = web or ROOT / "web"
     process = subprocess.Popen(
         [str(BINARY), "serve", "--port", "0", "--recordings", str(recordings), "--web", str(web), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
     line = process.stdout.readline()  # the readiness signal: printed once the socket listens
     if "open http" not in line:
         process.kill()

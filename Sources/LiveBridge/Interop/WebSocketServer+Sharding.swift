@@ -63,3 +63,53 @@ extension WebSocketServer {
         }
     }
 }
+
+// Descriptor exhaustion: the listening shard pauses accepting instead of spinning on EMFILE.
+extension WebSocketServer {
+    /// How long the listener pauses when descriptors are short, and how often it says so.
+    static let acceptPause = 1.0
+    static let descriptorLogInterval = 10.0
+
+    /// Stops accepting for ``acceptPause`` seconds (the clients already connected are served
+    /// as before) and logs at most once per ``descriptorLogInterval``.
+    ///
+    /// lws 4.1.6 keeps the listener armed when `accept` fails with `EMFILE` and logs every
+    /// retry, so a full table made it spin (`rops_handle_POLLIN_listen`). The listener is
+    /// paused with `lws_rx_flow_control`, the exported way to clear its `POLLIN`.
+    func pauseAccepting(listener: OpaquePointer) {
+        self.listener = listener
+        refusedForDescriptors += 1
+        if acceptPausedUntil == nil {
+            lws_rx_flow_control(listener, 0)
+            acceptPausedUntil = now + Self.acceptPause
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.acceptPause) { [self] in wake() }
+        }
+        if now - lastDescriptorLog >= Self.descriptorLogInterval {
+            let limit = configuration.descriptors
+            configuration.log(
+                "out of file descriptors (limit \(limit.soft), \(connections.count) viewers on this thread): "
+                    + "new connections are refused for \(Int(Self.acceptPause)) s at a time; \(refusedForDescriptors) refused")
+            lastDescriptorLog = now
+            refusedForDescriptors = 0
+        }
+    }
+
+    /// Each service loop on the listening shard: pauses after lws met `EMFILE`, resumes once
+    /// the pause is over (a connection refused then pauses it again).
+    func modulateAccepting() {
+        if LibWebSocketsLog.sawDescriptorExhaustion.exchange(false, ordering: .acquiringAndReleasing) {
+            if let listener {
+                pauseAccepting(listener: listener)
+            } else {
+                // No connection has come through yet, so the listener is unknown: slow the loop
+                // down instead (at most 20 rounds a second) until descriptors free up.
+                var request = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                nanosleep(&request, nil)
+            }
+        }
+        if let until = acceptPausedUntil, now >= until, let listener {
+            acceptPausedUntil = nil
+            lws_rx_flow_control(listener, 1)
+        }
+    }
+}

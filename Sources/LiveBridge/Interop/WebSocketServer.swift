@@ -52,6 +52,9 @@ final class WebSocketServer: @unchecked Sendable {
         var isEchoing = false
         /// The bridge's log (``LiveBridge/Configuration/log``).
         var log: @Sendable (String) -> Void = { _ in }
+        /// The process's descriptor limit (raised by ``LiveBridge``), which sets lws's table
+        /// size and the high-water mark at which the listener pauses.
+        var descriptors = DescriptorLimit(soft: 1024, hard: 1024)
     }
 
     /// The shard that owns connection `id` among `count` shards.
@@ -123,8 +126,15 @@ final class WebSocketServer: @unchecked Sendable {
     var vhost: OpaquePointer?
     /// Sockets accepted by this (listening) shard; every `shardCount`-th stays here.
     var accepted = 0
+    /// The listening socket's wsi, as lws passes it to `FILTER_NETWORK_CONNECTION`.
+    var listener: OpaquePointer?
+    /// While descriptors are short: when the listener may accept again.
+    var acceptPausedUntil: Double?
+    /// Connections refused for want of descriptors since the last log line, and when that was.
+    var refusedForDescriptors = 0
+    var lastDescriptorLog = -Double.infinity
     /// The request policy with the port actually bound (port 0 picks one).
-    private var policy: RequestPolicy
+    var policy: RequestPolicy
 
     init(configuration: Configuration, inbox: Inbox) {
         self.configuration = configuration
@@ -210,7 +220,7 @@ final class WebSocketServer: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { [self] in wake() }
     }
 
-    private func wake() {
+    func wake() {
         context.withLock { if let c = $0 { lws_cancel_service(c.raw) } }
     }
 
@@ -218,7 +228,6 @@ final class WebSocketServer: @unchecked Sendable {
 
     /// Runs the service loop on the calling thread until ``stop()``; returns a failure description.
     private func run() -> String? {
-        lws_set_log_level(LLL_ERR | LLL_WARN, lwsl_emit_stderr)
         var info = lws_context_creation_info()
         // A shard that does not listen is still a server: it adopts sockets shard 0 accepted.
         info.port = listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
@@ -230,7 +239,9 @@ final class WebSocketServer: @unchecked Sendable {
             | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
         if iface != nil { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
-        info.fd_limit_per_thread = 4096
+        // Exactly the soft limit: lws then indexes its descriptor table directly, and its
+        // own accept modulation matches the process (lib/core/context.c, max_fds).
+        info.fd_limit_per_thread = UInt32(clamping: configuration.descriptors.soft)
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()  // self outlives the context: run() destroys it
@@ -249,6 +260,7 @@ final class WebSocketServer: @unchecked Sendable {
 
         var shutdownDeadline: Double?
         while lws_service(ctx, 0) >= 0 {
+            if listens { modulateAccepting() }
             if stopRequested.load(ordering: .acquiring) {
                 if shutdownDeadline == nil {
                     shutdownDeadline = now + 1.0
@@ -280,8 +292,19 @@ final class WebSocketServer: @unchecked Sendable {
                             _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         switch reason {
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-            // `in` carries the accepted descriptor (lib/roles/listen/ops-listen.c).
-            return handOff(Int32(truncatingIfNeeded: Int(bitPattern: input))) ? 1 : 0
+            // `in` carries the accepted descriptor and `wsi` is the listener
+            // (lib/roles/listen/ops-listen.c); non-zero makes lws close the descriptor.
+            let socket = Int32(truncatingIfNeeded: Int(bitPattern: input))
+            if listens, Int(socket) >= configuration.descriptors.highWater(serviceThreads: configuration.shardCount) {
+                pauseAccepting(listener: wsi)
+                return 1
+            }
+            return handOff(socket) ? 1 : 0
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE where length == 1:
+            // A close payload is empty or starts with a 2-byte code (RFC 6455 §5.5.1); lws 4.1.6
+            // checks codes only when there are two bytes and would echo the one byte back.
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, nil, 0)
+            return -1
         case LWS_CALLBACK_HTTP:
             return serveHTTP(wsi, path: input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/")
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
@@ -317,38 +340,24 @@ final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    private func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         var buffer = [CChar](repeating: 0, count: 512)
         let n = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
         guard n > 0 else { return nil }
         return String(decoding: buffer[..<Int(n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private func serveHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let status: UInt32
-        if !policy.isAllowedHost(header(wsi, WSI_TOKEN_HOST)) {
-            status = 403
-        } else {
-            switch configuration.files.resolve(path) {
-            case .file(let file, let mime):
-                let extra = "cache-control: no-store\r\n"
-                let result = lws_serve_http_file(wsi, file, mime, extra, Int32(extra.utf8.count))
-                if result < 0 { return -1 }
-                if result > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-                return 0
-            case .notFound: status = 404
-            case .forbidden: status = 403
-            case .unsupportedType: status = 415
-            case .notRegularFile(let file):
-                configuration.log("not serving \(file): not a regular file")
-                status = 404
-            }
-        }
-        if lws_return_http_status(wsi, status, nil) != 0 { return -1 }
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-    }
-
     private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        // lws 4.1.6 drops a connection whose Sec-WebSocket-Protocol names only protocols it
+        // does not serve, without an answer (lws_process_ws_upgrade, lib/roles/ws/server-ws.c),
+        // and has no way to accept it without a subprotocol: refuse it here with a 400.
+        if let offered = header(wsi, WSI_TOKEN_PROTOCOL), !offered.isEmpty,
+            !offered.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "pantrace" })
+        {
+            configuration.log("refused a WebSocket upgrade offering only unknown subprotocols (\(offered.prefix(80)))")
+            _ = lws_return_http_status(wsi, 400, nil)
+            return 1
+        }
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         var buffer = [CChar](repeating: 0, count: 256)
         let token = lws_get_urlarg_by_name(wsi, "token=", &buffer, Int32(buffer.count)).map { String(cString: $0) }

@@ -17,7 +17,7 @@ internal import Darwin
 /// atomically with `link(2)`, which never replaces an existing file. A writer publishes
 /// only once the file holds something worth keeping, so a process killed at any instant, or
 /// a disk that fills, never leaves an empty or header-only recording under a real name.
-final class FileDescriptor {
+package final class FileDescriptor {
     private var fd: Int32
     let path: String
     /// The hidden name of an unpublished file where `O_TMPFILE` is not available.
@@ -127,7 +127,7 @@ final class FileDescriptor {
     /// The file is opened non-blocking and checked with `fstat` before a byte is read, so a
     /// FIFO, socket or device named like a recording is refused at once instead of blocking
     /// the reader, and an oversized file is refused from its size, without reading it.
-    static func readAll(_ path: String, limit: Int) throws(PanTraceError) -> [UInt8] {
+    package static func readAll(_ path: String, limit: Int) throws(PanTraceError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             throw PanTraceError(.io("cannot open: \(describe(errno))"), file: path)

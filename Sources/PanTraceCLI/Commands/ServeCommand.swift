@@ -35,6 +35,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: .hidden)
     var token: String?
 
+    @Flag(help: "Also log libwebsockets' own warnings and notices (to standard error).")
+    var verbose = false
+
     /// Benchmark only (Benchmarks/bridge/load.py): frames this many times a second, cycling
     /// through the replay without pauses, above the 240 cap of --fps.
     @Option(name: .customLong("bench-frame-rate"), help: .hidden)
@@ -53,6 +56,7 @@ struct ServeCommand: ParsableCommand {
             token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
         configuration.isEchoing = echo
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
+        configuration.logsLibWebSockets = verbose
         let bridge: LiveBridge
         do {
             bridge = try LiveBridge(configuration: configuration)
@@ -73,6 +77,7 @@ struct ServeCommand: ParsableCommand {
         func say(_ line: String) { try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
         say("pantrace serve: open \(bridge.url)")
         say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
+        say("room for \(bridge.viewerCapacity) viewers at once (open-file limit \(bridge.openFileLimit))")
         bridge.wait()
         say("pantrace serve: stopped")
     }
