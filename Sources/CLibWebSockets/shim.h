@@ -4,7 +4,7 @@
 #include <libwebsockets.h>
 #include <pthread.h>
 
-// The bridge relies on libwebsockets 4.1.x behaviour, read in its source (docs/PROTOCOL.md §7):
+// The bridge relies on libwebsockets 4.1.x behaviour, read in its source (docs/PROTOCOL.md §1):
 // the FILTER_NETWORK_CONNECTION descriptor, lws_rx_flow_control on the listener, the
 // pipelining buffer, the close-frame checks. Another version must fail here, not at run time.
 #if !defined(LWS_LIBRARY_VERSION_MAJOR) || LWS_LIBRARY_VERSION_MAJOR != 4 || LWS_LIBRARY_VERSION_MINOR != 1

@@ -41,9 +41,12 @@ final class WebSocketServer: @unchecked Sendable {
         var maximumMessageBytes = 64 * 1024
         /// A client with something pending and no write for this long is closed.
         var backlogLimit: Double = 3
-        /// Keep-alive: ping after this many idle seconds, hang up after the second number.
-        var pingSeconds: UInt16 = 20
-        var hangupSeconds: UInt16 = 30
+        /// Keep-alive: ping after this many seconds without a message or pong, hang up after
+        /// the second number. The hang-up is the bound docs/PROTOCOL.md §1 gives for a viewer
+        /// that stops reading: one that reads nothing answers no ping, and until its socket
+        /// buffers fill (hundreds of kB) nothing shows it as backlogged.
+        var pingSeconds: UInt16 = 5
+        var hangupSeconds: UInt16 = 10
         /// This shard's index and the number of shards (see the type's discussion).
         var shard = 0
         var shardCount = 1
