@@ -42,10 +42,10 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Velocity estimator: lsq2, impulse or flutter.", transform: { try ArgumentChoice.parse($0, as: VelocityStrategy.self, "--velocity") })
     var velocity: VelocityStrategy = .lsq2
 
-    @Option(help: "Screen size in points, WIDTHxHEIGHT.")
+    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
     var screen = ScreenSize(argument: "390x844")!
 
-    @Option(help: "Screen scale (pixels per point).")
+    @Option(help: "Screen scale (pixels per point), 0.1…100.")
     var scale: Double = 3
 
     @Option(name: .customLong("device-info"), help: "getevent: a `getevent -p` dump with the panel's axis ranges.")
@@ -69,7 +69,7 @@ struct RecordCommand: ParsableCommand {
     func validate() throws {
         guard slop >= 0, slop.isFinite else { throw ValidationError("--slop must be a non-negative number") }
         guard edgeZone >= 0, edgeZone.isFinite else { throw ValidationError("--edge-zone must be a non-negative number") }
-        guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be positive") }
+        try ScreenGeometry.validate(scale: scale)
         guard format != nil || PointerLogFormat(path: log) != nil else {
             throw ValidationError("--format is needed: \(log) does not end in .csv or .jsonl")
         }

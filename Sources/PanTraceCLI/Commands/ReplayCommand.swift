@@ -35,7 +35,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Display frame rate: 60, 120 or 240.")
     var fps: Int = 60
 
-    @Option(help: "Screen size in points, WIDTHxHEIGHT (default: the trace's own).")
+    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000 (default: the trace's own).")
     var screen: ScreenSize?
 
     @Flag(help: "Pace frames on the wall clock (for a live view) and report the pacing error in the summary.")

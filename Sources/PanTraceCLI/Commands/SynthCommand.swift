@@ -37,10 +37,10 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .customLong("velocity-noise"), help: "Velocity noise, standard deviation in points per second.")
     var velocityNoise: Double = 1.0
 
-    @Option(help: "Screen size in points, WIDTHxHEIGHT.")
+    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
     var screen = ScreenSize(argument: "390x844")!
 
-    @Option(help: "Screen scale (pixels per point).")
+    @Option(help: "Screen scale (pixels per point), 0.1…100.")
     var scale: Double = 3
 
     @Option(help: "File format: pantrace, jsonl or csv.")
@@ -52,7 +52,7 @@ struct SynthCommand: ParsableCommand {
         guard jitterMicroseconds >= 0, jitterMicroseconds.isFinite else { throw ValidationError("--jitter-us must be a non-negative number") }
         guard tremor >= 0, tremor.isFinite else { throw ValidationError("--tremor must be a non-negative number") }
         guard velocityNoise >= 0, velocityNoise.isFinite else { throw ValidationError("--velocity-noise must be a non-negative number") }
-        guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be positive") }
+        try ScreenGeometry.validate(scale: scale)
         guard ["pantrace", "jsonl", "csv"].contains(format) else { throw ValidationError("--format must be pantrace, jsonl or csv, got \(format)") }
     }
 

@@ -40,7 +40,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Display frame rate for completion times: 60, 120 or 240.")
     var fps: Int = 60
 
-    @Option(help: "Screen size in points, WIDTHxHEIGHT (default: each trace's own).")
+    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000 (default: each trace's own).")
     var screen: ScreenSize?
 
     @Option(help: "Worker threads (default: the active cores).")

@@ -1,13 +1,19 @@
 internal import ArgumentParser
+internal import PanTrace
 
 /// A `WIDTHxHEIGHT` screen size in points, as given on the command line.
+///
+/// Each side must lie within ``ValueLimits/screenPoints`` (1…100000): a zero, subnormal or
+/// huge screen is an argument error here, before anything is written with it.
 struct ScreenSize: ExpressibleByArgument, Sendable {
     var width: Double
     var height: Double
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else {
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+            ScreenGeometry(width: w, height: h, scale: 1).problem == nil
+        else {
             return nil
         }
         width = w
@@ -15,4 +21,13 @@ struct ScreenSize: ExpressibleByArgument, Sendable {
     }
 
     static var defaultValueDescription: String { "390x844" }
+}
+
+extension ScreenGeometry {
+    /// The `--scale` check every command shares: the range ``ValueLimits/screenScale``.
+    static func validate(scale: Double) throws {
+        if let problem = ScreenGeometry(width: 390, height: 844, scale: scale).problem {
+            throw ValidationError("--scale: \(problem)")
+        }
+    }
 }
