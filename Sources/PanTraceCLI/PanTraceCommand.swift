@@ -40,6 +40,6 @@ public struct PanTraceCommand: ParsableCommand {
         // ArgumentParser's own errors (usage, help, ExitCode) are not CustomStringConvertible
         // domain errors of a PanTrace module.
         let module = String(reflecting: type(of: error)).split(separator: ".").first ?? ""
-        return ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "LiveBridge"].contains(module)
+        return ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "LiveBridge", "PanTraceCLI"].contains(module)
     }
 }

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import PanTrace
 
 /// Reads a log line by line through one fixed-size buffer, so a log of any size is read in
 /// the same memory.
@@ -21,22 +21,18 @@ struct LogLineReader {
     let bufferSize: Int
     private(set) var peakBufferedBytes = 0
     private(set) var bufferCapacity = 0
-    private let handle: FileHandle
+    private let input: InputStream
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading (`-`: standard input).
     init(path: String, bufferSize: Int) throws(CaptureError) {
         precondition(bufferSize >= 16, "bufferSize must be at least 16 bytes")
         self.path = path
         self.bufferSize = bufferSize
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CaptureError(.io("no such file"), file: path)
+        do {
+            input = try InputStream(path: path)
+        } catch {
+            throw CaptureError(.io(error.problem), file: path)
         }
-        guard !isDirectory.boolValue else { throw CaptureError(.io("is a directory"), file: path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CaptureError(.io("cannot open for reading"), file: path)
-        }
-        self.handle = handle
     }
 
     /// Calls `body` with each line (without its `\n`), in order, until the end of the file or
@@ -44,7 +40,7 @@ struct LogLineReader {
     mutating func forEachLine(
         _ body: (ArraySlice<UInt8>, Location) throws(CaptureError) -> Bool
     ) throws(CaptureError) {
-        defer { try? handle.close() }  // Reading is over either way; a close error changes nothing.
+        defer { input.close() }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(bufferSize)
         bufferCapacity = buffer.capacity
@@ -77,14 +73,15 @@ struct LogLineReader {
             guard room > 0 else {
                 throw CaptureError(.lineTooLong(limit: bufferSize), file: path, line: line + 1, byteOffset: consumed)
             }
-            let data: Data?
+            // One read(2): from a pipe, whatever has arrived, so each line is handled as soon
+            // as it is written (`pantrace record --from -`).
+            let count: Int
             do {
-                data = try handle.read(upToCount: room)
+                count = try input.read(into: &buffer, upTo: room)
             } catch {
-                throw CaptureError(.io("read failed: \(error.localizedDescription)"), file: path, line: line + 1, byteOffset: consumed + buffer.count)
+                throw CaptureError(.io(error.problem), file: path, line: line + 1, byteOffset: consumed + buffer.count)
             }
-            if let data, !data.isEmpty {
-                buffer.append(contentsOf: data)
+            if count > 0 {
                 peakBufferedBytes = max(peakBufferedBytes, buffer.count)
                 bufferCapacity = max(bufferCapacity, buffer.capacity)
             } else {

@@ -4,7 +4,7 @@
 /// `write(2)`) at least every ``Configuration/chunkDuration`` of gesture time and whenever a
 /// sample's phase is `ended` or `cancelled`; the header goes out in the same member as the
 /// first chunk of samples. A file created with ``init(creatingFileAt:metadata:grid:configuration:)``
-/// gets its name only with that first write (docs/FORMAT.md §5), so a process killed at any
+/// gets its name only with that first write (docs/FORMAT.md §1), so a process killed at any
 /// instant leaves either no file or one whose complete chunks all read back, with at least
 /// one sample. ``finish()`` writes the end chunk that marks the file complete.
 ///
@@ -83,6 +83,8 @@ public final class TraceWriter {
     private let deflater: GzipDeflater
     private var pending = QuantizedColumns()
     private var pendingStart = 0.0
+    /// The time of the last sample written, once one is.
+    private var lastSealedTime: Double?
     private var lastTime = -Double.infinity
     private var member: [UInt8] = []
     private var group: [UInt8] = []
@@ -133,15 +135,16 @@ public final class TraceWriter {
     public func append(_ sample: PanSample) throws(PanTraceError) {
         precondition(!isFinished, "append after finish()")
         try Self.checkTime(sample.time, after: lastTime, sample: sampleCount)
-        // Seal before a sample that would stretch the chunk past its duration.
-        if !pending.isEmpty, sample.time - pendingStart >= configuration.chunkDuration {
-            try sealChunk(isFinal: false)
-        }
         try pending.append(sample, grid: grid, sample: sampleCount)
         if pending.count == 1 { pendingStart = sample.time }
         lastTime = sample.time
         sampleCount += 1
-        if configuration.seals(after: sample, pendingCount: pending.count) {
+        // A sample that comes a chunk duration or more after the last sample on disk (or,
+        // before any, after the first) is sealed with its chunk at once: whatever a crash
+        // loses is then less than one chunk duration of gesture time.
+        if configuration.seals(after: sample, pendingCount: pending.count)
+            || sample.time - (lastSealedTime ?? pendingStart) >= configuration.chunkDuration
+        {
             try sealChunk(isFinal: false)
         }
     }
@@ -199,6 +202,7 @@ public final class TraceWriter {
         let first = sampleCount - pending.count
         try writeChunk(ChunkPayload.encodeSamples(pending, firstIndex: first, isFinal: isFinal))
         pending.removeAll()
+        lastSealedTime = lastTime
     }
 
     private func writeChunk(_ payload: [UInt8]) throws(PanTraceError) {
@@ -284,13 +288,17 @@ public struct TraceEncoder {
         while start < samples.count {
             var end = start
             var sealed = false
-            let chunkStart = samples[start].time
+            // As the writer: a chunk ends with the first sample a chunk duration or more after
+            // the last sample of the chunk before (or after its own first, for the first chunk).
+            let reference = start > 0 ? samples[start - 1].time : samples[start].time
             repeat {
                 let sample = samples[end]
                 try TraceWriter.checkTime(sample.time, after: end > 0 ? samples[end - 1].time : -.infinity, sample: end)
-                if end > start, sample.time - chunkStart >= configuration.chunkDuration { sealed = true; break }
                 end += 1
-                if configuration.seals(after: sample, pendingCount: end - start) { sealed = true; break }
+                if configuration.seals(after: sample, pendingCount: end - start) || sample.time - reference >= configuration.chunkDuration {
+                    sealed = true
+                    break
+                }
             } while end < samples.count
             try columns.fill(samples[start..<end], grid: grid, firstIndex: start)
             // The writer marks the last chunk final only when finish() finds it still open.

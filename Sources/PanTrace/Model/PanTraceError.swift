@@ -53,7 +53,8 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         return copy
     }
 
-    var problem: String {
+    /// The problem alone, without where (for errors that wrap this one).
+    package var problem: String {
         switch code {
         case .emptyFile: "empty file"
         case .notGzip: "not a .pantrace file: no gzip member starts here"

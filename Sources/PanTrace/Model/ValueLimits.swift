@@ -1,5 +1,5 @@
 /// The ranges PanTrace accepts for numbers that come from outside: files, logs, wire
-/// messages and flags (docs/FORMAT.md §6, "Limits").
+/// messages and flags (docs/FORMAT.md §5, "Limits a reader enforces").
 ///
 /// Each boundary checks what it lets in against these and throws an error naming where the
 /// value came from, so that no input can reach a trap further in: a zero or subnormal screen

@@ -82,10 +82,18 @@ struct RecordCommand: ParsableCommand {
             format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
+        let destination = RecordingDestination(output: output, logPath: log)
+        // As synth does: the folder is created if missing, and a failure names the folder,
+        // not a line of the log.
+        do {
+            try FileManager.default.createDirectory(atPath: destination.folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIFailure("cannot create the output folder \(destination.folder): \(error.localizedDescription)")
+        }
         let recording = GestureRecording(
             configuration: .init(
                 recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata),
-            destination: RecordingDestination(output: output, logPath: log))
+            destination: destination)
         do {
             let summary = try importer.record(logAt: log, into: recording)
             Self.report(recording)

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A file, pipe or standard input read as it arrives: each ``read(into:upTo:)`` is one
+/// `read(2)`, so a line written into a pipe is handed on as soon as it is there, not when a
+/// buffer fills (Foundation's `FileHandle.read(upToCount:)` waits for the whole count).
+///
+/// For the importers of `PanCapture` (`pantrace record --from -`). Owns its descriptor and
+/// closes it once; standard input is never closed.
+package final class InputStream {
+    private var fd: Int32
+    private let ownsDescriptor: Bool
+    /// The path as given (`-` for standard input).
+    package let path: String
+
+    /// Opens `path` for reading; `-` is standard input. Directories are refused; regular
+    /// files, pipes, FIFOs and character devices are read.
+    package init(path: String) throws(PanTraceError) {
+        self.path = path
+        if path == "-" {
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+            return
+        }
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard opened >= 0 else {
+            let err = errno
+            throw PanTraceError(.io(err == ENOENT ? "no such file" : "cannot open: \(String(cString: strerror(err)))"), file: path)
+        }
+        var info = stat()
+        if fstat(opened, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            _ = closeDescriptor(opened)
+            throw PanTraceError(.io("is a directory"), file: path)
+        }
+        fd = opened
+        ownsDescriptor = true
+    }
+
+    deinit { close() }
+
+    /// Appends what one `read(2)` returns, at most `count` bytes; returns how many (0 at the
+    /// end of the input). Retries `EINTR`.
+    package func read(into buffer: inout [UInt8], upTo count: Int) throws(PanTraceError) -> Int {
+        precondition(count > 0, "read at least one byte")
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        while true {
+            let n = buffer.withUnsafeMutableBytes { raw in readDescriptor(fd, raw.baseAddress! + start, count) }
+            if n >= 0 {
+                buffer.removeLast(count - n)
+                return n
+            }
+            if errno == EINTR { continue }
+            let err = errno
+            buffer.removeLast(count)
+            throw PanTraceError(.io("read failed: \(String(cString: strerror(err)))"), file: path)
+        }
+    }
+
+    /// Closes the descriptor (not standard input); later calls do nothing.
+    package func close() {
+        if ownsDescriptor, fd >= 0 { _ = closeDescriptor(fd) }
+        fd = -1
+    }
+}
+
+// File-scope forwarders: inside InputStream, `read` and `close` would name its own methods.
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }
+private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
