@@ -255,7 +255,13 @@ struct BridgeController {
             return []
         }
         let before = active.state
-        let frame = try active.handle(message)
+        let frame: FrameState?
+        do {
+            frame = try active.handle(message)
+        } catch {
+            session = active  // a write failure ends the recording (state `failed`)
+            throw error
+        }
         session = active
         var out: [Outgoing] = []
         if let frame {

@@ -83,6 +83,12 @@ struct LiveSession {
         do {
             outcome = try recording.handle(event)
         } catch {
+            // Writing failed (a full disk, a missing folder): `failed`, and the recording ends;
+            // anything else is the event's fault: `invalid`.
+            if error.recordingError != nil {
+                state = .failed
+                throw BridgeFailure("failed", "could not write the recording: \(error)")
+            }
             throw BridgeFailure("invalid", "\(error)")
         }
         events.append(event)
