@@ -5,6 +5,11 @@ SWIFT      ?= swift
 BIN        := .build/debug/pantrace
 FUZZ_DIR   := .build/fuzz
 FUZZ_TIME  ?= 60
+# Data from outside the repository that some tests read (other projects' velocity vectors,
+# real touch captures): PANTRACE_SHARED, by default ../shared beside the clone. When it is
+# absent those tests are skipped, each saying so.
+PANTRACE_SHARED ?= ../shared
+export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
 .PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn setup clean
 
@@ -22,6 +27,8 @@ serve: build
 
 # Fuzz smoke, the real-server and browser tests first, so the Swift test summary is printed last.
 test: build fuzz-smoke test-bridge test-web test-browser
+	@if [ -d "$(PANTRACE_SHARED)" ]; then echo "test: shared test data from $(PANTRACE_SHARED)"; \
+	else echo "test: no shared test data at $(PANTRACE_SHARED): the velocity-vector and real-capture tests are skipped (set PANTRACE_SHARED to the folder to run them)"; fi
 	$(SWIFT) test
 
 # A real `pantrace serve` against real WebSocket clients (Python websockets, raw sockets).

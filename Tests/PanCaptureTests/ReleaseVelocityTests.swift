@@ -4,14 +4,14 @@ import Testing
 @testable import PanCapture
 
 /// `pantrace velocity`'s library half, run on logs written from the platforms' own test
-/// vectors (read from `shared/testdata/velocity/`), through the CSV and JSONL importers.
+/// vectors (read from the shared data folder, ``SharedData``), through the CSV and JSONL importers.
 struct ReleaseVelocityTests {
     static func velocity(ofLog text: String, name: String = "log.csv", format: PointerLogFormat = .csv, strategy: VelocityStrategy) throws -> Velocity2? {
         let path = try CaptureTestFiles.log(text, name: name)
         return try ReleaseVelocity.ofFirstPointer(inLogAt: path, importer: PointerLogImporter(configuration: .init(format: format)), strategy: strategy)
     }
 
-    @Test(arguments: try AndroidVectorCheck.applicable().filter { $0.api == nil })
+    @Test(.needsVelocityVectors, arguments: try AndroidVectorCheck.applicable().filter { $0.api == nil })
     func androidCheckPassesThroughACSVLog(_ check: AndroidVectorCheck) throws {
         let velocity = try Self.velocity(ofLog: CaptureTestFiles.csv(check.samples), strategy: check.strategy)
         let actual = velocity.map { check.axis == "X" ? $0.x : $0.y }
@@ -21,7 +21,7 @@ struct ReleaseVelocityTests {
         #expect(velocity == VelocityFeeder.releases(of: check.samples, strategy: check.strategy).last?.velocity)
     }
 
-    @Test(arguments: try FlutterVelocityVectors.load().cases)
+    @Test(.needsVelocityVectors, arguments: try FlutterVelocityVectors.casesIfAvailable())
     func flutterRecordedGesturePassesThroughAJSONLLog(_ gesture: FlutterVelocityVectors.Case) throws {
         var text = ""
         for sample in gesture.samples {

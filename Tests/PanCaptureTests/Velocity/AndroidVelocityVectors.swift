@@ -1,6 +1,6 @@
 @testable import PanCapture
 
-/// `shared/testdata/velocity/android_velocitytracker.json`: AOSP's
+/// `testdata/velocity/android_velocitytracker.json` in the shared data folder (``SharedData``): AOSP's
 /// `libs/input/tests/VelocityTracker_test.cpp` (blob `f50a3cdb`), converted to JSON.
 struct AndroidVelocityVectors: Decodable, Sendable {
     static let fileName = "android_velocitytracker.json"

@@ -18,6 +18,7 @@ struct FlutterVectorCase: Sendable, CustomStringConvertible, CustomTestStringCon
     /// The 13 `velocityEventData` gestures, each with the gestures that precede it, then the
     /// `interruptedVelocityEventData` gesture on its own tracker.
     static func all() throws -> [FlutterVectorCase] {
+        guard VelocityVectorFiles.isAvailable else { return [] }
         let vectors = try FlutterVelocityVectors.load()
         var result: [FlutterVectorCase] = []
         var recorded: [FlutterVelocityVectors.Case] = []
@@ -69,6 +70,11 @@ struct FlutterVectorCase: Sendable, CustomStringConvertible, CustomTestStringCon
 extension FlutterVelocityVectors {
     static func load() throws -> FlutterVelocityVectors {
         try VelocityVectorFiles.decode(FlutterVelocityVectors.self, from: fileName)
+    }
+
+    /// Every case, or none when the vectors are absent (for `@Test(.needsVelocityVectors, arguments:)`).
+    static func casesIfAvailable() throws -> [Case] {
+        VelocityVectorFiles.isAvailable ? try load().cases : []
     }
 }
 

@@ -1,6 +1,6 @@
 @testable import PanCapture
 
-/// `shared/testdata/velocity/flutter_velocitytracker.json`: Flutter's
+/// `testdata/velocity/flutter_velocitytracker.json` in the shared data folder (``SharedData``): Flutter's
 /// `velocity_tracker_test.dart` (blob `75eff066`) and `velocity_tracker_data.dart`,
 /// converted to JSON.
 struct FlutterVelocityVectors: Decodable, Sendable {

@@ -5,7 +5,7 @@ import Testing
 /// Flutter's `IOSScrollViewFlingVelocityTracker` test "Makes consistent velocity estimates
 /// with consistent velocity", read from the vectors.
 struct IOSScrollFlingEstimatorTests {
-    @Test func consistentMotionGivesExactlyThatVelocityFromTheFourthSampleOn() throws {
+    @Test(.needsVelocityVectors) func consistentMotionGivesExactlyThatVelocityFromTheFourthSampleOn() throws {
         let vectors = try FlutterVelocityVectors.load()
         let loop = try #require(
             vectors.syntheticLoopCases.first { $0.test.hasPrefix("Makes consistent velocity") })

@@ -19,7 +19,7 @@ struct VelocityFeederTests {
 
     // MARK: - Android vectors
 
-    @Test(arguments: try AndroidVectorCheck.applicable())
+    @Test(.needsVelocityVectors, arguments: try AndroidVectorCheck.applicable())
     func androidCheckPassesWithinItsOwnTolerance(_ check: AndroidVectorCheck) throws {
         let releases = VelocityFeeder.releases(of: check.samples, strategy: check.strategy)
         let release = try #require(
@@ -37,7 +37,7 @@ struct VelocityFeederTests {
         #expect(verdict.isPassing, "\(check): \(verdict.explanation)")
     }
 
-    @Test func everyPlanarCheckIsEitherRunOrListedNotApplicable() throws {
+    @Test(.needsVelocityVectors) func everyPlanarCheckIsEitherRunOrListedNotApplicable() throws {
         let vectors = try AndroidVelocityVectors.load()
         let total = vectors.cases.reduce(0) { $0 + $1.checks.count }
         let run = try AndroidVectorCheck.applicable().count
@@ -47,7 +47,7 @@ struct VelocityFeederTests {
         #expect(run + skipped == total)
     }
 
-    @Test func checksOfUntrackedPointersAreExactlyTheNotApplicableList() throws {
+    @Test(.needsVelocityVectors) func checksOfUntrackedPointersAreExactlyTheNotApplicableList() throws {
         let untracked = Set(try AndroidVectorCheck.untrackedPointerChecks().map(\.skipKey))
         #expect(untracked == Set(Self.notApplicable.keys))
         for (key, reason) in Self.notApplicable {
@@ -56,7 +56,7 @@ struct VelocityFeederTests {
     }
 
     /// `TestDefaultStrategiesForPlanarAxes` has no number: it asserts DEFAULT == LSQ2.
-    @Test func androidDefaultStrategyIsLeastSquaresOnTheDefaultStrategiesCase() throws {
+    @Test(.needsVelocityVectors) func androidDefaultStrategyIsLeastSquaresOnTheDefaultStrategiesCase() throws {
         let vectors = try AndroidVelocityVectors.load()
         let testCase = try #require(
             vectors.cases.first { $0.name == "TestDefaultStrategiesForPlanarAxes" })

@@ -7,7 +7,7 @@ import Testing
 struct VelocityTrackerTests {
     // MARK: - Flutter vectors
 
-    @Test(arguments: try FlutterVectorCase.all())
+    @Test(.needsVelocityVectors, arguments: try FlutterVectorCase.all())
     func flutterGestureMatchesFlutterWithinATenthOfAPercent(_ vectorCase: FlutterVectorCase) throws
     {
         let tolerance = vectorCase.gesture.tolerance
@@ -33,7 +33,7 @@ struct VelocityTrackerTests {
     /// Flutter computed, so an operation-for-operation port reproduces them exactly. (The
     /// interrupted case's `Offset(649.5, 3890.3)` was rounded by hand and is only checked
     /// within the tolerance above.)
-    @Test(
+    @Test(.needsVelocityVectors, 
         arguments: try FlutterVectorCase.all().filter {
             $0.gesture.test == FlutterVectorCase.recordedTest
         })
@@ -43,7 +43,7 @@ struct VelocityTrackerTests {
         #expect(actual == Velocity2(x: expected.vx, y: expected.vy), "\(vectorCase) flutter")
     }
 
-    @Test func flutterVectorsHoldThirteenRecordedGesturesAndOneInterrupted() throws {
+    @Test(.needsVelocityVectors) func flutterVectorsHoldThirteenRecordedGesturesAndOneInterrupted() throws {
         let cases = try FlutterVectorCase.all()
         #expect(cases.filter { $0.gesture.test == FlutterVectorCase.recordedTest }.count == 13)
         #expect(cases.filter { $0.gesture.test == FlutterVectorCase.interruptedTest }.count == 1)
@@ -52,7 +52,7 @@ struct VelocityTrackerTests {
     /// The feeder starts a fresh tracker at each down and gates the lift by 40 ms; on the
     /// recorded gestures (lifts 14–16 ms after the last move, gestures > 40 ms apart) that
     /// must give bit for bit what the Dart test's single, never-reset tracker gives.
-    @Test func feederReportsWhatTheFlutterTestReadsForEveryRecordedGesture() throws {
+    @Test(.needsVelocityVectors) func feederReportsWhatTheFlutterTestReadsForEveryRecordedGesture() throws {
         let cases = try FlutterVectorCase.all().filter {
             $0.gesture.test == FlutterVectorCase.recordedTest
         }
@@ -64,7 +64,7 @@ struct VelocityTrackerTests {
         }
     }
 
-    @Test func flutterReportsExactlyZeroWhenThereAreNoRecentSamples() throws {
+    @Test(.needsVelocityVectors) func flutterReportsExactlyZeroWhenThereAreNoRecentSamples() throws {
         let vectors = try FlutterVelocityVectors.load()
         let loop = try #require(
             vectors.syntheticLoopCases.first { $0.test.hasPrefix("Assume zero velocity") })

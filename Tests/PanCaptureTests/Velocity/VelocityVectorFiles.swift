@@ -1,58 +1,27 @@
 import Foundation
 
-/// Finds and decodes the platforms' velocity test vectors in `shared/testdata/velocity/`.
-///
-/// The vectors are read where they live, never copied into `Tests/`. The folder is found, in
-/// order: from `PANTRACE_SHARED` (the path of the `shared` folder); else by walking up from
-/// this source file — both as written in `#filePath` and with symlinks resolved, because a
-/// scratch package may reach this folder through a symlink — and taking the first ancestor
-/// that has `shared/testdata/velocity` (for `/work/main/Tests/PanCaptureTests/Velocity/…`
-/// that is `/work`, four levels up).
+/// Finds and decodes the platforms' velocity test vectors in `testdata/velocity/` of the
+/// shared data folder (``SharedData``): read where they live, never copied into `Tests/`.
 enum VelocityVectorFiles {
     /// Why the vectors could not be read, as one line naming what was tried.
     struct LookupError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static let relativeFolder = "testdata/velocity"
+    /// Whether the vectors are there (tests that need them are skipped otherwise).
+    static var isAvailable: Bool { SharedData.folder(SharedData.velocityVectors) != nil }
 
     /// The folder holding `android_velocitytracker.json` and `flutter_velocitytracker.json`.
-    static func folder(filePath: String = #filePath) throws -> URL {
-        let fileManager = FileManager.default
-        let environment = ProcessInfo.processInfo.environment
-        if let shared = environment["PANTRACE_SHARED"], !shared.isEmpty {
-            let folder = URL(fileURLWithPath: shared).appendingPathComponent(relativeFolder)
-            guard fileManager.fileExists(atPath: folder.path) else {
-                throw LookupError(
-                    description: "PANTRACE_SHARED=\(shared) has no \(relativeFolder) folder")
-            }
-            return folder
+    static func folder() throws -> URL {
+        guard let folder = SharedData.folder(SharedData.velocityVectors) else {
+            throw LookupError(description: "velocity vectors not found in \(SharedData.root.path); set \(SharedData.variable)")
         }
-
-        let written = URL(fileURLWithPath: filePath)
-        var tried: [String] = []
-        for start in [written.resolvingSymlinksInPath(), written] {
-            var directory = start.deletingLastPathComponent()
-            while directory.path != "/" && !directory.path.isEmpty {
-                let candidate = directory.appendingPathComponent("shared")
-                    .appendingPathComponent(relativeFolder)
-                if fileManager.fileExists(atPath: candidate.path) {
-                    return candidate
-                }
-                tried.append(candidate.path)
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        throw LookupError(
-            description: "velocity vectors not found; set PANTRACE_SHARED to the shared folder "
-                + "(tried \(tried.first ?? "nothing") and \(tried.count - 1) more)")
+        return folder
     }
 
     /// Decodes one vector file.
-    static func decode<Vectors: Decodable>(
-        _ type: Vectors.Type, from fileName: String, filePath: String = #filePath
-    ) throws -> Vectors {
-        let url = try folder(filePath: filePath).appendingPathComponent(fileName)
+    static func decode<Vectors: Decodable>(_ type: Vectors.Type, from fileName: String) throws -> Vectors {
+        let url = try folder().appendingPathComponent(fileName)
         let data = insertingFractionBeforeZeroExponents(try Data(contentsOf: url))
         do {
             return try JSONDecoder().decode(type, from: data)
