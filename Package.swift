@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// House style (STYLE.md): Swift 6 language mode and these upcoming features everywhere.
+// Swift 6 language mode and these upcoming features everywhere.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
@@ -14,6 +14,10 @@ let package = Package(
         .executable(name: "pantrace", targets: ["pantrace"]),
         .library(name: "PanTrace", targets: ["PanTrace"]),
         .library(name: "PanCapture", targets: ["PanCapture"]),
+        // The pure transition engine, for apps and tools that want the model without files or
+        // a server: documented public API (docs/MODEL.md). PanReplay and LiveBridge are not
+        // products: what they share with the CLI and the tests is `package` access.
+        .library(name: "TransitionEngine", targets: ["TransitionEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -10,54 +10,54 @@ internal import Synchronization
 /// recordings), which exchange messages through mailboxes. Use
 /// ``withLiveBridge(_:_:)`` so the bridge is always shut down: clients get a 1001 close and
 /// recordings in progress are finalised.
-public final class LiveBridge: Sendable {
+package final class LiveBridge: Sendable {
     /// Where and what to serve.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// Address to listen on: `127.0.0.1` (default, loopback only) or `0.0.0.0` (every interface).
-        public var host: String
+        package var host: String
         /// Port; 0 picks a free one (read ``port`` after start).
-        public var port: Int
+        package var port: Int
         /// The recordings folder (the library; live recordings are written under it).
-        public var recordingsFolder: String
+        package var recordingsFolder: String
         /// The web viewer's folder.
-        public var webFolder: String
+        package var webFolder: String
         /// Origins allowed besides the server's own, e.g. `http://192.168.1.5:8080`.
-        public var allowedOrigins: [String]
+        package var allowedOrigins: [String]
         /// The token that grants control; random per launch by default.
-        public var token: String
+        package var token: String
         /// Frames per second streamed to viewers.
-        public var frameRate: Double
+        package var frameRate: Double
         /// Seconds a client may stay backlogged before it is closed.
-        public var backlogLimit: Double
+        package var backlogLimit: Double
         /// Benchmark only (`Benchmarks/bridge`): when set, frames are produced this many times
         /// a second (1…100,000, not capped at 240), each the replay's next frame, cycling without
         /// the loop pause, so the frame rate does not depend on the replay. `nil` (the default):
         /// frames follow the replay at ``frameRate``.
-        public var benchmarkFrameRate: Double?
+        package var benchmarkFrameRate: Double?
         /// libwebsockets service threads, each with its own context and a share of the
         /// clients, so the per-client writes of a broadcast run on several cores: 2 when the
         /// machine has 2 or more cores, else 1 (1…8).
-        public var serviceThreads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        package var serviceThreads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         /// Test only (`make autobahn`, the Autobahn|Testsuite fuzzing client): every WebSocket
         /// message a client sends at `/live` is sent back to it unchanged, text as text and
         /// binary as binary, a fragmented one once whole, up to ``echoMaximumMessageBytes``;
         /// clients get nothing else (no hello, no frames) and cannot control anything. Who may
         /// connect is checked as always. `false` (the default): the live viewer.
-        public var isEchoing = false
+        package var isEchoing = false
         /// The largest message echo mode takes back (1 MiB; larger closes with 1009). The
         /// largest in Autobahn cases 1–7 and 10 is 7.1.6's 256 KiB; the 9.x performance
         /// cases, up to 16 MiB, are not run.
-        public static let echoMaximumMessageBytes = 1 << 20
+        package static let echoMaximumMessageBytes = 1 << 20
         /// Where the bridge's own log lines go while it runs (a recording skipped, a message
         /// that could not be encoded, descriptors running out), one line each, from any
         /// thread. The default drops them; `pantrace serve` writes them to standard error.
-        public var log: @Sendable (String) -> Void = { _ in }
+        package var log: @Sendable (String) -> Void = { _ in }
         /// Whether libwebsockets' own warnings and notices go to ``log`` too (`serve
         /// --verbose`); by default none of its lines reach a user.
-        public var logsLibWebSockets = false
+        package var logsLibWebSockets = false
 
         /// Creates a configuration with a fresh random token.
-        public init(
+        package init(
             host: String = "127.0.0.1", port: Int = 8080, recordingsFolder: String = "recordings", webFolder: String = "web",
             allowedOrigins: [String] = [], token: String? = nil, frameRate: Double = 60, backlogLimit: Double = 3,
             benchmarkFrameRate: Double? = nil
@@ -74,7 +74,7 @@ public final class LiveBridge: Sendable {
         }
 
         /// 128 random bits as 32 hex digits, from the system's secure generator.
-        public static func randomToken() -> String {
+        package static func randomToken() -> String {
             var generator = SystemRandomNumberGenerator()
             let digits = Array("0123456789abcdef")
             return String((0..<32).map { _ in digits[Int(generator.next(upperBound: UInt8(16)))] })
@@ -82,7 +82,7 @@ public final class LiveBridge: Sendable {
     }
 
     /// The configuration in use.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let inbox = Inbox()
     /// The service shards; the first listens (WebSocketServer).
     private let servers: [WebSocketServer]
@@ -92,7 +92,7 @@ public final class LiveBridge: Sendable {
 
     /// Checks the configuration; nothing listens until ``start()``.
     /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
-    public init(configuration: Configuration) throws(LiveBridgeError) {
+    package init(configuration: Configuration) throws(LiveBridgeError) {
         guard ["127.0.0.1", "0.0.0.0"].contains(configuration.host) || RequestPolicy.isIPLiteral(configuration.host) else {
             throw LiveBridgeError(.badHost(configuration.host))
         }
@@ -129,31 +129,31 @@ public final class LiveBridge: Sendable {
     }
 
     /// The port actually listened on.
-    public var port: Int { servers[0].port }
+    package var port: Int { servers[0].port }
 
     private let descriptors: DescriptorLimit
 
     /// The open-file limit in force (the soft limit, raised to the hard limit at start).
-    public var openFileLimit: Int { descriptors.soft }
+    package var openFileLimit: Int { descriptors.soft }
 
     /// How many viewers can be connected at once: the open-file limit less what the rest of
     /// the process keeps free. Past it, new connections are refused for a second at a time
     /// and the log says so; viewers already connected are not affected.
-    public var viewerCapacity: Int { descriptors.capacity(serviceThreads: configuration.serviceThreads) }
+    package var viewerCapacity: Int { descriptors.capacity(serviceThreads: configuration.serviceThreads) }
 
     /// The address to open, with the token.
-    public var url: String {
+    package var url: String {
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
         return "http://\(host):\(port)/?token=\(configuration.token)"
     }
 
     /// Problems found at start, one line each: recordings that could not be read, a default
     /// replay that could not be loaded.
-    public var libraryProblems: [String] { startupProblems.withLock { $0 } }
+    package var libraryProblems: [String] { startupProblems.withLock { $0 } }
 
     /// Starts the threads and returns once the socket is listening.
     /// - Throws: ``LiveBridgeError`` if the port cannot be bound.
-    public func start() throws(LiveBridgeError) {
+    package func start() throws(LiveBridgeError) {
         for (index, server) in servers.enumerated() {
             // The listening shard first: the others learn its port.
             let problem = server.start(listenerPort: index == 0 ? nil : servers[0].port) { [self] _ in
@@ -186,14 +186,14 @@ public final class LiveBridge: Sendable {
     }
 
     /// Asks every thread to stop: clients get a 1001 close; returns at once (see ``wait()``).
-    public func stop() {
+    package func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for server in servers { server.stop() }
         inbox.poke()
     }
 
     /// Blocks until every thread has shut down (a recording in progress is finalised first).
-    public func wait() {
+    package func wait() {
         for server in servers { server.waitUntilFinished() }
         controllerFinished.wait()
         controllerFinished.signal()
@@ -295,7 +295,7 @@ public final class LiveBridge: Sendable {
 }
 
 /// Runs `body` with a started bridge and always shuts it down afterwards.
-public func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body: (LiveBridge) throws -> R) throws -> R {
+package func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body: (LiveBridge) throws -> R) throws -> R {
     let bridge = try LiveBridge(configuration: configuration)
     try bridge.start()
     defer {
@@ -306,7 +306,7 @@ public func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body:
 }
 
 /// Why a bridge cannot start, in one line (a struct wrapping a private code, STYLE.md).
-public struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
+package struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
     enum Code: Sendable {
         case badHost(String)
         case badPort(Int)
@@ -320,7 +320,7 @@ public struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
     init(_ code: Code) { self.code = code }
 
     /// The one line a user sees.
-    public var description: String {
+    package var description: String {
         switch code {
         case .badHost(let host): "--host must be an IP address such as 127.0.0.1 or 0.0.0.0, got \(host)"
         case .badPort(let port): "--port must be 0…65535, got \(port)"

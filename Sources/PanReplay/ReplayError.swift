@@ -5,7 +5,7 @@ internal import PanTrace
 ///
 /// The cases live in a private code so that new ones can be added without breaking clients
 /// (STYLE.md, errors); ``description`` is the one line a user sees.
-public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Sendable, Hashable {
         case unknownParameter(key: String, preset: String, valid: [String])
         case invalidVelocity(value: String)
@@ -24,7 +24,7 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private let code: Code
     /// The trace the error concerns (its identifier or file), if any.
-    public let trace: String?
+    package let trace: String?
 
     private init(_ code: Code, trace: String? = nil) {
         self.code = code
@@ -33,7 +33,7 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// One line for the user, e.g.
     /// `preset 'zoom': unknown parameter 'treshold'; valid keys: threshold, …, velocity`.
-    public var description: String {
+    package var description: String {
         let prefix = trace.map { "\($0): " } ?? ""
         switch code {
         case .unknownParameter(let key, let preset, let valid):
@@ -66,12 +66,12 @@ public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error, naming `trace`.
-    public func about(_ trace: String) -> ReplayError {
+    package func about(_ trace: String) -> ReplayError {
         ReplayError(code, trace: trace)
     }
 
     /// Whether the grid was refused only for its size (so `--yes` would run it).
-    public var isGridTooLarge: Bool {
+    package var isGridTooLarge: Bool {
         if case .gridTooLarge = code { return true }
         return false
     }

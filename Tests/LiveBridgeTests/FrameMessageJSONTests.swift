@@ -89,7 +89,7 @@ extension Double {
             let exponent = Int.random(in: -30...30, using: &random)
             return Double.random(in: -10...10, using: &random) * pow(10, Double(exponent))
         case 5: return Double(Int64.random(in: -(1 << 60)...(1 << 60), using: &random))
-        case 6: return [1e15, -1e15, 1e15 - 1, 1e16, 9_007_199_254_740_992, 5e-324, .greatestFiniteMagnitude][Int.random(in: 0..<7, using: &random)]
+        case 6: return [1e15, -1e15, 1e15 - 1, 1e16, 9_007_199_254_740_992, .leastNonzeroMagnitude, .greatestFiniteMagnitude][Int.random(in: 0..<7, using: &random)]
         default:
             let value = Double(bitPattern: random.next())
             return value.isFinite ? value : 1.5

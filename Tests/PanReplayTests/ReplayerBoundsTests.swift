@@ -30,7 +30,7 @@ struct ReplayerBoundsTests {
         }
     }
 
-    @Test(arguments: [0.0, -1, 5e-324, .nan, .infinity])
+    @Test(arguments: [0.0, -1, Double.leastNonzeroMagnitude, .nan, .infinity])
     func aScreenOutsideTheLimitsIsRefused(width: Double) throws {
         var trace = Fixtures.swipes(1, seed: 5)[0]
         trace.metadata.screen.width = width

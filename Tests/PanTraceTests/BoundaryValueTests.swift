@@ -6,7 +6,7 @@ import Testing
 /// hostile values below are refused with an error naming where, and the values at the edges
 /// of each range are accepted.
 struct BoundaryValueTests {
-    static let hostile: [Double] = [0, -0.0, 5e-324, 2.2250738585072014e-308, -1, .nan, .infinity, -.infinity, 1e308, 100_000.5]
+    static let hostile: [Double] = [0, -0.0, Double.leastNonzeroMagnitude, 2.2250738585072014e-308, -1, .nan, .infinity, -.infinity, 1e308, 100_000.5]
 
     /// A header with `screen`, written field by field as the writer would, bypassing its check.
     static func file(screen: ScreenGeometry) -> [UInt8] {

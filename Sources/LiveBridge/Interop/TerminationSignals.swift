@@ -8,7 +8,7 @@ internal import Glibc
 /// both signals blocked and the kernel keeps them pending until ``wait()`` takes one. (A
 /// `DispatchSource` signal source installs its handler asynchronously after `resume()`; a
 /// signal arriving in that window is lost, which is how a prompt SIGTERM once hung shutdown.)
-public enum TerminationSignals {
+package enum TerminationSignals {
     private static func set() -> sigset_t {
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -18,13 +18,13 @@ public enum TerminationSignals {
     }
 
     /// Blocks SIGINT and SIGTERM in the calling thread and every thread it starts afterwards.
-    public static func block() {
+    package static func block() {
         var signals = set()
         pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
     /// Waits until SIGINT or SIGTERM arrives; returns its number.
-    public static func wait() -> Int32 {
+    package static func wait() -> Int32 {
         var signals = set()
         var received: Int32 = 0
         while sigwait(&signals, &received) != 0 {}

@@ -1,11 +1,11 @@
-public import PanTrace
-public import TransitionEngine
+package import PanTrace
+package import TransitionEngine
 
 /// A message from a viewer to the bridge (docs/PROTOCOL.md §3).
 ///
 /// Decoded from `{"type": …, …}`; every case but ``hello`` changes state and needs the
 /// launch token on the connection.
-public enum ClientMessage: Sendable, Equatable {
+package enum ClientMessage: Sendable, Equatable {
     /// Load a recording into the player with a preset and parameter overrides.
     case load(LoadRequest)
     case play
@@ -31,7 +31,7 @@ public enum ClientMessage: Sendable, Equatable {
     case tune(TuneRequest)
 
     /// The `type` value, for error replies.
-    public var type: String {
+    package var type: String {
         switch self {
         case .load: "load"
         case .play: "play"
@@ -51,13 +51,13 @@ public enum ClientMessage: Sendable, Equatable {
 }
 
 /// `load`: a recording (its library id), a preset, and overrides of its parameters.
-public struct LoadRequest: Codable, Sendable, Equatable {
-    public var recording: String
-    public var preset: String
+package struct LoadRequest: Codable, Sendable, Equatable {
+    package var recording: String
+    package var preset: String
     /// Numbers or choice names by parameter key; `velocity` picks the velocity source.
-    public var parameters: [String: PresetValue]
+    package var parameters: [String: PresetValue]
 
-    public init(recording: String, preset: String, parameters: [String: PresetValue] = [:]) {
+    package init(recording: String, preset: String, parameters: [String: PresetValue] = [:]) {
         self.recording = recording
         self.preset = preset
         self.parameters = parameters
@@ -65,7 +65,7 @@ public struct LoadRequest: Codable, Sendable, Equatable {
 
     enum CodingKeys: CodingKey { case recording, preset, parameters }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recording = try c.decode(String.self, forKey: .recording)
         preset = try c.decode(String.self, forKey: .preset)
@@ -74,15 +74,15 @@ public struct LoadRequest: Codable, Sendable, Equatable {
 }
 
 /// `record`: arm a live recording.
-public struct RecordRequest: Codable, Sendable, Equatable {
+package struct RecordRequest: Codable, Sendable, Equatable {
     /// The pad's size in points and its pixels per point.
-    public var screen: ScreenGeometry
+    package var screen: ScreenGeometry
     /// Only begin when the touch goes down within the edge zone of this edge.
-    public var edge: ScreenEdge?
+    package var edge: ScreenEdge?
     /// The preset the stage follows while recording (defaults to the player's).
-    public var preset: String?
+    package var preset: String?
 
-    public init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil) {
+    package init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil) {
         self.screen = screen
         self.edge = edge
         self.preset = preset
@@ -90,16 +90,16 @@ public struct RecordRequest: Codable, Sendable, Equatable {
 }
 
 /// `pointer`: one raw pointer event, as the `csv`/`jsonl` logs of `pantrace record` spell it.
-public struct PointerMessage: Codable, Sendable, Equatable {
+package struct PointerMessage: Codable, Sendable, Equatable {
     /// Milliseconds on the client's clock (`PointerEvent.timeStamp`).
-    public var t_ms: Double
-    public var x: Double
-    public var y: Double
+    package var t_ms: Double
+    package var x: Double
+    package var y: Double
     /// `down`, `move`, `up` or `cancel`.
-    public var phase: String
-    public var pointer: Int?
+    package var phase: String
+    package var pointer: Int?
 
-    public init(t_ms: Double, x: Double, y: Double, phase: String, pointer: Int? = nil) {
+    package init(t_ms: Double, x: Double, y: Double, phase: String, pointer: Int? = nil) {
         self.t_ms = t_ms
         self.x = x
         self.y = y
@@ -112,7 +112,7 @@ public struct PointerMessage: Codable, Sendable, Equatable {
     /// Decodes and checks an event: the time within ±``ValueLimits/timeMagnitude`` seconds
     /// and the position within ±``ValueLimits/coordinateMagnitude`` points, refused here
     /// with the field named.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         t_ms = try c.decode(Double.self, forKey: .t_ms)
         x = try c.decode(Double.self, forKey: .x)
@@ -131,14 +131,14 @@ public struct PointerMessage: Codable, Sendable, Equatable {
 }
 
 /// `tune`: sweep parameters over recordings.
-public struct TuneRequest: Codable, Sendable, Equatable {
+package struct TuneRequest: Codable, Sendable, Equatable {
     /// Library ids; empty means every recording with a known intent.
-    public var recordings: [String]
-    public var preset: String
+    package var recordings: [String]
+    package var preset: String
     /// Axes as on the command line: `threshold=0.2:0.8:0.05` or `threshold=0.3,0.5`.
-    public var grid: [String]
+    package var grid: [String]
 
-    public init(recordings: [String], preset: String, grid: [String]) {
+    package init(recordings: [String], preset: String, grid: [String]) {
         self.recordings = recordings
         self.preset = preset
         self.grid = grid
@@ -150,7 +150,7 @@ extension ClientMessage: Codable {
         case type, time, value, enabled, frames, intent, name
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let type = try c.decode(String.self, forKey: .type)
         switch type {
@@ -174,7 +174,7 @@ extension ClientMessage: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: .type)
         switch self {

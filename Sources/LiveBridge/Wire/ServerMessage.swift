@@ -1,11 +1,11 @@
-public import PanReplay
-public import PanTrace
-public import TransitionEngine
+package import PanReplay
+package import PanTrace
+package import TransitionEngine
 
 /// A message from the bridge to viewers (docs/PROTOCOL.md §2).
 ///
 /// Encoded as one JSON object whose `type` names the case, with the payload's fields beside it.
-public enum ServerMessage: Sendable {
+package enum ServerMessage: Sendable {
     /// The first message on every connection: the whole current state.
     case hello(Hello)
     /// The recordings changed (one was saved).
@@ -24,7 +24,7 @@ public enum ServerMessage: Sendable {
     case error(ErrorMessage)
 
     /// The `type` value.
-    public var type: String {
+    package var type: String {
         switch self {
         case .hello: "hello"
         case .library: "library"
@@ -39,40 +39,40 @@ public enum ServerMessage: Sendable {
 }
 
 /// The protocol version this bridge speaks.
-public let wireProtocolVersion = 1
+package let wireProtocolVersion = 1
 
 /// `hello`.
-public struct Hello: Codable, Sendable {
-    public var v: Int
-    public var server: String
+package struct Hello: Codable, Sendable {
+    package var v: Int
+    package var server: String
     /// Whether this connection presented the token and may change state.
-    public var can_control: Bool
-    public var state: Snapshot
+    package var can_control: Bool
+    package var state: Snapshot
 }
 
 /// Everything a late joiner needs to show what everyone else sees.
-public struct Snapshot: Codable, Sendable {
-    public var library: [RecordingInfo]
-    public var presets: [PresetCatalog.Entry]
-    public var playback: PlaybackState?
-    public var summary: ReplaySummary?
-    public var recording: RecordingStatus?
-    public var tune: TuneOutcome?
+package struct Snapshot: Codable, Sendable {
+    package var library: [RecordingInfo]
+    package var presets: [PresetCatalog.Entry]
+    package var playback: PlaybackState?
+    package var summary: ReplaySummary?
+    package var recording: RecordingStatus?
+    package var tune: TuneOutcome?
 }
 
 /// One recording in the library.
-public struct RecordingInfo: Codable, Sendable, Equatable {
+package struct RecordingInfo: Codable, Sendable, Equatable {
     /// The path under the recordings folder, which is its id on the wire.
-    public var id: String
-    public var name: String
-    public var intent: Intent
-    public var source: String
-    public var samples: Int
-    public var duration_s: Double
-    public var tags: [String]
-    public var screen: ScreenGeometry
-    public var edge: ScreenEdge?
-    public var complete: Bool
+    package var id: String
+    package var name: String
+    package var intent: Intent
+    package var source: String
+    package var samples: Int
+    package var duration_s: Double
+    package var tags: [String]
+    package var screen: ScreenGeometry
+    package var edge: ScreenEdge?
+    package var complete: Bool
 }
 
 /// `library`.
@@ -81,71 +81,71 @@ struct LibraryPayload: Codable {
 }
 
 /// `playback`: what the player is doing.
-public struct PlaybackState: Codable, Sendable, Equatable {
+package struct PlaybackState: Codable, Sendable, Equatable {
     /// Counts loads; frames carry it so a viewer can drop frames of an earlier load, which may
     /// arrive after this message because control messages overtake queued frames.
-    public var load: Int
-    public var recording: String
-    public var preset: String
-    public var parameters: [String: PresetValue]
-    public var playing: Bool
-    public var speed: Double
-    public var loop: Bool
+    package var load: Int
+    package var recording: String
+    package var preset: String
+    package var parameters: [String: PresetValue]
+    package var playing: Bool
+    package var speed: Double
+    package var loop: Bool
     /// The playhead, seconds of gesture time.
-    public var time: Double
+    package var time: Double
     /// First and last frame times of the replay (the end includes the completion).
-    public var start: Double
-    public var end: Double
-    public var release: Double
-    public var fps: Double
+    package var start: Double
+    package var end: Double
+    package var release: Double
+    package var fps: Double
 }
 
 /// `frame`.
-public struct FrameMessage: Codable, Sendable {
+package struct FrameMessage: Codable, Sendable {
     /// Increases by one per frame sent.
-    public var seq: UInt64
+    package var seq: UInt64
     /// The ``PlaybackState/load`` this frame belongs to.
-    public var load: Int
+    package var load: Int
     /// When the bridge produced the frame, microseconds since the Unix epoch (for latency).
-    public var emitted_us: Int64
-    public var recording: String
-    public var frame: FrameState
+    package var emitted_us: Int64
+    package var recording: String
+    package var frame: FrameState
 }
 
 /// `recording`: live recording progress.
-public struct RecordingStatus: Codable, Sendable, Equatable {
+package struct RecordingStatus: Codable, Sendable, Equatable {
     /// `armed`, `capturing`, `released`, `saved`, `discarded`, `failed`.
-    public var state: String
-    public var samples: Int
-    public var duration_s: Double
-    public var intent: Intent
+    package var state: String
+    package var samples: Int
+    package var duration_s: Double
+    package var intent: Intent
     /// The file being written, relative to the recordings folder.
-    public var file: String?
+    package var file: String?
     /// The library id once saved.
-    public var id: String?
-    public var message: String?
+    package var id: String?
+    package var message: String?
 }
 
 /// `tune`: the sweep's result in the `pantrace tune --json` schema (docs/TUNE.md).
-public struct TuneOutcome: Codable, Sendable {
-    public var preset: String
-    public var report: JSONValue
+package struct TuneOutcome: Codable, Sendable {
+    package var preset: String
+    package var report: JSONValue
 }
 
 /// `error`.
-public struct ErrorMessage: Codable, Sendable, Equatable {
+package struct ErrorMessage: Codable, Sendable, Equatable {
     /// A stable code: `bad_json`, `bad_message`, `forbidden`, `rate_limited`, `not_found`, `invalid`, `busy`.
-    public var code: String
+    package var code: String
     /// One line for a person.
-    public var message: String
+    package var message: String
     /// The `type` of the request that failed, when known.
-    public var in_reply_to: String?
+    package var in_reply_to: String?
 }
 
 extension ServerMessage: Codable {
     private enum Key: String, CodingKey { case type }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let type = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: .type)
         switch type {
         case "hello": self = .hello(try Hello(from: decoder))
@@ -161,7 +161,7 @@ extension ServerMessage: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .hello(let p): try p.encode(to: encoder)
         case .library(let r): try LibraryPayload(recordings: r).encode(to: encoder)

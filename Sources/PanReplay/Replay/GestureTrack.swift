@@ -1,5 +1,5 @@
-public import PanTrace
-public import TransitionEngine
+package import PanTrace
+package import TransitionEngine
 internal import PanCapture
 
 /// One recorded gesture as the engine consumes it: its samples up to the release as
@@ -8,18 +8,18 @@ internal import PanCapture
 /// A track is built once per trace and velocity source; it does not depend on the preset, so
 /// a tuner computes each trace's ``ReleaseState`` once per progress mapping and decides it
 /// under every grid point.
-public struct GestureTrack: Sendable, Hashable {
+package struct GestureTrack: Sendable, Hashable {
     /// The trace's identifier.
-    public var id: String
+    package var id: String
     /// What the person meant.
-    public var intent: Intent
+    package var intent: Intent
     /// The screen the transition runs on, in points.
-    public var screen: Size
+    package var screen: Size
     /// The samples from the first to the release (`ended` or `cancelled`), in time order.
-    public var inputs: [GestureInput]
+    package var inputs: [GestureInput]
     /// When the finger last moved before the release, s (the stopped-finger gate's input),
     /// computed exactly as ``InteractiveTransition`` does.
-    public var lastMoveTime: Double
+    package var lastMoveTime: Double
 
     /// Builds the track of `trace`.
     ///
@@ -29,7 +29,7 @@ public struct GestureTrack: Sendable, Hashable {
     ///   - screen: the screen to replay on; the trace's own screen when nil.
     /// - Throws: ``ReplayError`` when the trace has no `ended`/`cancelled` sample, or ends
     ///   before it begins.
-    public init(trace: Trace, velocity: VelocitySource, screen: Size? = nil) throws {
+    package init(trace: Trace, velocity: VelocitySource, screen: Size? = nil) throws {
         guard let releaseIndex = trace.samples.firstIndex(where: { $0.phase.isTerminal }) else {
             throw ReplayError.noRelease.about(trace.metadata.id)
         }
@@ -73,10 +73,10 @@ public struct GestureTrack: Sendable, Hashable {
     }
 
     /// The release sample (`ended` or `cancelled`).
-    public var release: GestureInput { inputs[inputs.count - 1] }
+    package var release: GestureInput { inputs[inputs.count - 1] }
 
     /// The release state through `mapping`: what every decision of this gesture needs.
-    public func releaseState(mapping: ProgressMapping) -> ReleaseState {
+    package func releaseState(mapping: ProgressMapping) -> ReleaseState {
         ReleaseState(sample: release, lastMoveTime: lastMoveTime, mapping: mapping)
     }
 

@@ -1,18 +1,18 @@
-public import TransitionEngine
+package import TransitionEngine
 
 /// A preset with its overrides, plus where velocity comes from: everything `--set` can change.
 ///
 /// Keys are the preset's own catalog keys (``PresetCatalog``) plus `velocity`
 /// (``VelocitySource``). When no velocity is given, the preset's expected estimator is used
 /// (`recorded` for every preset except `best`, which DESIGN.md §4 defines with `lsq2`).
-public struct ReplayParameters: Sendable, Hashable {
+package struct ReplayParameters: Sendable, Hashable {
     /// The preset, with its overrides resolved.
-    public var preset: Preset
+    package var preset: Preset
     /// Where the velocity of each sample comes from.
-    public var velocity: VelocitySource
+    package var velocity: VelocitySource
 
     /// Creates parameters; `velocity` defaults to the preset's own estimator.
-    public init(preset: Preset, velocity: VelocitySource? = nil) {
+    package init(preset: Preset, velocity: VelocitySource? = nil) {
         self.preset = preset
         self.velocity = velocity ?? Self.defaultVelocity(for: preset.name)
     }
@@ -22,7 +22,7 @@ public struct ReplayParameters: Sendable, Hashable {
     /// - Throws: ``TransitionEngineError`` for an unknown preset (listing the valid names) or a
     ///   value out of range; ``ReplayError`` for an unknown key (listing every valid key,
     ///   `velocity` included) or an unknown velocity source.
-    public init(presetNamed name: String, overrides: [String: PresetValue] = [:]) throws {
+    package init(presetNamed name: String, overrides: [String: PresetValue] = [:]) throws {
         let keys = try Self.validKeys(forPreset: name)
         var presetOverrides = overrides
         var velocity: VelocitySource?
@@ -38,24 +38,24 @@ public struct ReplayParameters: Sendable, Hashable {
     /// Every key `--set` and `--grid` accept for the preset: its catalog keys, then `velocity`.
     ///
     /// - Throws: ``TransitionEngineError`` listing the valid presets when `name` is unknown.
-    public static func validKeys(forPreset name: String) throws -> [String] {
+    package static func validKeys(forPreset name: String) throws -> [String] {
         try PresetCatalog.entry(named: name).parameters.map(\.key) + [VelocitySource.parameterKey]
     }
 
     /// The velocity source a preset expects when none is given.
-    public static func defaultVelocity(for name: PresetName) -> VelocitySource {
+    package static func defaultVelocity(for name: PresetName) -> VelocitySource {
         VelocitySource(rawValue: name.velocityEstimator) ?? .recorded
     }
 
     /// The value of `key` in these parameters (a catalog key or `velocity`), or nil.
-    public func value(forKey key: String) -> PresetValue? {
+    package func value(forKey key: String) -> PresetValue? {
         key == VelocitySource.parameterKey ? .choice(velocity.rawValue) : preset.value(forKey: key)
     }
 
     /// Parses `KEY=VALUE` as given to `--set`: a number if the value reads as one, else a name.
     ///
     /// - Throws: ``ReplayError`` when there is no `=`, or the key or value is empty.
-    public static func assignment(parsing text: String) throws -> (key: String, value: PresetValue) {
+    package static func assignment(parsing text: String) throws -> (key: String, value: PresetValue) {
         guard let equals = text.firstIndex(of: "="),
             !text[..<equals].isEmpty, !text[text.index(after: equals)...].isEmpty
         else {

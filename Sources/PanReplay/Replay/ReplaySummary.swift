@@ -1,5 +1,5 @@
-public import PanTrace
-public import TransitionEngine
+package import PanTrace
+package import TransitionEngine
 
 /// The last line of a replay: the decision, why, and the metrics of DESIGN.md §4 and
 /// `reference/transitions.md` §8.4.
@@ -7,57 +7,57 @@ public import TransitionEngine
 /// Encoded with snake_case keys (`decision`, `reason`, `margin`, `release_s`, `completion_s`,
 /// `overshoot`, `discontinuity_pt_s`, `flip_prone`, …) and `"type": "summary"` so that a
 /// reader of a JSONL replay tells it apart from the frames. docs/REPLAY.md lists every key.
-public struct ReplaySummary: Sendable, Hashable, Codable {
+package struct ReplaySummary: Sendable, Hashable, Codable {
     /// Always `"summary"`.
-    public var type = "summary"
+    package var type = "summary"
     /// The trace's identifier.
-    public var trace: String
+    package var trace: String
     /// The preset's name.
-    public var preset: String
+    package var preset: String
     /// Where velocity came from (`recorded`, `lsq2`, `impulse`, `flutter`).
-    public var velocity: VelocitySource
+    package var velocity: VelocitySource
     /// The display frame rate of the replay, Hz.
-    public var frameRate: Double
+    package var frameRate: Double
     /// How many frames the replay has.
-    public var frames: Int
+    package var frames: Int
     /// Finish or cancel.
-    public var decision: Decision.Outcome
+    package var decision: Decision.Outcome
     /// One line: what was compared with what.
-    public var reason: String
+    package var reason: String
     /// The rule that decided (`"D1"` …).
-    public var rule: String
+    package var rule: String
     /// How far the deciding statistic was from its threshold.
-    public var margin: Double
+    package var margin: Double
     /// The unit of ``margin``: `"progress"` or `"pt/s"`.
-    public var marginUnit: String
+    package var marginUnit: String
     /// Progress at release, `p0`.
-    public var progressAtRelease: Double
+    package var progressAtRelease: Double
     /// The axis velocity the decision used (after any gate), pt/s, positive toward finish.
-    public var releaseVelocity: Double
+    package var releaseVelocity: Double
     /// The gesture time of the release sample, s.
-    public var releaseTime: Double
+    package var releaseTime: Double
     /// The completion model (`"T1a"` …).
-    public var completionModel: String
+    package var completionModel: String
     /// Time from the release to the end of the completion, s.
-    public var completionTime: Double
+    package var completionTime: Double
     /// The last time the drawn position is more than 0.5 pt from its target, s after release.
-    public var settleTime: Double
+    package var settleTime: Double
     /// The largest excursion past the target, in progress units.
-    public var overshoot: Double
+    package var overshoot: Double
     /// The same in points.
-    public var overshootPoints: Double
+    package var overshootPoints: Double
     /// Rendered velocity just after release minus the finger's axis velocity, pt/s.
-    public var discontinuity: Double
+    package var discontinuity: Double
     /// True when ±10 % velocity noise would change the decision.
-    public var isFlipProne: Bool
+    package var isFlipProne: Bool
     /// True when the completion depends on the display frame rate (the stepper).
-    public var isFrameRateDependent: Bool
+    package var isFrameRateDependent: Bool
     /// What the person meant.
-    public var intent: Intent
+    package var intent: Intent
     /// Whether the decision matches the intent; absent when the intent is unknown.
-    public var isCorrect: Bool?
+    package var isCorrect: Bool?
     /// How well `--realtime` kept time; absent in virtual time.
-    public var pacing: PacingReport?
+    package var pacing: PacingReport?
 
     enum CodingKeys: String, CodingKey {
         case type, trace, preset, velocity, frames, decision, reason, rule, margin, overshoot, intent, pacing
@@ -79,7 +79,7 @@ public struct ReplaySummary: Sendable, Hashable, Codable {
 
 extension Intent {
     /// The outcome the person meant, or nil when nobody said.
-    public var outcome: Decision.Outcome? {
+    package var outcome: Decision.Outcome? {
         switch self {
         case .finish: .finish
         case .cancel: .cancel
@@ -89,18 +89,18 @@ extension Intent {
 }
 
 /// How closely a `--realtime` replay met its frame deadlines on the wall clock.
-public struct PacingReport: Sendable, Hashable, Codable {
+package struct PacingReport: Sendable, Hashable, Codable {
     /// Frames paced.
-    public var frames: Int
+    package var frames: Int
     /// The playback speed (2 plays twice as fast).
-    public var speed: Double
+    package var speed: Double
     /// Mean lateness of a frame against its deadline, ms.
-    public var meanError: Double
+    package var meanError: Double
     /// Largest lateness, ms.
-    public var maximumError: Double
+    package var maximumError: Double
 
     /// Creates a report.
-    public init(frames: Int, speed: Double, meanError: Double, maximumError: Double) {
+    package init(frames: Int, speed: Double, meanError: Double, maximumError: Double) {
         self.frames = frames
         self.speed = speed
         self.meanError = meanError

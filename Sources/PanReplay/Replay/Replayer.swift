@@ -1,5 +1,5 @@
-public import PanTrace
-public import TransitionEngine
+package import PanTrace
+package import TransitionEngine
 
 /// Replays one gesture through a preset, display frame by display frame, in virtual time.
 ///
@@ -13,18 +13,18 @@ public import TransitionEngine
 /// Virtual time never sleeps and never reads a clock: the same trace and configuration give
 /// the same frames, bit for bit. ``run(clock:speed:emit:)`` paces the same frames on a clock
 /// the caller injects (the CLI's `--realtime` passes `ContinuousClock`).
-public struct Replayer: Sendable {
+package struct Replayer: Sendable {
     /// What to replay on.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The preset, overrides and velocity source.
-        public var parameters: ReplayParameters
+        package var parameters: ReplayParameters
         /// The display frame rate, Hz (60, 120 or 240 for the CLI).
-        public var frameRate: Double
+        package var frameRate: Double
         /// The screen in points; the trace's own when nil.
-        public var screen: Size?
+        package var screen: Size?
 
         /// Creates a configuration.
-        public init(parameters: ReplayParameters, frameRate: Double = 60, screen: Size? = nil) {
+        package init(parameters: ReplayParameters, frameRate: Double = 60, screen: Size? = nil) {
             precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be positive")
             self.parameters = parameters
             self.frameRate = frameRate
@@ -33,16 +33,16 @@ public struct Replayer: Sendable {
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The gesture being replayed.
-    public let track: GestureTrack
+    package let track: GestureTrack
     /// The decision and metrics (known before the first frame: they depend only on the
     /// samples up to the release).
-    public let summary: ReplaySummary
+    package let summary: ReplaySummary
     /// How many frames the replay has.
-    public let frameCount: Int
+    package let frameCount: Int
     /// The index of the next frame.
-    public private(set) var frameIndex = 0
+    package private(set) var frameIndex = 0
 
     private var transition: InteractiveTransition
     private var cursor = 0
@@ -52,7 +52,7 @@ public struct Replayer: Sendable {
     /// Prepares the replay of `trace`.
     ///
     /// - Throws: ``ReplayError`` when the trace has no release or never begins.
-    public init(trace: Trace, configuration: Configuration) throws {
+    package init(trace: Trace, configuration: Configuration) throws {
         let track = try GestureTrack(trace: trace, velocity: configuration.parameters.velocity, screen: configuration.screen)
         try self.init(track: track, intentOf: trace, configuration: configuration)
     }
@@ -61,7 +61,7 @@ public struct Replayer: Sendable {
     /// as they are).
     ///
     /// - Throws: ``ReplayError`` when the gesture never begins.
-    public init(track: GestureTrack, configuration: Configuration) throws {
+    package init(track: GestureTrack, configuration: Configuration) throws {
         try self.init(track: track, intentOf: nil, configuration: configuration)
     }
 
@@ -124,15 +124,15 @@ public struct Replayer: Sendable {
     }
 
     /// The gesture time of frame `index`, s.
-    public func time(ofFrame index: Int) -> Double {
+    package func time(ofFrame index: Int) -> Double {
         startTime + Double(index) / configuration.frameRate
     }
 
     /// Whether every frame has been produced.
-    public var isFinished: Bool { frameIndex >= frameCount }
+    package var isFinished: Bool { frameIndex >= frameCount }
 
     /// The next frame without heap allocation (the hot path), or nil after the last.
-    public mutating func nextSnapshot() -> FrameSnapshot? {
+    package mutating func nextSnapshot() -> FrameSnapshot? {
         guard frameIndex < frameCount else { return nil }
         let time = self.time(ofFrame: frameIndex)
         feed(upTo: time)
@@ -142,7 +142,7 @@ public struct Replayer: Sendable {
 
     /// The next frame, ready to encode (the release frame carries the decision), or nil
     /// after the last.
-    public mutating func nextFrame() -> FrameState? {
+    package mutating func nextFrame() -> FrameState? {
         guard frameIndex < frameCount else { return nil }
         let time = self.time(ofFrame: frameIndex)
         feed(upTo: time)
@@ -156,7 +156,7 @@ public struct Replayer: Sendable {
     /// Frames are pure functions of the samples fed so far (completion is analytic and a
     /// snapshot changes nothing), so skipping the frames between here and `index` gives the
     /// same frame `index` as drawing them all.
-    public mutating func seek(toFrame index: Int) {
+    package mutating func seek(toFrame index: Int) {
         let target = max(0, min(frameCount, index))
         if target < frameIndex {
             transition = InteractiveTransition(preset: configuration.parameters.preset, screen: track.screen, displayFrameRate: configuration.frameRate)
@@ -168,7 +168,7 @@ public struct Replayer: Sendable {
     }
 
     /// Every remaining frame.
-    public mutating func remainingFrames() -> [FrameState] {
+    package mutating func remainingFrames() -> [FrameState] {
         var frames: [FrameState] = []
         frames.reserveCapacity(frameCount - frameIndex)
         while let frame = nextFrame() { frames.append(frame) }
@@ -201,7 +201,7 @@ public struct Replayer: Sendable {
     ///   - emit: called with each frame, in order.
     /// - Returns: how late frames were, on `clock`.
     /// - Throws: `CancellationError` from the clock's sleep, or what `emit` throws.
-    public mutating func run<C: Clock>(
+    package mutating func run<C: Clock>(
         clock: C, speed: Double = 1, emit: (FrameState) throws -> Void
     ) async throws -> PacingReport where C.Duration == Duration {
         precondition(speed > 0 && speed.isFinite, "speed must be positive")

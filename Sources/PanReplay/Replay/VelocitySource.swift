@@ -1,9 +1,9 @@
-public import PanCapture
+package import PanCapture
 
 /// Where the velocity of each replayed sample comes from (DESIGN.md §3).
 ///
 /// The raw values are what `--set velocity=…` and `--grid velocity=…` accept.
-public enum VelocitySource: String, Sendable, Hashable, Codable, CaseIterable {
+package enum VelocitySource: String, Sendable, Hashable, Codable, CaseIterable {
     /// The velocity stored in the trace (UIKit's `velocity(in:)` for iOS recordings), untouched.
     case recorded
     /// Recomputed from the samples with Android's least-squares tracker.
@@ -14,10 +14,10 @@ public enum VelocitySource: String, Sendable, Hashable, Codable, CaseIterable {
     case flutter
 
     /// The parameter key under which the replayer accepts a velocity source.
-    public static let parameterKey = "velocity"
+    package static let parameterKey = "velocity"
 
     /// The estimator that recomputes velocity, or nil for ``recorded``.
-    public var strategy: VelocityStrategy? {
+    package var strategy: VelocityStrategy? {
         switch self {
         case .recorded: nil
         case .lsq2: .lsq2

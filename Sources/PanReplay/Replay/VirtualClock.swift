@@ -5,41 +5,41 @@ internal import Synchronization
 ///
 /// `sleep(until:)` returns at once, having moved `now` to the deadline, so a paced replay on a
 /// virtual clock takes no wall time and reports zero lateness.
-public final class VirtualClock: Clock, Sendable {
+package final class VirtualClock: Clock, Sendable {
     /// An instant on a virtual clock: the time since the clock was made.
-    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+    package struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
         /// Time since the clock's origin.
-        public var offset: Duration
+        package var offset: Duration
 
         /// Creates an instant `offset` after the origin.
-        public init(offset: Duration) { self.offset = offset }
+        package init(offset: Duration) { self.offset = offset }
 
         /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
         /// The duration from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
         /// Orders instants by time.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private let current = Mutex(Instant(offset: .zero))
 
     /// Creates a clock at its origin.
-    public init() {}
+    package init() {}
 
     /// The current virtual time.
-    public var now: Instant { current.withLock { $0 } }
+    package var now: Instant { current.withLock { $0 } }
 
     /// The smallest step: one nanosecond.
-    public var minimumResolution: Duration { .nanoseconds(1) }
+    package var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Moves time forward by `duration`.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         current.withLock { $0 = $0.advanced(by: duration) }
     }
 
     /// Moves time to `deadline` (if it is later) and returns without waiting.
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         current.withLock { $0 = max($0, deadline) }
     }

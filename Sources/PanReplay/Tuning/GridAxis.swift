@@ -1,22 +1,22 @@
-public import TransitionEngine
+package import TransitionEngine
 
 /// One axis of a tuning grid: a parameter key and the values to try, in order.
 ///
 /// Parsed from `KEY=FROM:TO:STEP` (inclusive, e.g. `threshold=0.2:0.8:0.05`, 13 values) or
 /// `KEY=V1,V2,…` (numbers or names, e.g. `velocity=recorded,lsq2`).
-public struct GridAxis: Sendable, Hashable {
+package struct GridAxis: Sendable, Hashable {
     /// The parameter key: one of the preset's catalog keys, or `velocity`.
-    public var key: String
+    package var key: String
     /// The values, in the order given.
-    public var values: [PresetValue]
+    package var values: [PresetValue]
 
     /// The largest number of values one range may produce.
-    public static let maximumValues = 100_000_000
+    package static let maximumValues = 100_000_000
 
     /// Creates an axis.
     ///
     /// - Precondition: `values` is not empty.
-    public init(key: String, values: [PresetValue]) {
+    package init(key: String, values: [PresetValue]) {
         precondition(!values.isEmpty, "a grid axis needs at least one value")
         self.key = key
         self.values = values
@@ -30,7 +30,7 @@ public struct GridAxis: Sendable, Hashable {
     ///
     /// - Throws: ``ReplayError`` with the reason: no `=`, an empty list or element, a zero or
     ///   negative step, `FROM` above `TO`, a non-number in a range, or a range too long.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard let equals = text.firstIndex(of: "="), !text[..<equals].isEmpty else {
             throw ReplayError.malformedAssignment(text, expected: "KEY=FROM:TO:STEP or KEY=V1,V2,… (e.g. threshold=0.2:0.8:0.05)")
         }

@@ -1,26 +1,26 @@
 /// How one grid point did over the labelled traces: the per-point row of the tuning table.
-public struct PointScore: Sendable, Hashable, Codable {
+package struct PointScore: Sendable, Hashable, Codable {
     /// Traces decided (those with a known intent).
-    public var traces: Int
+    package var traces: Int
     /// Decisions that matched the intent.
-    public var correct: Int
+    package var correct: Int
     /// Finished, but the person meant cancel.
-    public var falseFinishes: Int
+    package var falseFinishes: Int
     /// Cancelled, but the person meant finish.
-    public var falseCancels: Int
+    package var falseCancels: Int
     /// Releases where ±10 % velocity noise would change the decision.
-    public var flipProne: Int
+    package var flipProne: Int
     /// Mean decision margin, in the deciding statistic's unit (progress for D1/D4/D5).
-    public var meanMargin: Double
+    package var meanMargin: Double
     /// Smallest decision margin.
-    public var minimumMargin: Double
+    package var minimumMargin: Double
     /// Mean `|velocity discontinuity at release|`, pt/s.
-    public var meanDiscontinuity: Double
+    package var meanDiscontinuity: Double
     /// Mean completion time after release, s.
-    public var meanCompletionTime: Double
+    package var meanCompletionTime: Double
 
     /// Creates a score.
-    public init(
+    package init(
         traces: Int, correct: Int, falseFinishes: Int, falseCancels: Int, flipProne: Int,
         meanMargin: Double, minimumMargin: Double, meanDiscontinuity: Double, meanCompletionTime: Double
     ) {
@@ -36,11 +36,11 @@ public struct PointScore: Sendable, Hashable, Codable {
     }
 
     /// The fraction of decisions that matched the intent, 0…1.
-    public var accuracy: Double { traces == 0 ? 0 : Double(correct) / Double(traces) }
+    package var accuracy: Double { traces == 0 ? 0 : Double(correct) / Double(traces) }
 
     /// Whether this point ranks above `other`: more correct decisions; on a tie, a larger
     /// minimum margin; then a smaller mean velocity discontinuity.
-    public func ranks(above other: PointScore) -> Bool {
+    package func ranks(above other: PointScore) -> Bool {
         if correct != other.correct { return correct > other.correct }
         if minimumMargin != other.minimumMargin { return minimumMargin > other.minimumMargin }
         return meanDiscontinuity < other.meanDiscontinuity
@@ -62,7 +62,7 @@ public struct PointScore: Sendable, Hashable, Codable {
     }
 
     /// Decodes a score (``accuracy`` is derived, so it is read past).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         traces = try c.decode(Int.self, forKey: .traces)
         correct = try c.decode(Int.self, forKey: .correct)
@@ -76,7 +76,7 @@ public struct PointScore: Sendable, Hashable, Codable {
     }
 
     /// Encodes the score with its ``accuracy``.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(traces, forKey: .traces)
         try c.encode(correct, forKey: .correct)

@@ -1,50 +1,50 @@
-public import PanTrace
+package import PanTrace
 internal import Foundation
 
 /// The recordings a sweep runs on: every trace that could be read, with the file it came
 /// from, and every file that could not (reported and skipped, never fatal).
-public struct TraceCorpus: Sendable {
+package struct TraceCorpus: Sendable {
     /// A trace and where it came from.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The file (or, for traces made in memory, the trace's identifier).
-        public var file: String
+        package var file: String
         /// The trace.
-        public var trace: Trace
+        package var trace: Trace
 
         /// Creates an entry.
-        public init(file: String, trace: Trace) {
+        package init(file: String, trace: Trace) {
             self.file = file
             self.trace = trace
         }
     }
 
     /// A file that was skipped and why.
-    public struct Failure: Sendable, Hashable, Codable {
+    package struct Failure: Sendable, Hashable, Codable {
         /// The path.
-        public var file: String
+        package var file: String
         /// One line: what went wrong.
-        public var reason: String
+        package var reason: String
 
         /// Creates a failure record.
-        public init(file: String, reason: String) {
+        package init(file: String, reason: String) {
             self.file = file
             self.reason = reason
         }
     }
 
     /// The traces, in the order found (folders are listed in sorted path order).
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The files that could not be read.
-    public var failures: [Failure]
+    package var failures: [Failure]
 
     /// A corpus of traces made in memory (e.g. by `GestureSynthesizer`), named by identifier.
-    public init(traces: [Trace]) {
+    package init(traces: [Trace]) {
         self.entries = traces.map { Entry(file: $0.metadata.id, trace: $0) }
         self.failures = []
     }
 
     /// Creates a corpus from entries and failures.
-    public init(entries: [Entry], failures: [Failure] = []) {
+    package init(entries: [Entry], failures: [Failure] = []) {
         self.entries = entries
         self.failures = failures
     }
@@ -59,7 +59,7 @@ public struct TraceCorpus: Sendable {
     /// - Parameters:
     ///   - paths: files and folders, as given on the command line.
     ///   - reader: how strict to be with damaged `.pantrace` files.
-    public static func load(paths: [String], reader: TraceReader = TraceReader()) -> TraceCorpus {
+    package static func load(paths: [String], reader: TraceReader = TraceReader()) -> TraceCorpus {
         var corpus = TraceCorpus(entries: [])
         for path in paths {
             var isFolder: ObjCBool = false

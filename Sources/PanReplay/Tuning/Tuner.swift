@@ -1,4 +1,4 @@
-public import TransitionEngine
+package import TransitionEngine
 internal import Dispatch
 internal import PanTrace
 internal import Synchronization
@@ -9,18 +9,18 @@ internal import Synchronization
 /// does not depend on decision parameters), then decided under every grid point. Points are
 /// split across threads; each point's score is summed in trace order by one thread, so the
 /// result is the same bit for bit for any thread count.
-public struct Tuner: Sendable {
+package struct Tuner: Sendable {
     /// How to sweep.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Threads to use (the CLI passes the number of active cores).
-        public var threadCount: Int
+        package var threadCount: Int
         /// The display frame rate for completion times (only the stepper depends on it), Hz.
-        public var frameRate: Double
+        package var frameRate: Double
         /// The screen to decide on; each trace's own when nil.
-        public var screen: Size?
+        package var screen: Size?
 
         /// Creates a configuration.
-        public init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
+        package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
             precondition(threadCount > 0, "at least one thread")
             precondition(frameRate > 0 && frameRate.isFinite, "frame rate must be positive")
             self.threadCount = threadCount
@@ -59,17 +59,17 @@ public struct Tuner: Sendable {
     }
 
     /// The preset swept.
-    public let presetName: PresetName
+    package let presetName: PresetName
     /// The grid.
-    public let grid: TuningGrid
+    package let grid: TuningGrid
     /// The configuration.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     /// Prepares a sweep of `grid` over the preset called `name`.
     ///
     /// - Throws: ``TransitionEngineError`` for an unknown preset or a value out of range;
     ///   ``ReplayError`` for an unknown key (listing the valid ones, `velocity` included).
-    public init(presetNamed name: String, grid: TuningGrid, configuration: Configuration = Configuration()) throws {
+    package init(presetNamed name: String, grid: TuningGrid, configuration: Configuration = Configuration()) throws {
         let valid = try ReplayParameters.validKeys(forPreset: name)
         for axis in grid.axes {
             guard valid.contains(axis.key) else { throw ReplayError.unknownParameter(axis.key, preset: name, valid: valid) }
@@ -87,12 +87,12 @@ public struct Tuner: Sendable {
     }
 
     /// The parameters at grid point `index`.
-    public func parameters(atPoint index: Int) -> ReplayParameters {
+    package func parameters(atPoint index: Int) -> ReplayParameters {
         parameters(keys: grid.axes.map(\.key), values: grid.values(ofPoint: index))
     }
 
     /// The preset's own parameters: every default, with its expected velocity source.
-    public var defaultParameters: ReplayParameters { ReplayParameters(preset: Preset(presetName)) }
+    package var defaultParameters: ReplayParameters { ReplayParameters(preset: Preset(presetName)) }
 
     private func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
         var overrides: [String: PresetValue] = [:]
@@ -123,7 +123,7 @@ public struct Tuner: Sendable {
     ///   - progress: called with (points done, points in all) from worker threads as the
     ///     sweep advances.
     /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
-    public func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
+    package func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
         let defaults = defaultParameters
         let velocityAxis = grid.axes.firstIndex { $0.key == VelocitySource.parameterKey }
         var sources = [defaults.velocity]

@@ -1,17 +1,17 @@
-public import TransitionEngine
+package import TransitionEngine
 
 /// The parameter grid of a tuning sweep: the Cartesian product of its axes.
 ///
 /// Points are numbered row-major: the first axis changes slowest, the last fastest, so point
 /// 0 takes every axis's first value.
-public struct TuningGrid: Sendable, Hashable {
+package struct TuningGrid: Sendable, Hashable {
     /// The axes, in the order given.
-    public let axes: [GridAxis]
+    package let axes: [GridAxis]
     /// The number of points (the product of the axis sizes).
-    public let pointCount: Int
+    package let pointCount: Int
 
     /// Grids above this many points need an explicit confirmation (`--yes`).
-    public static let confirmationLimit = 10_000_000
+    package static let confirmationLimit = 10_000_000
 
     /// Creates a grid.
     ///
@@ -20,7 +20,7 @@ public struct TuningGrid: Sendable, Hashable {
     ///   - isConfirmed: whether a grid above ``confirmationLimit`` points may run.
     /// - Throws: ``ReplayError`` for no axes, a key given twice, or a grid too large to run
     ///   unconfirmed (or too large to count).
-    public init(axes: [GridAxis], isConfirmed: Bool = false) throws {
+    package init(axes: [GridAxis], isConfirmed: Bool = false) throws {
         guard !axes.isEmpty else { throw ReplayError.emptyGrid("give at least one --grid KEY=FROM:TO:STEP or KEY=V1,V2,…") }
         var seen: Set<String> = []
         var count = 1
@@ -44,7 +44,7 @@ public struct TuningGrid: Sendable, Hashable {
     ///   - specs: `KEY=FROM:TO:STEP` or `KEY=V1,V2,…`, one per axis (``GridAxis/init(parsing:)``).
     ///   - isConfirmed: whether a grid above ``confirmationLimit`` points may run.
     /// - Throws: ``ReplayError`` for a malformed axis, or a grid too large.
-    public init(parsing specs: [String], isConfirmed: Bool = false) throws {
+    package init(parsing specs: [String], isConfirmed: Bool = false) throws {
         var count = 1
         for spec in specs {
             let (product, overflow) = count.multipliedReportingOverflow(by: try GridAxis.valueCount(parsing: spec))
@@ -58,7 +58,7 @@ public struct TuningGrid: Sendable, Hashable {
     }
 
     /// Each axis's value index at point `index`.
-    public func valueIndices(ofPoint index: Int) -> [Int] {
+    package func valueIndices(ofPoint index: Int) -> [Int] {
         precondition(index >= 0 && index < pointCount, "grid point out of range")
         var remainder = index
         var indices = [Int](repeating: 0, count: axes.count)
@@ -71,12 +71,12 @@ public struct TuningGrid: Sendable, Hashable {
     }
 
     /// The values at point `index`, one per axis, in axis order.
-    public func values(ofPoint index: Int) -> [PresetValue] {
+    package func values(ofPoint index: Int) -> [PresetValue] {
         zip(axes, valueIndices(ofPoint: index)).map { $0.values[$1] }
     }
 
     /// The point with these value indices (the inverse of ``valueIndices(ofPoint:)``).
-    public func point(withValueIndices indices: [Int]) -> Int {
+    package func point(withValueIndices indices: [Int]) -> Int {
         precondition(indices.count == axes.count, "one index per axis")
         var index = 0
         for (axis, value) in zip(axes, indices) {

@@ -9,19 +9,19 @@ internal import TransitionEngine
 /// ringed, the defaults marked with a diamond where they fall on the axes (between cells
 /// for a numeric default that is not a grid value); the legend says where they are when
 /// they fall outside.
-public struct TuningHeatMap: Sendable {
+package struct TuningHeatMap: Sendable {
     /// The most columns or rows drawn.
-    public static let maximumCells = 200
+    package static let maximumCells = 200
 
     private let result: TuningResult
 
     /// The heat map of `result`.
-    public init(_ result: TuningResult) {
+    package init(_ result: TuningResult) {
         self.result = result
     }
 
     /// The SVG document.
-    public func svg() -> String {
+    package func svg() -> String {
         let grid = result.grid
         let xAxis = grid.axes[0]
         let yAxis: GridAxis? = grid.axes.count > 1 ? grid.axes[1] : nil

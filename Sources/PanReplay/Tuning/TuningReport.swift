@@ -4,7 +4,7 @@ internal import TransitionEngine
 ///
 /// Its top-level field names are stable: `preset`, `grid`, `traces`, `excluded`, `best`,
 /// `defaults`, `improvement`, `misjudged`.
-public struct TuningReport: Sendable, Encodable {
+package struct TuningReport: Sendable, Encodable {
     /// Grid values by key, encoded as a JSON object of numbers and strings.
     struct Values: Sendable, Encodable {
         var keys: [String]
@@ -93,7 +93,7 @@ public struct TuningReport: Sendable, Encodable {
     }
 
     /// Grids with more points than this leave `grid.results` out (use `--csv` for them all).
-    public static let maximumListedPoints = 100_000
+    package static let maximumListedPoints = 100_000
 
     var preset: String
     var grid: Grid
@@ -105,7 +105,7 @@ public struct TuningReport: Sendable, Encodable {
     var misjudged: [TuningResult.Misjudgement]
 
     /// The report of `result`.
-    public init(_ result: TuningResult) {
+    package init(_ result: TuningResult) {
         let keys = result.grid.axes.map(\.key)
         preset = result.preset
         let listed = result.grid.pointCount <= Self.maximumListedPoints

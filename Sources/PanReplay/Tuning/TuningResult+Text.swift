@@ -4,11 +4,11 @@ internal import PanTrace
 
 extension TuningResult {
     /// Rows of the table shown when the grid is larger than this; the rest go to `--csv`.
-    public static let maximumTableRows = 40
+    package static let maximumTableRows = 40
 
     /// The human-readable report: the table (every point, or the best rows of a large grid),
     /// the best point, the defaults, the improvement and the traces still misjudged.
-    public func text() -> String {
+    package func text() -> String {
         var lines: [String] = []
         let keys = grid.axes.map(\.key)
         var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
@@ -64,7 +64,7 @@ extension TuningResult {
     }
 
     /// Every point as CSV: one column per axis, then the score columns.
-    public func csv() -> String {
+    package func csv() -> String {
         let keys = grid.axes.map(\.key)
         let header = keys + ["accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s", "mean_completion_s"]
         var lines = [header.map(Self.csvField).joined(separator: ",")]
