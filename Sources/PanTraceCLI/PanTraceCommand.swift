@@ -1,7 +1,7 @@
 public import ArgumentParser
 
 /// The `pantrace` command: record, replay, watch and tune pan-driven transitions.
-public struct PanTraceCommand: ParsableCommand {
+public struct PanTraceCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "pantrace",
         abstract: "Record, replay, watch and tune pan-gesture-driven transitions.",
@@ -20,26 +20,24 @@ public struct PanTraceCommand: ParsableCommand {
 
     /// Parses the command line, runs the command, and exits.
     ///
-    /// Failures of the work itself (a damaged file, a bad log line, an unknown preset) print
-    /// one `error: …` line, as the commands' own per-file errors do, and exit 1; usage errors
-    /// keep swift-argument-parser's message and usage text.
-    public static func runAsTool() -> Never {
+    /// The CLI's one error path (README, "Errors and exit status"): a failure of the work
+    /// itself (a damaged file, a bad log line, an unknown preset: any ``UserFacingError``)
+    /// prints one `error: …` line and exits 1; an argument error keeps swift-argument-parser's
+    /// one line and usage hint and exits 64.
+    public static func runAsTool() async -> Never {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
             exit()
-        } catch let error as any CustomStringConvertible & Error where Self.isDomainError(error) {
+        } catch let error as any UserFacingError {
             StandardError.line("error: \(error)")
             exit(withError: ExitCode.failure)
         } catch {
             exit(withError: error)
         }
-    }
-
-    private static func isDomainError(_ error: any Error) -> Bool {
-        // ArgumentParser's own errors (usage, help, ExitCode) are not CustomStringConvertible
-        // domain errors of a PanTrace module.
-        let module = String(reflecting: type(of: error)).split(separator: ".").first ?? ""
-        return ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "LiveBridge", "PanTraceCLI"].contains(module)
     }
 }

@@ -1,3 +1,3 @@
 import PanTraceCLI
 
-PanTraceCommand.runAsTool()
+await PanTraceCommand.runAsTool()

@@ -115,7 +115,7 @@ struct BinaryTests {
     @Test func serveRefusesAMissingFolderInOneLine() throws {
         let result = try Self.run(["serve", "--port", "0", "--web", "/nonexistent/web"])
         #expect(result.status == 1)
-        #expect(result.stderr == "pantrace serve: web folder /nonexistent/web does not exist\n")
+        #expect(result.stderr == "error: web folder /nonexistent/web does not exist\n")
     }
 
     @Test func serveRefusesAHostNameInOneLine() throws {

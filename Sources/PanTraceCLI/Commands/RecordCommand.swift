@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import PanCapture
+internal import ArgumentParser
+internal import PanCapture
 internal import PanTrace
 internal import Foundation
 
@@ -25,21 +25,20 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output stem (OUT → OUT-1.pantrace, …) or folder (ends in / or exists).")
     var output: String
 
-    @Option(help: "What the person meant: finish, cancel or unknown.", transform: { try ArgumentChoice.parse($0, as: Intent.self, "--intent") })
+    @Option(help: "What the person meant.")
     var intent: Intent = .unknown
 
     @Option(help: "Points the pointer must move before the pan begins.")
     var slop: Double = 10
 
     @Option(
-        help: "Edge mode: only touches that go down near this edge begin (left, right, top, bottom).",
-        transform: { try ArgumentChoice.parse($0, as: ScreenEdge.self, "--edge") })
+        help: "Edge mode: only touches that go down near this edge begin.")
     var edge: ScreenEdge?
 
     @Option(name: .customLong("edge-zone"), help: "Edge mode: how close to the edge, in points, the touch must go down.")
     var edgeZone: Double = 20
 
-    @Option(help: "Velocity estimator: lsq2, impulse or flutter.", transform: { try ArgumentChoice.parse($0, as: VelocityStrategy.self, "--velocity") })
+    @Option(help: "Velocity estimator.")
     var velocity: VelocityStrategy = .lsq2
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
@@ -121,22 +120,10 @@ struct RecordCommand: ParsableCommand {
     }
 }
 
-extension PointerLogFormat: ExpressibleByArgument {
+extension PointerLogFormat {
     /// The format a log's extension names, if it names one (`.csv`, `.jsonl`).
     init?(path: String) {
         if path.hasSuffix(".csv") { self = .csv } else if path.hasSuffix(".jsonl") { self = .jsonl } else { return nil }
-    }
-}
-
-/// Parses raw-value enums of the libraries without conforming them to `ExpressibleByArgument`
-/// (a conformance is global to the module, and other commands may want their own).
-enum ArgumentChoice {
-    static func parse<Choice: RawRepresentable & CaseIterable>(_ text: String, as type: Choice.Type, _ option: String) throws -> Choice
-    where Choice.RawValue == String {
-        guard let value = Choice(rawValue: text) else {
-            throw ValidationError("\(option) must be one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), got \(text)")
-        }
-        return value
     }
 }
 

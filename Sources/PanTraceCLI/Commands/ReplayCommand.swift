@@ -7,7 +7,7 @@ internal import Synchronization
 internal import TransitionEngine
 
 /// `pantrace replay`: one trace through a preset, frame by frame, as JSON Lines.
-struct ReplayCommand: ParsableCommand {
+struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay a trace through a transition preset, one FrameState per display frame, then a summary line.",
@@ -57,24 +57,22 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try reportingFailures {
-            var overrides: [String: PresetValue] = [:]
-            for text in assignments {
-                let (key, value) = try ReplayParameters.assignment(parsing: text)
-                overrides[key] = value
-            }
-            let parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
-            let contents = try TraceFiles.read(file, reader: read.reader)
-            for warning in contents.warnings { StandardError.line("warning: \(warning)") }
-            let configuration = Replayer.Configuration(
-                parameters: parameters, frameRate: Double(fps), screen: screen.map { Size(width: $0.width, height: $0.height) })
-            let replayer = try Replayer(trace: contents.trace, configuration: configuration)
-            if realtime {
-                try Self.paced(replayer, speed: speed ?? 1, format: format)
-            } else {
-                FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
-            }
+    func run() async throws {
+        var overrides: [String: PresetValue] = [:]
+        for text in assignments {
+            let (key, value) = try ReplayParameters.assignment(parsing: text)
+            overrides[key] = value
+        }
+        let parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
+        let contents = try TraceFiles.read(file, reader: read.reader)
+        for warning in contents.warnings { StandardError.line("warning: \(warning)") }
+        let configuration = Replayer.Configuration(
+            parameters: parameters, frameRate: Double(fps), screen: screen.map { Size(width: $0.width, height: $0.height) })
+        let replayer = try Replayer(trace: contents.trace, configuration: configuration)
+        if realtime {
+            try await Self.paced(replayer, speed: speed ?? 1, format: format)
+        } else {
+            FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
         }
     }
 
@@ -102,44 +100,15 @@ struct ReplayCommand: ParsableCommand {
     }
 
     /// The frames paced on the wall clock, each written as it falls due.
-    private static func paced(_ replayer: Replayer, speed: Double, format: Format) throws {
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<ReplaySummary, any Error>?>(nil)
-        Task {
-            var replayer = replayer
-            let encoder = encoder()
-            do {
-                let pacing = try await replayer.run(clock: ContinuousClock(), speed: speed) { frame in
-                    guard format == .jsonl else { return }
-                    FileHandle.standardOutput.write(try encoder.encode(frame) + Data([0x0A]))
-                }
-                var summary = replayer.summary
-                summary.pacing = pacing
-                outcome.withLock { $0 = .success(summary) }
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-            }
-            done.signal()
+    private static func paced(_ replayer: Replayer, speed: Double, format: Format) async throws {
+        var replayer = replayer
+        let encoder = encoder()
+        let pacing = try await replayer.run(clock: ContinuousClock(), speed: speed) { frame in
+            guard format == .jsonl else { return }
+            FileHandle.standardOutput.write(try encoder.encode(frame) + Data([0x0A]))
         }
-        done.wait()
-        let summary = try outcome.withLock { $0 }!.get()
-        FileHandle.standardOutput.write(try encoder().encode(summary) + Data([0x0A]))
+        var summary = replayer.summary
+        summary.pacing = pacing
+        FileHandle.standardOutput.write(try encoder.encode(summary) + Data([0x0A]))
     }
-}
-
-/// Runs `body`; a user-facing error (bad input, bad data) becomes one `error:` line on
-/// standard error and exit status 1, as every command reports it.
-func reportingFailures<T>(_ body: () throws -> T) throws -> T {
-    let message: String
-    do {
-        return try body()
-    } catch let error as ReplayError {
-        message = error.description
-    } catch let error as TransitionEngineError {
-        message = error.description
-    } catch let error as PanTraceError {
-        message = error.description
-    }
-    StandardError.line("error: \(message)")
-    throw ExitCode.failure
 }

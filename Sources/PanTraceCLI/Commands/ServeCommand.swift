@@ -57,28 +57,24 @@ struct ServeCommand: ParsableCommand {
         configuration.isEchoing = echo
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
-        let bridge: LiveBridge
-        do {
-            bridge = try LiveBridge(configuration: configuration)
-            try bridge.start()
-        } catch {
-            StandardError.line("pantrace serve: \(error)")
-            throw ExitCode(1)
+        // A bridge that cannot start is a LiveBridgeError: one `error:` line, exit 1.
+        try withLiveBridge(configuration) { bridge in
+            for problem in bridge.libraryProblems { StandardError.line("warning: \(problem)") }
+            // Both signals stop the bridge politely (1001 to clients, recordings finalised).
+            let signals = Thread {
+                _ = TerminationSignals.wait()
+                bridge.stop()
+            }
+            signals.start()
+            say("pantrace serve: open \(bridge.url)")
+            say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
+            say("room for \(bridge.viewerCapacity) viewers at once (open-file limit \(bridge.openFileLimit))")
+            bridge.wait()
         }
-        for problem in bridge.libraryProblems { StandardError.line("warning: \(problem)") }
-        // Both signals stop the bridge politely (1001 to clients, recordings finalised).
-        let signals = Thread {
-            _ = TerminationSignals.wait()
-            bridge.stop()
-        }
-        signals.start()
-        // Unbuffered: the first line is the readiness signal scripts and tests wait for.
-        // A closed stdout (piped into `head -1`) must not stop the server: the error is dropped.
-        func say(_ line: String) { try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
-        say("pantrace serve: open \(bridge.url)")
-        say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
-        say("room for \(bridge.viewerCapacity) viewers at once (open-file limit \(bridge.openFileLimit))")
-        bridge.wait()
         say("pantrace serve: stopped")
     }
+
+    /// Unbuffered: the first line is the readiness signal scripts and tests wait for. A closed
+    /// stdout (piped into `head -1`) must not stop the server: the error is dropped.
+    private func say(_ line: String) { try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8)) }
 }

@@ -1,5 +1,5 @@
-public import ArgumentParser
-public import PanCapture
+internal import ArgumentParser
+internal import PanCapture
 internal import PanTrace
 internal import Foundation
 
@@ -82,5 +82,3 @@ struct SynthCommand: ParsableCommand {
     }
 }
 
-extension GestureKind: ExpressibleByArgument {}
-extension GestureScenario: ExpressibleByArgument {}

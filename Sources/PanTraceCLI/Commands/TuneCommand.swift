@@ -57,7 +57,7 @@ struct TuneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let result: TuningResult = try reportingFailures { () throws -> TuningResult in
+        let result: TuningResult = try { () throws -> TuningResult in
             let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
             let configuration = Tuner.Configuration(
                 threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -71,7 +71,7 @@ struct TuneCommand: ParsableCommand {
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
             return try tuner.run(on: corpus, progress: progress)
-        }
+        }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
 
         if json {

@@ -15,7 +15,7 @@ struct VelocityCommand: ParsableCommand {
             raw panel units).
             """)
 
-    @Option(help: "Estimator: lsq2, impulse or flutter.", transform: { try ArgumentChoice.parse($0, as: VelocityStrategy.self, "--strategy") })
+    @Option(help: "Estimator.")
     var strategy: VelocityStrategy = .lsq2
 
     @Option(help: "Log format: csv, jsonl or getevent (default: from the extension .csv or .jsonl).")

@@ -20,7 +20,12 @@ struct ScreenSize: ExpressibleByArgument, Sendable {
         height = h
     }
 
-    static var defaultValueDescription: String { "390x844" }
+    /// How `--help` shows a default: as the user would type it.
+    var defaultValueDescription: String { "\(Self.format(width))x\(Self.format(height))" }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value && value.magnitude < 1e15 ? String(Int(value)) : String(value)
+    }
 }
 
 extension ScreenGeometry {
