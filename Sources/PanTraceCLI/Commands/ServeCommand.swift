@@ -49,8 +49,8 @@ struct ServeCommand: ParsableCommand {
     var echo = false
 
     func run() throws {
-        // First, before any thread exists: SIGINT/SIGTERM then wait for the thread below.
-        TerminationSignals.block()
+        // Before the address is printed, so a signal sent the moment after it is not lost.
+        TerminationSignals.install()
         var configuration = LiveBridge.Configuration(
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
             token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
