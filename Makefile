@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn setup clean
+.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
 
 all: build
 
@@ -66,6 +66,12 @@ fuzz: setup
 
 fuzz-smoke: setup
 	@scripts/fuzz.sh 10
+
+# Optional, longer than `make test`'s 20: 100 kill -9 trials each of `record --from -` and of a
+# live recording in `serve`, failing if any loses more than 100 ms of gesture.
+crash-trials: build
+	@scripts/setup.sh python
+	PANTRACE_KILL_TRIALS=100 .venv/bin/python -m pytest Tests/bridge/test_crash_safety.py -q -s -p no:cacheprovider
 
 # Optional, not part of `make test`: the Autobahn|Testsuite fuzzing client (cases 1–7 and 10)
 # against `pantrace serve --echo`. Needs a Python 2.7 interpreter; installs wstest into

@@ -18,15 +18,16 @@ extension WebSocketServer {
         for delivery in deliveries {
             switch delivery {
             case .frame(let message):
-                for connection in connections.values { connection.outbox.enqueueFrame(message, now: time) }
+                for connection in connections.values where connection.isWelcomed { connection.outbox.enqueueFrame(message, now: time) }
                 everyoneTouched = true
             case .broadcast(let message):
-                for connection in connections.values where !connection.outbox.enqueueControl(message, now: time) {
+                for connection in connections.values where connection.isWelcomed && !connection.outbox.enqueueControl(message, now: time) {
                     kill(connection)
                 }
                 everyoneTouched = true
             case .send(let id, let message):
                 guard let connection = connectionsByID[id] else { continue }
+                connection.isWelcomed = true
                 if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
                 touched.append(connection)
             }

@@ -110,6 +110,10 @@ final class WebSocketServer: @unchecked Sendable {
         var closing: lws_close_status?
         /// Echo mode: whether the message being received is binary (set at its first part).
         var receivingBinary: Bool?
+        /// Whether the controller has sent this viewer anything yet. Its first message is its
+        /// `hello` (the answer to `.opened`), and until then frames and broadcasts pass it by:
+        /// the `hello` already holds the state they would change.
+        var isWelcomed = false
 
         init(id: ConnectionID, wsi: OpaquePointer) {
             self.id = id

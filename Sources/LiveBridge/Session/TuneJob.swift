@@ -4,6 +4,11 @@ internal import PanTrace
 
 /// A tuning sweep a viewer asked for, run off the controller thread.
 struct TuneJob: Sendable {
+    /// The most grid points one `tune` message may ask for: far more than a heat map shows,
+    /// and a bound on the work one message can start (the CLI sweeps up to 10⁷ without
+    /// `--yes`).
+    static let maximumPoints = 100_000
+
     /// The recordings folder the ids are relative to.
     var folder: String
     /// Library ids; reports name recordings by these, not by absolute path.
@@ -15,7 +20,13 @@ struct TuneJob: Sendable {
     func run() -> Result<TuneOutcome, BridgeFailure> {
         do {
             guard !grid.isEmpty else { throw BridgeFailure("invalid", "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
-            let tuner = try Tuner(presetNamed: preset, grid: try TuningGrid(parsing: grid))
+            let parsed: TuningGrid
+            do {
+                parsed = try TuningGrid(parsing: grid, maximumPoints: Self.maximumPoints)
+            } catch let error as ReplayError where error.isGridTooLarge {
+                throw BridgeFailure("invalid", "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
+            }
+            let tuner = try Tuner(presetNamed: preset, grid: parsed)
             var entries: [TraceCorpus.Entry] = []
             var failures: [TraceCorpus.Failure] = []
             let reader = TraceReader()

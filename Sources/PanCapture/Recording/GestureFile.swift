@@ -41,6 +41,8 @@ final class GestureFile {
         }
         held = sample
         note(sample)
+        // The held sample is not on disk yet: seal by its time, not the last appended one's.
+        try writer.sealIfStale(at: sample.time)
     }
 
     /// Adds the `ended` or `cancelled` sample, records the metadata change if any, and

@@ -42,17 +42,18 @@ package struct TuningGrid: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - specs: `KEY=FROM:TO:STEP` or `KEY=V1,V2,…`, one per axis (``GridAxis/init(parsing:)``).
-    ///   - isConfirmed: whether a grid above ``confirmationLimit`` points may run.
+    ///   - isConfirmed: whether a grid above `maximumPoints` may run.
+    ///   - maximumPoints: the most points an unconfirmed grid may have.
     /// - Throws: ``ReplayError`` for a malformed axis, or a grid too large.
-    package init(parsing specs: [String], isConfirmed: Bool = false) throws {
+    package init(parsing specs: [String], isConfirmed: Bool = false, maximumPoints: Int = TuningGrid.confirmationLimit) throws {
         var count = 1
         for spec in specs {
             let (product, overflow) = count.multipliedReportingOverflow(by: try GridAxis.valueCount(parsing: spec))
-            guard !overflow else { throw ReplayError.gridTooLarge(points: Int.max, limit: Self.confirmationLimit) }
+            guard !overflow else { throw ReplayError.gridTooLarge(points: Int.max, limit: maximumPoints) }
             count = product
         }
-        guard isConfirmed || count <= Self.confirmationLimit else {
-            throw ReplayError.gridTooLarge(points: count, limit: Self.confirmationLimit)
+        guard isConfirmed || count <= maximumPoints else {
+            throw ReplayError.gridTooLarge(points: count, limit: maximumPoints)
         }
         try self.init(axes: specs.map { try GridAxis(parsing: $0) }, isConfirmed: isConfirmed)
     }

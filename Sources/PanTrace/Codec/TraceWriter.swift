@@ -159,6 +159,16 @@ public final class TraceWriter {
         }
     }
 
+    /// Seals the buffered samples if `time` (the newest event's, which a caller may still
+    /// be holding back) is a chunk duration or more after the last sample written, so that
+    /// what a crash loses stays under one chunk duration even when samples reach the writer
+    /// one event late.
+    public func sealIfStale(at time: Double) throws(PanTraceError) {
+        precondition(!isFinished, "sealIfStale after finish()")
+        guard !pending.isEmpty, time - (lastSealedTime ?? pendingStart) >= configuration.chunkDuration else { return }
+        try sealChunk(isFinal: false)
+    }
+
     /// Appends every sample in order.
     public func append(contentsOf samples: some Sequence<PanSample>) throws(PanTraceError) {
         for sample in samples { try append(sample) }

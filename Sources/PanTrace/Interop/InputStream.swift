@@ -44,23 +44,23 @@ package final class InputStream {
     deinit { close() }
 
     /// Appends what one `read(2)` returns, at most `count` bytes; returns how many (0 at the
-    /// end of the input). Retries `EINTR`.
+    /// end of the input). Retries `EINTR`. Reads go through one scratch buffer allocated once,
+    /// so a line arriving on its own costs its own length, not the buffer's.
     package func read(into buffer: inout [UInt8], upTo count: Int) throws(PanTraceError) -> Int {
         precondition(count > 0, "read at least one byte")
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: count))
+        let wanted = min(count, scratch.count)
         while true {
-            let n = buffer.withUnsafeMutableBytes { raw in readDescriptor(fd, raw.baseAddress! + start, count) }
+            let n = scratch.withUnsafeMutableBytes { raw in readDescriptor(fd, raw.baseAddress!, wanted) }
             if n >= 0 {
-                buffer.removeLast(count - n)
+                buffer.append(contentsOf: scratch[..<n])
                 return n
             }
             if errno == EINTR { continue }
-            let err = errno
-            buffer.removeLast(count)
-            throw PanTraceError(.io("read failed: \(String(cString: strerror(err)))"), file: path)
+            throw PanTraceError(.io("read failed: \(String(cString: strerror(errno)))"), file: path)
         }
     }
+
+    private var scratch = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Closes the descriptor (not standard input); later calls do nothing.
     package func close() {
