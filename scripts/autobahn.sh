@@ -8,11 +8,11 @@
 #                         autobahn 0.10.9, ...), installed with pip --prefix for Python 2.7
 #   .autobahn/reports/    the HTML and JSON reports (index.json has the verdicts)
 #   .autobahn/server.log  what the echo server printed
-# autobahntestsuite is Python 2.7-only (docs: /work/shared/reference/libwebsockets.md §4.2);
+# autobahntestsuite is Python 2.7-only (its PyPI classifiers);
 # set PYTHON2=/path/to/python2.7 when none is found on PATH or under pyenv.
 # Cases 2.10 and 2.11 (10 pings in a row) are excluded: libwebsockets keeps one PING in
 # flight per connection and fails both by design (its READMEs/README.test-apps.md, "Autobahn
-# Test Notes"; libwebsockets.md §4.1). Exit status: 0 when no case is FAILED and the server
+# Test Notes"). Exit status: 0 when no case is FAILED and the server
 # survived, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +56,7 @@ install_wstest() {
         -d "$DL" "autobahntestsuite==$VERSION"
     tar xzf "$DL/autobahntestsuite-$VERSION.tar.gz" -C "$DL"
     # --ignore-installed with --prefix: otherwise pip uninstalls the interpreter's own
-    # setuptools (libwebsockets.md §4.2).
+    # setuptools.
     PIP_NO_PYTHON_VERSION_WARNING=1 "$PY2" -m pip install -q --disable-pip-version-check --no-warn-script-location --ignore-installed --prefix "$PREFIX" \
         -r "$DL/autobahntestsuite-$VERSION/autobahntestsuite.egg-info/requires.txt" \
         "$DL/autobahntestsuite-$VERSION.tar.gz"
@@ -64,7 +64,7 @@ install_wstest() {
     echo "autobahn: installed wstest into $PREFIX"
 }
 
-# PYTHONPATH alone breaks the zope namespace .pth; site.addsitedir runs it (libwebsockets.md §4.2).
+# PYTHONPATH alone breaks the zope namespace .pth; site.addsitedir runs it (Python docs, `site.addsitedir`).
 wstest() {
     "$PY2" -c "import site, sys; site.addsitedir('$PREFIX/lib/python2.7/site-packages'); \
 sys.argv = ['wstest'] + sys.argv[1:]; from autobahntestsuite.wstest import run; run()" "$@"

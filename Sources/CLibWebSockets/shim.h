@@ -12,7 +12,7 @@
 #endif
 
 // LWS_PRE is a function-like macro expansion (_LWS_PAD(4 + 10 + 2)) that Swift cannot import
-// (libwebsockets.md §2.2): the bytes lws_write asks for before every buffer (where it writes the
+// (lws 4.1.6 `include/libwebsockets/lws-write.h`: `#define LWS_PRE _LWS_PAD(4 + 10 + 2)`): the bytes lws_write asks for before every buffer (where it writes the
 // frame header of a text write; the bridge's raw writes keep them free all the same).
 static inline size_t pantrace_lws_pre(void) { return LWS_PRE; }
 

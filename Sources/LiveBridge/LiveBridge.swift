@@ -3,7 +3,7 @@ internal import Foundation
 internal import Synchronization
 
 /// The live viewer's server: HTTP for `web/`, WebSocket at `/live`, and the replay everyone
-/// watches (DESIGN.md §5, docs/PROTOCOL.md).
+/// watches (docs/PROTOCOL.md, docs/VIEWER.md).
 ///
 /// Threads: the libwebsockets service threads (sockets only; one per shard, see
 /// ``Configuration/serviceThreads``) and the controller thread (the player, the library,
@@ -305,7 +305,7 @@ package func withLiveBridge<R>(_ configuration: LiveBridge.Configuration, _ body
     return try body(bridge)
 }
 
-/// Why a bridge cannot start, in one line (a struct wrapping a private code, STYLE.md).
+/// Why a bridge cannot start, in one line (a struct wrapping a private code, so kinds can be added).
 package struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
     enum Code: Sendable {
         case badHost(String)

@@ -2,7 +2,7 @@ public import PanTrace
 
 /// An error importing a pointer log or recording a gesture, with where it happened.
 ///
-/// One public struct wrapping a private code (STYLE.md), like ``PanTraceError``: new kinds of
+/// One public struct wrapping a private code, like ``PanTraceError``: new kinds of
 /// failure can be added without breaking callers. ``description`` is the one line a user
 /// sees: the log file, the 1-based line and the byte offset where the line starts, then the
 /// problem.

@@ -4,7 +4,7 @@ internal import PanTrace
 /// or a grid that cannot be swept.
 ///
 /// The cases live in a private code so that new ones can be added without breaking clients
-/// (STYLE.md, errors); ``description`` is the one line a user sees.
+/// ; ``description`` is the one line a user sees.
 package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: Sendable, Hashable {
         case unknownParameter(key: String, preset: String, valid: [String])

@@ -6,7 +6,7 @@ import Testing
 
 struct GeteventParserTests {
     /// One finger: down at (0x1e0, 0x4fd), two moves, lift; the labelled form of
-    /// reference/prior-art.md §1.2 with a second contact that lands in slot 1 and lifts.
+    /// the labelled form of docs/CAPTURE.md "getevent" with a second contact that lands in slot 1 and lifts.
     static let labelled = """
         add device 1: /dev/input/event2
           name:     "touchscreen"

@@ -27,7 +27,7 @@ struct ProgressMappingTests {
 
     @Test
     func rubberBandFollowsTheUIScrollViewFormula() {
-        // b(x) = (1 − 1/(x·c/d + 1))·d with c = 0.55 (reference/transitions.md §3.2).
+        // b(x) = (1 − 1/(x·c/d + 1))·d with c = 0.55 (docs/MODEL.md §2.2).
         let band = RubberBand(dimension: 300)
         for x in [0.0, 10, 100, 300, 1000] {
             let expected = (1 - 1 / (x * 0.55 / 300 + 1)) * 300

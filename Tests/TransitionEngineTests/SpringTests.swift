@@ -4,7 +4,7 @@ import TransitionEngine
 struct SpringTests {
     @Test
     func swiftUIDurationAndBounceMapToMassStiffnessDamping() {
-        // reference/transitions.md §2.5: Spring(duration: 0.5, bounce: 0.3) → (1.0, 157.9, 17.6).
+        // docs/MODEL.md §4.7 (SwiftUI's Spring): Spring(duration: 0.5, bounce: 0.3) → (1.0, 157.9, 17.6).
         let spring = Spring(duration: 0.5, bounce: 0.3)
         #expect(spring.mass == 1)
         #expect(abs(spring.stiffness - 157.9) < 0.05)

@@ -9,7 +9,7 @@ struct TimingCurveTests {
         var testDescription: String { curve.name }
     }
 
-    // reference/transitions.md §2.3 table of C'(0) and C'(1).
+    // docs/MODEL.md §5.1 table of C'(0) and C'(1).
     static let slopes: [SlopeCase] = [
         SlopeCase(curve: .linear, start: 1, end: 1),
         SlopeCase(curve: .easeIn, start: 0, end: 1 / 0.58),

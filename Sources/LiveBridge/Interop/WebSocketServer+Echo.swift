@@ -1,7 +1,7 @@
 internal import CLibWebSockets
 
 // Echo mode (`pantrace serve --echo`, test only): what `make autobahn` runs the Autobahn
-// fuzzing client against (libwebsockets.md §4.2).
+// fuzzing client against (docs/PROTOCOL.md §5; lws 4.1.6 `scripts/autobahn-test-server.sh`).
 //
 // The bridge's own socket code runs unchanged: the upgrade is admitted by the same
 // RequestPolicy (wstest connects to /live from 127.0.0.1 with no Origin, which the policy lets

@@ -63,7 +63,7 @@ extension WebSocketServer {
         }
         let time = now
         // Several writes per callback, while the socket takes them whole: lws allows more than
-        // one lws_write per WRITEABLE if nothing was left buffered (libwebsockets.md §1.6), and
+        // one lws_write per WRITEABLE if nothing was left buffered (lws 4.1.6 `include/libwebsockets/lws-ws-state.h`, `lws_partial_buffered()`), and
         // each extra write saves a poll round.
         var writes = 0
         while writes < Self.writesPerCallback, let first = connection.outbox.next(now: time) {

@@ -5,7 +5,7 @@ internal import Synchronization
 /// One libwebsockets service shard: one context, one service thread, its clients.
 ///
 /// Every lws call except `lws_cancel_service` happens on the shard's service thread
-/// (libwebsockets.md §1.9); other threads hand over ``Delivery``s and accepted sockets
+/// (lws 4.1.6 `include/libwebsockets/lws-service.h`: `lws_cancel_service()` may be called from another thread); other threads hand over ``Delivery``s and accepted sockets
 /// through `Mutex`-guarded queues and wake the loop with `lws_cancel_service`, and only while
 /// the context is alive: the loop clears the guarded context reference before
 /// `lws_context_destroy`.
@@ -13,8 +13,8 @@ internal import Synchronization
 /// Sharding: the bridge runs ``LiveBridge/Configuration/serviceThreads`` shards (by default
 /// one per core, at most two), so that the `send()`s of a broadcast, most of its cost, run on
 /// several cores. Shard 0 owns the listening socket
-/// (`iface` 127.0.0.1 with `LWS_SERVER_OPTION_DISABLE_IPV6` by default, libwebsockets.md
-/// §1.13). `LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE` cannot give each shard its own listener in
+/// (`iface` 127.0.0.1 with `LWS_SERVER_OPTION_DISABLE_IPV6` by default: lws 4.1.6
+/// `lib/plat/unix/unix-sockets.c`, `lws_interface_to_sa()`). `LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE` cannot give each shard its own listener in
 /// 4.1.6: `SO_REUSEPORT` is only set when `count_threads > 1`
 /// (`lib/roles/http/server/server.c`, `_lws_vhost_init_server`), and with `LWS_MAX_SMP` 1
 /// `count_threads` is 1, so a second bind fails. Instead shard 0 hands every other accepted
@@ -149,14 +149,14 @@ final class WebSocketServer: @unchecked Sendable {
         self.inbox = inbox
         self.epoch = clock.now
         nextID = ConnectionID(configuration.shard + 1)
-        // nil iface listens on every interface; a numeric one needs IPv6 off (libwebsockets.md §1.13).
+        // nil iface listens on every interface; a numeric one needs IPv6 off (lws 4.1.6 `lib/plat/unix/unix-sockets.c`, `lws_interface_to_sa()`: with IPv6 on, a numeric IPv4 iface binds `::`).
         iface = configuration.host == "0.0.0.0" ? nil : strdup(configuration.host)
         protocols[0] = lws_protocols(
             name: protocolName, callback: serviceCallback, per_session_data_size: 0,
             rx_buffer_size: Self.rxBufferSize, id: 0, user: nil, tx_packet_size: 0)
         protocols[1] = lws_protocols()
         // "default": a browser's `new WebSocket(url)` sends no subprotocol and binds to the
-        // default protocol (libwebsockets.md §1.4); HTTP binds to it too, so this callback
+        // default protocol (lws 4.1.6 `lib/roles/ws/server-ws.c`, `lws_process_ws_upgrade()`; the `"default"` pvo in `lib/core-net/vhost.c`); HTTP binds to it too, so this callback
         // answers HTTP and forwards the rest to lws_callback_http_dummy.
         pvoDefault.initialize(to: lws_protocol_vhost_options(next: nil, options: nil, name: defaultOption, value: emptyValue))
         pvo.initialize(to: lws_protocol_vhost_options(next: nil, options: pvoDefault, name: protocolName, value: emptyValue))
@@ -341,7 +341,7 @@ final class WebSocketServer: @unchecked Sendable {
             return 0
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             drainDeliveries()
-            return 0  // never non-zero: lws would close its event pipe (libwebsockets.md §1.5)
+            return 0  // never non-zero: lws would close its event pipe (lws 4.1.6 `lib/roles/pipe/ops-pipe.c`, `rops_handle_POLLIN_pipe()`)
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }

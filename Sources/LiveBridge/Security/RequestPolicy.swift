@@ -1,4 +1,4 @@
-/// Who may connect, and who may change state (DESIGN.md §5, prior-art.md §3.6).
+/// Who may connect, and who may change state (docs/PROTOCOL.md §1; RFC 6455 §10.2).
 ///
 /// - `Host` must name this server by an IP literal or `localhost`, with its port: a DNS
 ///   rebinding attack needs a host *name* the attacker controls, so names are refused.

@@ -5,7 +5,7 @@ internal import Foundation
 /// The path is percent-decoded, must not contain `..` or hidden components, and the file it
 /// names is resolved with every symlink followed: the result must be a regular file inside the
 /// (resolved) web folder. libwebsockets' own file mount follows symlinks out of its origin
-/// (libwebsockets.md §1.3), so files are resolved here and only then handed to lws.
+/// (lws 4.1.6 `lib/roles/http/server/server.c`, `lws_http_serve()`: its `S_IFLNK` test runs `fstat()` on the opened file, so it never fires), so files are resolved here and only then handed to lws.
 struct StaticFiles: Sendable {
     /// The web folder with symlinks resolved.
     let root: String

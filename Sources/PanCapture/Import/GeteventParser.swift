@@ -1,7 +1,7 @@
 internal import PanTrace
 
 /// Reads `adb shell getevent -lt` (labelled) and `getevent -t` (numeric) logs of a
-/// multi-touch protocol B panel (reference/prior-art.md §1.2, the kernel's
+/// multi-touch protocol B panel (AOSP `system/core/toolbox/getevent.c`; the kernel's
 /// `Documentation/input/multi-touch-protocol.rst`).
 ///
 /// Each event line is `[ seconds.micros] [device: ]TYPE CODE VALUE`, with TYPE and CODE

@@ -2,9 +2,9 @@ public import PanTrace
 
 /// Turns raw pointer events into the samples a `UIPanGestureRecognizer` would report.
 ///
-/// A value-type state machine (STYLE.md): ``handle(_:)`` takes one event and returns what
+/// A value-type state machine: ``handle(_:)`` takes one event and returns what
 /// happened; it does no I/O and reads no clock (time comes in the events). The rules are
-/// DESIGN.md §3:
+/// docs/MODEL.md §1.2:
 /// - `possible → began` once the first pointer has moved **more than** the slop from where it
 ///   went down (distance strictly greater than ``Configuration/slop``);
 /// - `changed` on every later move, `ended` on lift, `cancelled` on pointer cancel;
@@ -40,7 +40,7 @@ public struct PanRecognizer: Sendable {
         /// The estimator that gives each sample its velocity.
         public var velocity: VelocityStrategy
 
-        /// Creates a configuration; the defaults are DESIGN.md §3's.
+        /// Creates a configuration; the defaults are docs/MODEL.md §1.2's (10 pt slop, 20 pt edge zone).
         public init(
             slop: Double = 10, edge: ScreenEdge? = nil, edgeZone: Double = 20, screen: ScreenGeometry = .phone,
             velocity: VelocityStrategy = .lsq2

@@ -1,7 +1,7 @@
 /// How a ``VelocityTracker`` turns recent pointer positions into a release velocity.
 ///
 /// Each strategy reproduces one platform's estimator, quirks included, and is checked
-/// against that platform's own unit tests (`shared/testdata/velocity/`). The raw values are
+/// against that platform's own unit tests (AOSP `frameworks/native/libs/input/tests/VelocityTracker_test.cpp`, Flutter `packages/flutter/test/gestures/velocity_tracker_test.dart`). The raw values are
 /// the names the CLI accepts (`pantrace velocity --strategy lsq2|impulse|flutter`).
 ///
 /// Sources read:

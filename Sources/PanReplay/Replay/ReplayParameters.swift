@@ -4,7 +4,7 @@ package import TransitionEngine
 ///
 /// Keys are the preset's own catalog keys (``PresetCatalog``) plus `velocity`
 /// (``VelocitySource``). When no velocity is given, the preset's expected estimator is used
-/// (`recorded` for every preset except `best`, which DESIGN.md §4 defines with `lsq2`).
+/// (`recorded` for every preset except `best`, which uses `lsq2`: docs/MODEL.md §6.11).
 package struct ReplayParameters: Sendable, Hashable {
     /// The preset, with its overrides resolved.
     package var preset: Preset

@@ -1,8 +1,7 @@
 package import PanTrace
 package import TransitionEngine
 
-/// The last line of a replay: the decision, why, and the metrics of DESIGN.md §4 and
-/// `reference/transitions.md` §8.4.
+/// The last line of a replay: the decision, why, and the metrics of docs/MODEL.md §7.
 ///
 /// Encoded with snake_case keys (`decision`, `reason`, `margin`, `release_s`, `completion_s`,
 /// `overshoot`, `discontinuity_pt_s`, `flip_prone`, …) and `"type": "summary"` so that a

@@ -1,6 +1,6 @@
 package import PanCapture
 
-/// Where the velocity of each replayed sample comes from (DESIGN.md §3).
+/// Where the velocity of each replayed sample comes from (docs/MODEL.md §8).
 ///
 /// The raw values are what `--set velocity=…` and `--grid velocity=…` accept.
 package enum VelocitySource: String, Sendable, Hashable, Codable, CaseIterable {

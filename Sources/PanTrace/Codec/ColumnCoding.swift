@@ -2,7 +2,7 @@
 /// zigzag, then Golomb–Rice codes with a parameter chosen per column.
 ///
 /// A column picks the prediction order (0: raw, 1: delta, 2: delta-of-delta — Gorilla's
-/// timestamp trick, prior-art.md §4.1 — or 3, for the smooth velocity of a pan), whether a
+/// timestamp trick: Pelkonen et al., "Gorilla", VLDB 2015 — or 3, for the smooth velocity of a pan), whether a
 /// bias is subtracted from every residual (a sampling clock's period: order 1 plus the bias
 /// leaves only the timestamp jitter) and the Rice parameter `k`. Rice codes are near the
 /// entropy for the two-sided geometric residuals that noisy, smooth gesture data leaves,

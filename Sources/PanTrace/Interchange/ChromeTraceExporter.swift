@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// Exports a trace in the Chrome trace event format so it opens in Perfetto (prior-art.md §2.3).
+/// Exports a trace in the Chrome trace event format so it opens in Perfetto (the Trace Event Format document of Chromium's catapult project; Perfetto's JSON trace docs).
 ///
 /// Counter events (`ph: "C"`) draw translation and velocity as tracks; instant events mark
 /// the phases other than `changed`; metadata events name the process; `otherData` holds the

@@ -4,13 +4,13 @@ internal import CZlib
 ///
 /// Owns one `z_stream` (about 256 KiB of deflate state), created in `init` and freed once in
 /// `deinit`. Each call to ``member(of:)`` produces a whole member (`deflate(Z_FINISH)` then
-/// `deflateReset`), the layout libwebsockets.md §5.4 recommends: every finished chunk is
+/// `deflateReset`), (zlib's `deflate(Z_FINISH)` then `deflateReset`, RFC 1952 §2.2; docs/FORMAT.md §1): every finished chunk is
 /// CRC-checked by zlib and `gzip -t` validates the file.
 final class GzipDeflater {
     private var stream = z_stream()
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Creates a deflater at zlib level 6 (libwebsockets.md §5.3: level 9 gains under 2 % for 2.3× the CPU).
+    /// Creates a deflater at zlib level 6 (the level `Z_DEFAULT_COMPRESSION` selects, `zlib.h`).
     ///
     /// Level 0 (stored blocks) never looks anything up, so it gets the smallest hash table
     /// (memLevel 1, 512 bytes): `deflateReset` clears that table for every member, and at

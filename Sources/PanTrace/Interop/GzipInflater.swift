@@ -5,7 +5,7 @@ internal import CZlib
 /// Owns one `z_stream`, created in `init` and freed once in `deinit`. zlib's `inflate`
 /// stops at the end of each member (zlib.h:863–868), so the reader calls ``inflateMember``
 /// once per chunk. Nothing is sized from the file: output grows in 64 KiB steps up to the
-/// caller's limit, and the gzip ISIZE trailer is never trusted (libwebsockets.md §5.5).
+/// caller's limit, and the gzip ISIZE trailer is never trusted (RFC 1952 §2.3.1: ISIZE is the size modulo 2³²; docs/FORMAT.md §5).
 final class GzipInflater {
     /// How one member ended.
     enum Outcome: Equatable {

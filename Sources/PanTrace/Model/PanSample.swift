@@ -1,6 +1,6 @@
 /// One callback of a pan gesture recognizer.
 ///
-/// What `UIPanGestureRecognizer` reports at each callback (DESIGN.md §3): the time since the
+/// What `UIPanGestureRecognizer` reports at each callback (docs/MODEL.md §1.1; Apple, UIPanGestureRecognizer): the time since the
 /// gesture began, the phase, the translation since the touch went down, the velocity, and
 /// optionally the raw location and the number of touches.
 public struct PanSample: Hashable, Sendable {

@@ -1,6 +1,6 @@
 /// An error reading, writing or converting a trace, with where it happened.
 ///
-/// One public struct wrapping a private code (STYLE.md): new kinds of failure can be added
+/// One public struct wrapping a private code: new kinds of failure can be added
 /// without breaking callers. ``description`` is the one line a user sees, naming the file
 /// and the chunk, byte offset, line or sample where the problem is.
 public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-/// What is known about a recorded gesture (DESIGN.md §3).
+/// What is known about a recorded gesture (docs/FORMAT.md §2.1).
 ///
 /// Stored as a JSON object in the file header. Keys PanTrace does not know are kept in
 /// ``extra`` and written back unchanged, so newer writers' metadata survives older tools.

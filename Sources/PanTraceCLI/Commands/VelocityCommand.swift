@@ -8,7 +8,7 @@ struct VelocityCommand: ParsableCommand {
         commandName: "velocity",
         abstract: "Print the release velocity of a pointer log's first pointer as JSON {\"vx\":…,\"vy\":…} (null: none).",
         discussion: """
-            Events are fed as the platform feeds its tracker (DESIGN.md §3): down clears, moves \
+            Events are fed as the platform feeds its tracker (docs/MODEL.md §8.1): down clears, moves \
             add, the lift's position is never added. lsq2 and impulse follow Android (no velocity \
             when the lift comes more than 40 ms after the last move, or on cancel), flutter \
             follows Flutter (zero instead). Units: the log's position units per second (getevent: \

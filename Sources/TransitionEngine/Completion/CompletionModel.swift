@@ -1,5 +1,5 @@
 /// How a transition completes after release: one of the models of
-/// `reference/transitions.md` §8.3 that the presets use.
+/// docs/MODEL.md §4 that the presets use.
 public enum CompletionModel: Sendable, Hashable, Codable {
     /// T1a / T1b, UIKit percent-driven.
     case percentDriven(PercentDrivenCompletion)

@@ -1,11 +1,11 @@
 /// UIKit's `completionSpeed`: a constant, or a rule of the release progress `p0`.
 ///
-/// The completion takes `|Δ|·D/s` (`reference/transitions.md` §1.2, §8.3 T1a). UIKit requires
+/// The completion takes `|Δ|·D/s` (docs/MODEL.md §4.1; Apple, UIPercentDrivenInteractiveTransition.completionSpeed). UIKit requires
 /// `s > 0`; a rule that yields less than ``minimum`` is raised to it.
 public enum CompletionSpeed: Sendable, Hashable, Codable {
     /// A fixed speed (UIKit's default is 1).
     case constant(Double)
-    /// `s = 1 − percentComplete`, the `swipe-dismiss` seed rule (DESIGN.md §4): a finish always
+    /// `s = 1 − percentComplete`, the `swipe-dismiss` article's rule (docs/MODEL.md §6.5): a finish always
     /// takes the full `D`, a cancel takes `p0·D/(1 − p0)`.
     case oneMinusProgress
     /// `s = intercept + slope · p0`.

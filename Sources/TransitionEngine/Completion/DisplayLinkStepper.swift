@@ -1,5 +1,5 @@
 /// The `drawer` seed's completion: `p += rate` on every display frame until `p ≥ 0.98`,
-/// then snap to done; a cancel goes through the percent-driven path (DESIGN.md §4).
+/// then snap to done; a cancel goes through the percent-driven path (docs/MODEL.md §4.4, §6.3).
 ///
 /// This model is frame-rate dependent on purpose, because the seed code is: at 120 Hz it
 /// finishes twice as fast as at 60 Hz. Its trajectory is therefore built for a given display

@@ -1,7 +1,7 @@
 /// A completion that always takes the same time along a curve, whatever `p0` was:
 /// `p(t) = p0 + Δ·C(t/T)`.
 ///
-/// This is the `zoom-custom` source (DESIGN.md §4): "on release it animates to scale 0
+/// This is the `zoom-custom` source (docs/MODEL.md §4.5, §6.2): "on release it animates to scale 0
 /// (finish) or back to 1 (cancel) in a fixed 0.4 s whatever p was".
 public struct FixedDurationCompletion: Sendable, Hashable, Codable {
     /// The fixed time `T`, s.

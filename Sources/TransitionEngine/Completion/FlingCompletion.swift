@@ -1,4 +1,4 @@
-/// T9: Flutter `Dismissible`'s completion (`reference/transitions.md` §5.11, §8.3).
+/// T9: Flutter `Dismissible`'s completion (docs/MODEL.md §4.9; Flutter `packages/flutter/lib/src/widgets/dismissible.dart`).
 ///
 /// After a fling (a velocity-based decision) `AnimationController.fling` runs a critically
 /// damped spring (mass 1, stiffness 500) toward `q ± 0.01` with progress velocity

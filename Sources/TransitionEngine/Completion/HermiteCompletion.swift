@@ -1,4 +1,4 @@
-/// T10: a velocity-matched cubic Hermite with a fixed end time (`reference/transitions.md` §8.3).
+/// T10: a velocity-matched cubic Hermite with a fixed end time (docs/MODEL.md §4.10).
 ///
 /// With `τ = t/T` and `m0 = v_rel·T`, `u(τ) = m0(τ³ − 2τ² + τ) + (3τ² − 2τ³)`, so `u(0) = 0`,
 /// `u'(0) = v_rel`, `u(1) = 1`, `u'(1) = 0`. `T = clamp(T_base·|Δ|, T_min, T_max)`, then shrunk so

@@ -1,10 +1,10 @@
 /// UIKit `UIPercentDrivenInteractiveTransition` completion: models T1a and T1b
-/// (`reference/transitions.md` §8.3).
+/// (docs/MODEL.md §4.1–4.3).
 ///
 /// Both take `T = |Δ|·D/s`. T1a resumes the transition's own timeline linearly in `p`
 /// (so the rendered motion continues through `R`); T1b starts a fresh `completionCurve`
 /// segment `p(t) = p0 + Δ·C(t/T)`. Which one UIKit does for classic (non-interruptible)
-/// transitions is [UNCONFIRMED] (§9 item 2), as is the cancel duration (§9 item 1).
+/// transitions is not documented (docs/MODEL.md §4.11 U2), nor is the cancel duration (U1).
 public struct PercentDrivenCompletion: Sendable, Hashable, Codable {
     /// How the remaining segment is shaped.
     public enum Shape: Sendable, Hashable, Codable {
@@ -15,7 +15,7 @@ public struct PercentDrivenCompletion: Sendable, Hashable, Codable {
         case completionCurve(TimingCurve)
     }
 
-    /// How long a cancel takes (§9 item 1, [UNCONFIRMED] for UIKit).
+    /// How long a cancel takes (not documented for UIKit: docs/MODEL.md §4.11 U1).
     public enum CancelDuration: String, Sendable, Hashable, Codable, CaseIterable {
         /// `p0·D/s`: the distance back, at the same speed (the symmetric reading and what
         /// layer-time reimplementations do). The default.

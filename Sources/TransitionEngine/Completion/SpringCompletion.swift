@@ -1,9 +1,9 @@
-/// T4: a velocity-matched spring in UIKit's relative units (`reference/transitions.md` §8.3).
+/// T4: a velocity-matched spring in UIKit's relative units (docs/MODEL.md §4.8; Apple, UISpringTimingParameters.initialVelocity).
 ///
 /// With `Δ = q − p0`, the unit displacement `u = (p − p0)/Δ` starts at 0 with
 /// `u'(0) = v_rel = clamp(v_p/Δ, ±35)` (the Apple sample's clip; `v_rel = 0` when `Δ = 0`, as
 /// the `UISpringTimingParameters` recipe says for a zero distance) and follows the closed
-/// forms of §2.6. It is run in progress units (`y0 = p0 − q`, `y0' = Δ·v_rel`), which is the
+/// forms of docs/MODEL.md §4.6. It is run in progress units (`y0 = p0 − q`, `y0' = Δ·v_rel`), which is the
 /// same motion. The completion time is the settle time to ``epsilon`` points
 /// (`ε/(L·|Δ|)` in u, i.e. `ε/L` in progress).
 public struct SpringCompletion: Sendable, Hashable, Codable {
@@ -44,7 +44,7 @@ public struct SpringCompletion: Sendable, Hashable, Codable {
     /// When false, damping ratios above 1 are reduced to 1.
     public var allowsOverdamping: Bool
 
-    /// Creates the model. Defaults follow §8.3: matched velocity, clip 35, ε = 0.5 pt.
+    /// Creates the model. Defaults follow docs/MODEL.md §4.8: matched velocity, clip 35, ε = 0.5 pt.
     public init(
         spring: Spring,
         momentum: MomentumDamping? = nil,

@@ -1,6 +1,6 @@
 /// A Core Animation timing function: a cubic Bézier from (0, 0) to (1, 1).
 ///
-/// Evaluation follows `reference/transitions.md` §2.3: solve `Bx(t) = u` for `t` by Newton's
+/// Evaluation follows docs/MODEL.md §5.2: solve `Bx(t) = u` for `t` by Newton's
 /// method with a bisection fallback, then return `By(t)`. Slopes are analytic
 /// (`By'(t) / Bx'(t)`), never finite differences.
 public struct CubicBezier: Sendable, Hashable, Codable {
@@ -79,7 +79,7 @@ public struct CubicBezier: Sendable, Hashable, Codable {
     /// The slope `C'(u) = dy/dx` at input progress `u` (clamped to [0, 1]).
     ///
     /// Where `Bx'(t)` vanishes (an end control point coinciding with its end point) the
-    /// limit from §2.3 is used: ``startSlope`` or ``endSlope``.
+    /// limit from docs/MODEL.md §5.2 is used: ``startSlope`` or ``endSlope``.
     public func slope(at u: Double) -> Double {
         if isLinear { return 1 }
         let t = parameter(for: min(max(u, 0), 1))
@@ -90,14 +90,14 @@ public struct CubicBezier: Sendable, Hashable, Codable {
         return dy(at: t) / denominator
     }
 
-    /// `C'(0)`: `P1y / P1x`, or `P2y / P2x` when P1 coincides with (0, 0) (§2.3).
+    /// `C'(0)`: `P1y / P1x`, or `P2y / P2x` when P1 coincides with (0, 0) (docs/MODEL.md §5.2).
     public var startSlope: Double {
         if x1 != 0 || y1 != 0 { return y1 / x1 }
         if x2 != 0 || y2 != 0 { return y2 / x2 }
         return 1
     }
 
-    /// `C'(1)`: `(1 − P2y) / (1 − P2x)`, or the same with P1 when P2 coincides with (1, 1) (§2.3).
+    /// `C'(1)`: `(1 − P2y) / (1 − P2x)`, or the same with P1 when P2 coincides with (1, 1) (docs/MODEL.md §5.2).
     public var endSlope: Double {
         if x2 != 1 || y2 != 1 { return (1 - y2) / (1 - x2) }
         if x1 != 1 || y1 != 1 { return (1 - y1) / (1 - x1) }

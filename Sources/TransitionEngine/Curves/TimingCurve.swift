@@ -1,8 +1,8 @@
 /// A named timing curve: UIKit's `UIView.AnimationCurve` values, Core Animation's
 /// `default`, Material's "standard", or any custom cubic Bézier.
 ///
-/// Control points from `reference/transitions.md` §2.3 ([DOC] for the CA names; the 1:1 mapping
-/// of `UIView.AnimationCurve` onto them is widely assumed but [UNCONFIRMED]).
+/// Control points from Apple's `CAMediaTimingFunctionName` pages (docs/MODEL.md §5.1); the
+/// mapping of `UIView.AnimationCurve` onto them is assumed, not documented (§4.11 U4).
 public enum TimingCurve: Sendable, Hashable, Codable {
     /// (0, 0)–(1, 1): the identity.
     case linear
@@ -66,9 +66,9 @@ public enum TimingCurve: Sendable, Hashable, Codable {
         return bezier.slope(at: u)
     }
 
-    /// `C'(0)`, e.g. 1.724… for easeOut (§2.3 table).
+    /// `C'(0)`, e.g. 1.724… for easeOut (docs/MODEL.md §5.1).
     public var startSlope: Double { bezier.startSlope }
 
-    /// `C'(1)`, e.g. 1.724… for easeIn (§2.3 table).
+    /// `C'(1)`, e.g. 1.724… for easeIn (docs/MODEL.md §5.1).
     public var endSlope: Double { bezier.endSlope }
 }

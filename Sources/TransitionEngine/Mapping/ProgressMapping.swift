@@ -1,7 +1,7 @@
 /// Maps a pan translation to transition progress, and a pan velocity to axis velocity.
 ///
-/// `p = p_start + g · sign · translation_axis / L` (`reference/transitions.md` §8.1), then
-/// clamped to [0, 1] or rubber-banded past the ends (§3.2) as ``overflow`` says.
+/// `p = p_start + g · sign · translation_axis / L` (docs/MODEL.md §2.1), then
+/// clamped to [0, 1] or rubber-banded past the ends (docs/MODEL.md §2.2) as ``overflow`` says.
 public struct ProgressMapping: Sendable, Hashable, Codable {
     /// The screen axis a transition follows.
     public enum Axis: String, Sendable, Hashable, Codable {
@@ -96,7 +96,7 @@ public struct ProgressMapping: Sendable, Hashable, Codable {
         }
     }
 
-    /// Velocity along the axis in pt/s, positive toward finish (`v` in DESIGN.md §4).
+    /// Velocity along the axis in pt/s, positive toward finish (`v` in docs/MODEL.md §2.1).
     public func axisVelocity(for velocity: Vector2) -> Double {
         sign * axisComponent(of: velocity)
     }

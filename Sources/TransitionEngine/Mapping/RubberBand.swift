@@ -1,7 +1,7 @@
 /// The rubber-band function used to mimic `UIScrollView` past its bounds.
 ///
-/// `b(x) = (1 − 1/(x·c/d + 1))·d`, c = 0.55 (`reference/transitions.md` §3.2; [COMM], the
-/// attribution of 0.55 to Apple is [UNCONFIRMED], so `coefficient` is a parameter).
+/// `b(x) = (1 − 1/(x·c/d + 1))·d`, c = 0.55 (docs/MODEL.md §2.2; Apple documents no
+/// formula or constant, docs/MODEL.md §4.11 U6, so `coefficient` is a parameter).
 /// `b(0) = 0`, `b'(0) = c`, and `b → d` as x → ∞.
 public struct RubberBand: Sendable, Hashable, Codable {
     /// The coefficient `c`, 0.55 by default.

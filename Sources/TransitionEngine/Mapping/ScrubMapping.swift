@@ -1,7 +1,7 @@
-/// How timeline progress `p` becomes what is drawn: `R(p)` in `reference/transitions.md` §8.3.
+/// How timeline progress `p` becomes what is drawn: `R(p)` in docs/MODEL.md §2.4.
 ///
 /// Whether UIKit scrubs `UIView`-block animators linearly or through their own curve is
-/// [UNCONFIRMED] (§9 item 3), so both are offered. The default is ``linear``, the documented
+/// not documented (docs/MODEL.md §4.11 U3), so both are offered. The default is ``linear``, the documented
 /// behaviour ("during the interactive portion of the animation the timing curve is linear",
 /// `completionCurve` docs, and `scrubsLinearly = true` for property animators).
 public enum ScrubMapping: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-/// The per-replay metrics of DESIGN.md §4 and `reference/transitions.md` §8.4.
+/// The per-replay metrics of docs/MODEL.md §7.
 public struct TransitionMetrics: Sendable, Hashable, Codable {
     /// The completion time at one display frame rate.
     public struct FrameRateSample: Sendable, Hashable, Codable {
@@ -8,7 +8,7 @@ public struct TransitionMetrics: Sendable, Hashable, Codable {
         public var completionTime: Double
     }
 
-    /// The frame rates the invariance check samples (§8.4).
+    /// The frame rates the invariance check samples (docs/MODEL.md §7.7).
     public static let checkedFrameRates: [Double] = [60, 120, 240]
 
     /// Finish or cancel.
@@ -93,7 +93,7 @@ public struct TransitionMetrics: Sendable, Hashable, Codable {
         isFrameRateDependent = (times.max()! - times.min()!) > 1e-9
     }
 
-    /// `L · R'(p0) · p'(0⁺) − v`, in pt/s (§8.4).
+    /// `L · R'(p0) · p'(0⁺) − v`, in pt/s (docs/MODEL.md §7.5).
     public static func velocityDiscontinuity(release: ReleaseState, trajectory: CompletionTrajectory, scrub: ScrubMapping, curve: TimingCurve) -> Double {
         let renderedSlope = scrub.slope(at: release.progress, curve: curve)
         let renderedVelocity = release.distance / release.gain * renderedSlope * trajectory.velocity(at: 0)

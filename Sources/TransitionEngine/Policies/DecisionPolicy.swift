@@ -2,7 +2,7 @@
 public struct DecisionPolicy: Sendable, Hashable, Codable {
     /// What a release in the `cancelled` phase does.
     public enum CancelledPhaseHandling: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Always cancel (the §8.1 default, as Touchwonders does).
+        /// Always cancel (the default, docs/MODEL.md §3.9).
         case cancel
         /// Decide with the rule, like `ended` (Hero's examples, and the `zoom` and
         /// `swipe-dismiss` sources' `case .ended, .cancelled:` if/else).

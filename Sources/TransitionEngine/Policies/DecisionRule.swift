@@ -22,7 +22,7 @@ public struct Threshold: Sendable, Hashable, Codable {
     }
 }
 
-/// The finish/cancel rules D1–D6 of `reference/transitions.md` §8.2.
+/// The finish/cancel rules D1–D6 of docs/MODEL.md §3.2–§3.7.
 public enum DecisionRule: Sendable, Hashable, Codable {
     /// What D6 does inside its dead-band.
     public enum DirectionFallback: Sendable, Hashable, Codable {
@@ -50,9 +50,9 @@ public enum DecisionRule: Sendable, Hashable, Codable {
     /// D6: if `|v| > V_dir`, finish iff `v > 0`; else the fallback.
     case direction(deadBand: Double, fallback: DirectionFallback)
 
-    /// UIKit's `UIScrollView.DecelerationRate.normal`, 0.998 per ms (§3.1).
+    /// UIKit's `UIScrollView.DecelerationRate.normal`, 0.998 per ms (docs/MODEL.md §3.6).
     public static let normalDecelerationRate = 0.998
-    /// UIKit's `UIScrollView.DecelerationRate.fast`, 0.99 per ms (§3.1).
+    /// UIKit's `UIScrollView.DecelerationRate.fast`, 0.99 per ms (docs/MODEL.md §3.6).
     public static let fastDecelerationRate = 0.99
 
     /// The look-ahead of the WWDC18 projection, `d / (1000 (1 − d))` s (0.499 s at 0.998).

@@ -1,4 +1,4 @@
-/// The D10 velocity gates applied before any decision rule (`reference/transitions.md` §8.2).
+/// The velocity gates applied before any decision rule (docs/MODEL.md §3.8).
 ///
 /// In order: a stopped-finger gate (velocity 0 when the last move is more than
 /// ``stopTime`` before the release, Android's `ASSUME_POINTER_STOPPED_TIME` = 40 ms), a floor

@@ -95,7 +95,7 @@ public struct Preset: Sendable, Hashable {
     /// The transition duration `D` the preset uses, s.
     public var duration: Double { settings.duration }
 
-    /// How translation maps to progress on `screen` (DESIGN.md §4 per row).
+    /// How translation maps to progress on `screen` (docs/MODEL.md §2.3).
     public func mapping(screen: Size) -> ProgressMapping {
         let overflow: ProgressMapping.Overflow = settings.rubberBand > 0 ? .rubberBand(coefficient: settings.rubberBand) : .clamp
         switch name {
@@ -132,7 +132,7 @@ public struct Preset: Sendable, Hashable {
         let threshold = Threshold(settings.threshold, settings.comparison)
         switch name {
         case .parallaxPush:
-            // DESIGN.md §4 `parallax-push`: `if vx > 0 { cancel } else { finish }`, so v = 0 finishes.
+            // docs/MODEL.md §3.7, §6.9 `parallax-push`: `if vx > 0 { cancel } else { finish }`, so v = 0 finishes.
             return DecisionPolicy(rule: .direction(deadBand: settings.deadBand, fallback: .finish), cancelledPhase: settings.cancelledPhase)
         case .best:
             return DecisionPolicy(

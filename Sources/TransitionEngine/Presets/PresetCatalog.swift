@@ -6,7 +6,7 @@ public enum PresetCatalog {
         public let name: String
         /// One line saying what it does.
         public let summary: String
-        /// Where its behaviour comes from (DESIGN.md row, reference section).
+        /// Where its behaviour comes from (the source article and its docs/MODEL.md §6 section).
         public let source: String
         /// The decision rule identifier (`"D1"` …).
         public let decisionRule: String
@@ -18,7 +18,7 @@ public enum PresetCatalog {
         public let parameters: [PresetParameter]
     }
 
-    /// Every preset, in DESIGN.md §4 order.
+    /// Every preset, in docs/MODEL.md §6 order.
     public static var entries: [Entry] {
         PresetName.allCases.map(entry(for:))
     }

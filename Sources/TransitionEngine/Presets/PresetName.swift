@@ -1,4 +1,4 @@
-/// The transition presets of DESIGN.md §4, one per table row (plus its named variants).
+/// The transition presets of docs/MODEL.md §6.
 public enum PresetName: String, Sendable, Hashable, Codable, CaseIterable {
     /// Interactive zoom pop (UIKit percent-driven, finish on `p > 0.5`).
     case zoom
@@ -43,21 +43,21 @@ public enum PresetName: String, Sendable, Hashable, Codable, CaseIterable {
     /// Where the behaviour comes from.
     public var source: String {
         switch self {
-        case .zoom: "DESIGN.md §4 row `zoom`; reference/transitions.md §1 (UIPercentDrivenInteractiveTransition defaults)"
-        case .zoomCustom: "DESIGN.md §4 row `zoom` (variant `zoom-custom`)"
-        case .drawer: "DESIGN.md §4 row `drawer`; reference/transitions.md §8.3 (display-link stepper)"
-        case .circleReveal: "DESIGN.md §4 row `circle-reveal`"
-        case .swipeDismiss: "DESIGN.md §4 row `swipe-dismiss`; reference/transitions.md §1.2"
-        case .swipeBack: "DESIGN.md §4 row `swipe-dismiss` (variant `swipe-back`)"
-        case .bouncePresent: "DESIGN.md §4 row `bounce-present` / `semi-modal`; reference/transitions.md §2.4–2.6"
-        case .semiModal: "DESIGN.md §4 row `bounce-present` / `semi-modal`"
-        case .parallaxPush: "DESIGN.md §4 row `parallax-push`"
-        case .uikitPercent: "DESIGN.md §4 row `uikit-percent`; reference/transitions.md §8.2 D1, §8.3 T1a/T1b"
-        case .best: "DESIGN.md §4 row `best`; reference/transitions.md §8.2 D5/D10, §8.3 T4/T10, §3.1"
+        case .zoom: "docs/MODEL.md §6.1; 《iOS 自定義頁面的切換動畫與交互動畫 By Swift》, zhangao0086/iOS_AnimatedTransition"
+        case .zoomCustom: "docs/MODEL.md §6.2; 《iOS 自定義頁面的切換動畫與交互動畫 By Swift》, zhangao0086/iOS_AnimatedTransition"
+        case .drawer: "docs/MODEL.md §6.3; 《Swift版抽屉效果,自定义转场动画管理器》, grvlv/LVAnimator"
+        case .circleReveal: "docs/MODEL.md §6.4; 《iOS转场动画(Push)》, RookieAngry/Demo_PushTransition"
+        case .swipeDismiss: "docs/MODEL.md §6.5; 《iOS-转场动画》"
+        case .swipeBack: "docs/MODEL.md §6.6; 《iOS-转场动画》"
+        case .bouncePresent: "docs/MODEL.md §6.7, §4.7; 《iOS-转场动画》"
+        case .semiModal: "docs/MODEL.md §6.8; 《iOS-转场动画》"
+        case .parallaxPush: "docs/MODEL.md §6.9; LHNavigationController (by Leo)"
+        case .uikitPercent: "docs/MODEL.md §6.10 (D1 §3.2, T1a/T1b §4.2–4.3); Apple, UIPercentDrivenInteractiveTransition"
+        case .best: "docs/MODEL.md §6.11 (gate §3.8, D5 §3.6, T4 §4.8, T10 §4.10)"
         }
     }
 
-    /// The velocity estimator the preset expects the replayer to use (DESIGN.md §3 names).
+    /// The velocity estimator the preset expects the replayer to use (docs/MODEL.md §8 names).
     public var velocityEstimator: String {
         self == .best ? "lsq2" : "recorded"
     }

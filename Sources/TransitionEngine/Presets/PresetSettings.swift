@@ -13,9 +13,9 @@ struct PresetSettings: Sendable, Hashable {
         case curve
     }
 
-    /// §9 item 6: what a `UIView` spring's duration means is [UNCONFIRMED].
+    /// What a `UIView` spring's duration means is not documented (docs/MODEL.md §4.11 U5).
     enum SpringDuration: String, Sendable, Hashable, CaseIterable {
-        /// `k = (2π/duration)²` (the confirmed SwiftUI mapping of §2.5).
+        /// `k = (2π/duration)²` (the SwiftUI mapping, docs/MODEL.md §4.7).
         case response
         /// ω0 chosen so that the envelope `e^{−ζ ω0 t}` falls to 0.1 % at the duration.
         case settling
@@ -120,7 +120,7 @@ struct ParameterSpec: Sendable {
     /// Every spec, by key.
     static let all: [String: ParameterSpec] = {
         let specs: [ParameterSpec] = [
-            .number("rubberBand", "rubber-band coefficient c past [0, 1] (§3.2, UIScrollView-like 0.55); 0 clamps", unit: "", range: 0...1, \.rubberBand),
+            .number("rubberBand", "rubber-band coefficient c past [0, 1] (docs/MODEL.md §2.2, UIScrollView-like 0.55); 0 clamps", unit: "", range: 0...1, \.rubberBand),
             .number("threshold", "progress threshold θ of the decision rule", unit: "progress", range: 0...1, \.threshold),
             .choice("comparison", "threshold test: atLeast (p ≥ θ) or greaterThan (p > θ, as the source's if/else)", \.comparison),
             .choice("cancelledPhase", "a `cancelled` gesture: always cancel, or decide like `ended`", \.cancelledPhase),
@@ -130,17 +130,17 @@ struct ParameterSpec: Sendable {
             .number("duration", "transition duration D", unit: "s", range: 0.01...10, \.duration),
             .number("completionSpeed", "UIKit completionSpeed s (completion takes |Δ|·D/s)", unit: "", range: 0.01...10, \.completionSpeed),
             .choice("speedRule", "completionSpeed rule: constant (completionSpeed) or oneMinusProgress (s = 1 − p0)", \.speedRule),
-            .choice("completionMode", "resume: T1a continues the timeline; curve: T1b fresh completionCurve segment (§9 item 2)", \.completionMode),
+            .choice("completionMode", "resume: T1a continues the timeline; curve: T1b fresh completionCurve segment (docs/MODEL.md §4.11 U2)", \.completionMode),
             .curve("completionCurve", "UIKit completionCurve for completionMode = curve", \.completionCurve),
-            .choice("cancelDuration", "cancel time: distance (p0·D/s) or complement ((1 − p0)·D/s) (§9 item 1)", \.cancelDuration),
-            .choice("scrub", "rendered mapping R: linear, or the transition's own curve (§9 item 3)", \.scrub),
+            .choice("cancelDuration", "cancel time: distance (p0·D/s) or complement ((1 − p0)·D/s) (docs/MODEL.md §4.11 U1)", \.cancelDuration),
+            .choice("scrub", "rendered mapping R: linear, or the transition's own curve (docs/MODEL.md §4.11 U3)", \.scrub),
             .curve("transitionCurve", "the transition animation's own timing curve F", \.transitionCurve),
             .number("stepRate", "progress added per display frame by the stepper", unit: "progress/frame", range: 0.001...1, \.stepRate),
             .number("snapThreshold", "progress at which the stepper snaps to done", unit: "progress", range: 0.5...1, \.snapThreshold),
             .number("response", "spring response 2π/ω0 (or the UIView spring duration)", unit: "s", range: 0.05...5, \.response),
             .number("dampingRatio", "spring damping ratio ζ (1 = critical)", unit: "", range: 0.05...3, \.dampingRatio),
             .choice("springVelocity", "spring initial velocity: matched to the finger, or zero", \.springVelocity),
-            .choice("springDuration", "meaning of a UIView spring duration: response or settling (§9 item 6)", \.springDuration),
+            .choice("springDuration", "meaning of a UIView spring duration: response or settling (docs/MODEL.md §4.11 U5)", \.springDuration),
             .number("momentumSpeed", "axis speed at which momentumDampingRatio replaces dampingRatio", unit: "pt/s", range: 0...20000, \.momentumSpeed),
             .number("momentumDampingRatio", "damping ratio for fast releases (WWDC18 'reward momentum')", unit: "", range: 0.05...3, \.momentumDampingRatio),
             .number("velocityLimit", "clip on the relative spring velocity |v_rel| (Apple sample: 35)", unit: "1/s", range: 0...1000, \.velocityLimit),

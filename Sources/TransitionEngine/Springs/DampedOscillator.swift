@@ -10,7 +10,7 @@ internal import Darwin
 
 /// The closed-form motion of a damped spring released from a displacement with a velocity.
 ///
-/// `y(t)` is the displacement from the target. Formulas are `reference/transitions.md` §2.6:
+/// `y(t)` is the displacement from the target. Formulas are docs/MODEL.md §4.6:
 /// under-damped `e^{−βt}(y0 cos ωd t + ((y0' + β y0)/ωd) sin ωd t)`, critical
 /// `e^{−βt}(y0 + (y0' + β y0) t)`, over-damped `A e^{r+ t} + B e^{r− t}`. Velocities are the
 /// analytic derivatives. Everything is precomputed at release so evaluation is a few
@@ -110,7 +110,7 @@ public struct DampedOscillator: Sendable, Hashable {
 
     /// An upper estimate of the time after which `|y| ≤ epsilon` for good.
     ///
-    /// Under-damped and critical use ScrollMechanics' estimates (§2.6):
+    /// Under-damped and critical use ScrollMechanics' estimates (docs/MODEL.md §4.6):
     /// `ln((|c1| + |c2|)/ε)/β` and `max(ln(2|c1|/ε)/β, 2/β · ln(4|c2|/(e β ε)))`.
     /// Over-damped bounds each exponential by ε/2: `max_i ln(2|X_i|/ε)/|r_i|`.
     public func settleTime(epsilon: Double) -> Double {

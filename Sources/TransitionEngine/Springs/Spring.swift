@@ -1,7 +1,6 @@
 /// A damped spring `m y'' + c y' + k y = 0`, described physically or by design parameters.
 ///
-/// The design mapping is the one SwiftUI's `Spring` documents and `reference/transitions.md`
-/// §2.5 confirms numerically: `m = 1`, `k = (2π / response)²`, `c = 4π ζ / response`,
+/// The design mapping is the one SwiftUI's `Spring` documents (docs/MODEL.md §4.7): `m = 1`, `k = (2π / response)²`, `c = 4π ζ / response`,
 /// `ζ = 1 − bounce`. So `Spring(duration: 0.5, bounce: 0.3)` is `(1, 157.9, 17.6)`.
 public struct Spring: Sendable, Hashable, Codable {
     /// The mass `m`.
@@ -22,8 +21,7 @@ public struct Spring: Sendable, Hashable, Codable {
     }
 
     /// Creates a spring from design parameters: the period of the undamped oscillation
-    /// (`response`, s) and the damping ratio ζ (§2.5, Nathan Gitter's
-    /// `UISpringTimingParameters(damping:response:)`).
+    /// (`response`, s) and the damping ratio ζ (docs/MODEL.md §4.7).
     public init(response: Double, dampingRatio: Double) {
         precondition(response > 0 && dampingRatio >= 0, "invalid spring design parameters")
         let omega = 2 * Double.pi / response
@@ -32,7 +30,7 @@ public struct Spring: Sendable, Hashable, Codable {
 
     /// Creates a spring from the iOS 17 / SwiftUI parameters: `duration` (the response) and
     /// `bounce` (`ζ = 1 − bounce`; negative bounce gives an overdamped spring, a mapping
-    /// §2.5 marks [UNCONFIRMED] for bounce < 0).
+    /// Apple does not document for bounce < 0).
     public init(duration: Double, bounce: Double) {
         self.init(response: duration, dampingRatio: 1 - bounce)
     }

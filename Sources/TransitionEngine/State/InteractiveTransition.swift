@@ -3,8 +3,7 @@
 /// during completion (pause, read `p` and `p′`, continue interactively).
 ///
 /// Inputs are gesture samples and the passage of time; each `mutating` method returns an
-/// ``Action`` saying what happened, and the caller performs any effects (STYLE.md, state
-/// machines). Between inputs, ``snapshot(at:)`` and ``frameState(at:)`` evaluate the frame at
+/// ``Action`` saying what happened, and the caller performs any effects. Between inputs, ``snapshot(at:)`` and ``frameState(at:)`` evaluate the frame at
 /// any time analytically, so replays at 60, 120 and 240 Hz agree (except for the display-link
 /// stepper, which is frame-rate dependent by design and uses ``Configuration/displayFrameRate``).
 public struct InteractiveTransition: Sendable {
@@ -108,7 +107,7 @@ public struct InteractiveTransition: Sendable {
             state = .interactive(progress: progress)
             return .updated(progress: progress)
         case (.interactive, .ended), (.interactive, .cancelled):
-            // The lift's own position does not count as a move (DESIGN.md §3, lsq2).
+            // The lift's own position does not count as a move (docs/MODEL.md §1.5, §8.1).
             gesture = input
             return releaseNow(input)
         case (.completing(_, let releaseTime), .began):

@@ -2,7 +2,7 @@
 ///
 /// It depends on the progress mapping (so on the preset and screen) but not on any decision
 /// parameter, so a tuner can evaluate many policies against one `ReleaseState` with the
-/// non-allocating ``DecisionPolicy/decide(_:)``. Inputs are `reference/transitions.md` §8.1.
+/// non-allocating ``DecisionPolicy/decide(_:)``. Inputs are docs/MODEL.md §1.5.
 public struct ReleaseState: Sendable, Hashable, Codable {
     /// Progress at release, `p0` (after clamping or rubber-banding).
     public var progress: Double
