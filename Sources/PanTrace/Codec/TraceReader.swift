@@ -7,8 +7,9 @@
 /// ``Configuration/isStrict``; a corrupt chunk is an error unless ``Configuration/salvages``,
 /// which skips to the next gzip member and reports what it skipped.
 ///
-/// A reader keeps its zlib stream and column buffers between files; use one per thread.
-public struct TraceReader {
+/// A reader keeps its zlib stream and column buffers between files, so it is a class: copies
+/// of a reference share them. Use one per thread.
+public final class TraceReader {
     /// Limits and policies for reading.
     public struct Configuration: Sendable {
         /// Largest file accepted, in bytes.

@@ -246,7 +246,7 @@ public final class TraceWriter {
 /// An encoder keeps its zlib stream and its buffers between traces, so encoding many small
 /// recordings allocates little and never sets up zlib again. Use one per thread. The bytes
 /// are exactly those a ``TraceWriter`` with the same configuration writes.
-public struct TraceEncoder {
+public final class TraceEncoder {
     /// How samples are grouped into chunks.
     public let configuration: TraceWriter.Configuration
     private let deflater: GzipDeflater

@@ -19,43 +19,52 @@ final class GzipInflater {
         case overLimit
     }
 
-    private var stream = z_stream()
+    /// Allocated, not a stored `z_stream`: zlib keeps a pointer back to the stream and checks
+    /// it on every call (`inflateStateCheck`, `deflateStateCheck`), so its address must never
+    /// change, which an `inout` of a stored property does not promise (compress-nio does the same).
+    private let stream: UnsafeMutablePointer<z_stream> = {
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        return stream
+    }()
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
     init() {
-        let status = pantrace_inflate_init_gzip(&stream)
+        let status = pantrace_inflate_init_gzip(stream)
         precondition(status == Z_OK, "inflateInit2 failed with zlib status \(status)")
     }
 
     deinit {
-        inflateEnd(&stream)
+        inflateEnd(stream)
+        stream.deinitialize(count: 1)
+        stream.deallocate()
     }
 
     /// Inflates the member starting at `offset` in `input` into `output` (replacing its contents).
     func inflateMember(_ input: [UInt8], from offset: Int, limit: Int, into output: inout [UInt8]) -> Outcome {
         output.removeAll(keepingCapacity: true)
-        inflateReset(&stream)
+        inflateReset(stream)
         return input.withUnsafeBufferPointer { all -> Outcome in
             let remaining = all.count - offset
             // A chunk is far below 4 GiB; clamp so a huge file cannot overflow avail_in.
             let available = min(remaining, Int(UInt32.max))
-            stream.next_in = UnsafeMutablePointer(mutating: all.baseAddress! + offset)
-            stream.avail_in = UInt32(available)
-            defer { stream.next_in = nil }
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: all.baseAddress! + offset)
+            stream.pointee.avail_in = UInt32(available)
+            defer { stream.pointee.next_in = nil }
             while true {
                 var status: Int32 = Z_OK
                 var produced = 0
                 scratch.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    produced = out.count - Int(stream.avail_out)
+                    stream.pointee.next_out = out.baseAddress
+                    stream.pointee.avail_out = UInt32(out.count)
+                    status = inflate(stream, Z_NO_FLUSH)
+                    produced = out.count - Int(stream.pointee.avail_out)
                     if produced > 0, output.count + produced <= limit {
                         output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<produced]))
                     }
                 }
                 if output.count + produced > limit { return .overLimit }
-                let consumed = available - Int(stream.avail_in)
+                let consumed = available - Int(stream.pointee.avail_in)
                 switch status {
                 case Z_STREAM_END:
                     return .complete(consumed: consumed)
@@ -63,10 +72,10 @@ final class GzipInflater {
                     continue
                 case Z_BUF_ERROR:
                     // No progress possible: with all input given, the member is cut short.
-                    if stream.avail_in == 0 { return .truncated }
+                    if stream.pointee.avail_in == 0 { return .truncated }
                     continue
                 case Z_DATA_ERROR:
-                    let message = stream.msg.map { String(cString: $0) } ?? "invalid deflate data"
+                    let message = stream.pointee.msg.map { String(cString: $0) } ?? "invalid deflate data"
                     return .corrupt(message: message, at: offset + consumed)
                 default:
                     return .corrupt(message: "zlib status \(status)", at: offset + consumed)

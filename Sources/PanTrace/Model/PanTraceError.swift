@@ -59,7 +59,7 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         case .emptyFile: "empty file"
         case .notGzip: "not a .pantrace file: no gzip member starts here"
         case .badMagic: "not a .pantrace file: the header chunk does not start with PANTRACE"
-        case .unsupportedVersion(let v): "format version \(v) is newer than this pantrace reads (1); upgrade pantrace"
+        case .unsupportedVersion(let v): "format version \(v) is newer than this pantrace reads (1…\(HeaderFormat.version)); upgrade pantrace"
         case .badHeader(let why): "bad header: \(why)"
         case .corruptChunk(let why): "corrupt chunk: \(why)"
         case .chunkTooLarge(let limit): "chunk inflates past the \(limit)-byte chunk limit (a deflate bomb or a damaged file)"
