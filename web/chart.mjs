@@ -1,5 +1,6 @@
 // The replay's timeline chart as numbers and SVG path strings: scales, ticks, series.
-// Pure; the DOM layer (timeline.mjs) turns the model into elements.
+// Pure; the DOM layer (timeline.view.mjs) turns the model into elements.
+import { num } from "./format.mjs";
 import { fmt } from "./geometry.mjs";
 
 /** A linear map from `[d0, d1]` to `[r0, r1]`, with `invert`. A zero-width domain maps to the middle. */
@@ -147,3 +148,15 @@ export function velocityLabel(v) {
   if (a >= 1000) return `${Number((v / 1000).toFixed(1))}k`;
   return String(Number(v.toFixed(a < 10 ? 1 : 0)));
 }
+
+/** The threshold line's label: `θ 0.5`, or `θ 300 pt/s` on the velocity scale. */
+export const thresholdLabel = (threshold) => `θ ${num(threshold.value, 3)}${threshold.unit === "pt/s" ? " pt/s" : ""}`;
+
+/** The release line's label: the decision and its margin once the summary has come. */
+export function releaseLabel(summary) {
+  if (!summary) return "release";
+  return `release · ${summary.decision}${Number.isFinite(summary.margin) ? ` by ${num(summary.margin, 3)}` : ""}`;
+}
+
+/** The projected landing point's label. */
+export const landingLabel = (value) => `projected ${num(value, 2)}`;

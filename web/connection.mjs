@@ -1,5 +1,6 @@
 // The WebSocket to `/live`, reopened with exponential backoff after it closes.
-// The socket constructor and the timer are parameters so tests drive it without a network.
+// The socket constructor and the timer are parameters so tests drive it without a network. Pure.
+import { num } from "./format.mjs";
 
 /** Seconds to wait before reconnection `attempt` (1, 2, …): 0.25 s doubling up to 5 s. */
 export function backoffDelay(attempt, { base = 0.25, max = 5 } = {}) {
@@ -73,4 +74,14 @@ export class LiveConnection {
     if (this.timer !== null) this.clearTimeout(this.timer);
     this.socket?.close();
   }
+}
+
+/** The connection pill's text (`null`: leave it as it is) and tooltip for a state `onState` reported. */
+export function connectionLabel({ state, delay, attempt }) {
+  let text = null;
+  if (state === "connecting") text = attempt ? `reconnecting… (try ${attempt + 1})` : "connecting…";
+  if (state === "open") text = "live";
+  if (state === "waiting") text = `offline · retry in ${num(delay, 2)} s`;
+  const title = state === "waiting" ? "the server is not reachable; click to retry now" : "connection to pantrace serve";
+  return { text, title };
 }

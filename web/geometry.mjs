@@ -123,3 +123,6 @@ export function fingerAnchor(screen, edge, firstVelocity) {
     }
   }
 }
+
+/** The finger's radius in screen points for a stage of `k` CSS px per point: about 11 CSS px, at least 10 points. */
+export const touchRadius = (k) => Math.max(10, 22 / Math.max(k, 0.01) / 2);

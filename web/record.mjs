@@ -1,5 +1,5 @@
-// The record pad's pure part: pointer events in CSS pixels to `pointer` messages in points
-// of a virtual screen.
+// The Record tab's pure part: pointer events in CSS pixels to `pointer` messages in points
+// of a virtual screen, and what the tab says about the live recording.
 import { pointer } from "./protocol.mjs";
 
 /** Virtual screens the pad can stand for (points and scale). */
@@ -73,4 +73,40 @@ export class PointerLatch {
     if (pointerPhase(type) === "up" || pointerPhase(type) === "cancel") this.active = null;
     return true;
   }
+}
+
+const ACTIVE = new Set(["armed", "capturing"]);
+
+/** Whether a live recording (anyone's) is armed or capturing, from its `recording` status. */
+export const isRecordingActive = (status) => ACTIVE.has(status?.state);
+
+/** The status line for a `recording` status; `mine`: this page started the gesture. */
+export function recordStatusText(status, mine) {
+  const state = status?.state ?? "idle";
+  const seconds = (status?.duration_s ?? 0).toFixed(2);
+  const text = {
+    idle: "ready: drag on the phone",
+    armed: mine ? "armed: move more than 10 pt to start the pan" : "another viewer is about to record",
+    capturing: `capturing · ${status?.samples ?? 0} samples · ${seconds} s`,
+    released: mine ? `released after ${seconds} s: what did you mean?` : "another viewer is labelling a gesture",
+    saved: `saved as ${status?.id ?? status?.file ?? ""}`,
+    discarded: "discarded",
+    failed: `failed: ${status?.message ?? ""}`,
+  }[state];
+  return text ?? state;
+}
+
+/** Whether this page asks what its released gesture meant (another page's is not its to label). */
+export const isLabelling = (status, mine) => (status?.state ?? "idle") === "released" && mine;
+
+/** Whether the labelled gesture can be saved: it is this page's to label and has an intent. */
+export const canSave = (status, mine) => isLabelling(status, mine) && status.intent !== "unknown";
+
+/** Whether a status ends this page's gesture (saved or discarded). */
+export const endsGesture = (status) => status?.state === "saved" || status?.state === "discarded";
+
+/** The library as the Record tab lists it: live recordings first, then by id. */
+export function libraryOrder(library) {
+  const live = (r) => Number(r.id.startsWith("live/"));
+  return [...library].sort((a, b) => live(b) - live(a) || a.id.localeCompare(b.id));
 }

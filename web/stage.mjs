@@ -1,95 +1,50 @@
-// The phone-shaped stage: draws a frame's layers generically (the viewer knows nothing about
-// presets) and the finger over them. Exposes what it drew as data attributes for tests.
-import { $, css, h } from "./dom.mjs";
-import { fitScale, layerStyle, polyline } from "./geometry.mjs";
+// What the stage shows, decided without the DOM: the replay or the record pad's live preview,
+// its title, and where the finger is. stage.view.mjs draws it. Pure.
+import { fingerAnchor, screenOfLayers } from "./geometry.mjs";
 
-/** A layer's mock content: a bar and rows, so motion reads like a screen moving. */
-function mockContent(role) {
-  return [
-    h("div", { class: "mock-bar" }, h("span", { class: "mock-title", text: role })),
-    h("div", { class: "mock-rows" }, ...Array.from({ length: 6 }, () => h("div", { class: "mock-row" }))),
-  ];
+const RELEASED = new Set(["completing", "finished", "cancelled"]);
+
+/**
+ * Whether the stage shows the replay rather than a live recording's preview. On the Record
+ * tab the stage stays the pad's screen, so only a replay of that size is shown there (the
+ * gesture just recorded).
+ */
+export function stageShowsReplay({ recordingActive, tab, replayScreen, padScreen }) {
+  if (recordingActive) return false;
+  if (tab !== "record") return true;
+  return Boolean(replayScreen && replayScreen.width === padScreen.width && replayScreen.height === padScreen.height);
 }
 
-export class Stage {
-  constructor() {
-    this.box = $("stage-box");
-    this.el = $("stage");
-    this.layers = $("layers");
-    this.finger = $("finger");
-    this.trail = $("trail");
-    this.touch = $("touch");
-    this.screen = { width: 390, height: 844 };
-    this.k = 0;
-    this.last = null;
-    new ResizeObserver(() => this.fit()).observe(this.box);
-  }
+/** The stage's title: the live recording's screen, or what is loaded (`entry`: its library entry). */
+export function stageTitle({ recordingActive, padScreen, playback, entry }) {
+  if (recordingActive) return `live recording · ${padScreen.width}×${padScreen.height}`;
+  return playback ? `${entry?.name ?? playback.recording} · ${playback.preset}` : "nothing loaded";
+}
 
-  /** Sizes the stage to the screen's aspect inside its box. */
-  fit(screen = this.screen) {
-    this.screen = screen;
-    const width = this.box.clientWidth;
-    const height = this.box.clientHeight;
-    if (!width || !height) return;
-    const k = fitScale(screen, { width, height });
-    if (Math.abs(k - this.k) < 1e-9 && this.el.dataset.screen === `${screen.width}x${screen.height}`) return;
-    this.k = k;
-    css(this.el, { width: `${screen.width * k}px`, height: `${screen.height * k}px`, borderRadius: `${Math.min(36, 44 * k)}px` });
-    this.el.dataset.screen = `${screen.width}x${screen.height}`;
-    this.el.dataset.k = String(k);
-    this.finger.setAttribute("viewBox", `0 0 ${screen.width} ${screen.height}`);
-    if (this.last) this.draw(this.last.message, this.last.finger);
-  }
+/** Whether the finger is on the screen in a frame: in a gesture that has not been released. */
+const isDown = (frame) => Boolean(frame.gesture) && !RELEASED.has(frame.phase) && frame.phase !== "idle";
 
-  /**
-   * Draws `message` (a `frame` message) and the finger: `finger.trail` points and
-   * `finger.point` (or null when lifted), in screen points.
-   */
-  draw(message, finger, screen = this.screen) {
-    if (screen.width !== this.screen.width || screen.height !== this.screen.height || !this.k) {
-      this.last = { message, finger };
-      this.fit(screen);
-      if (!this.k) return;
-    }
-    this.last = { message, finger };
-    const layers = message.frame.layers;
-    while (this.layers.children.length > layers.length) this.layers.lastChild.remove();
-    layers.forEach((layer, i) => {
-      let el = this.layers.children[i];
-      if (!el || el.dataset.role !== layer.role) {
-        const fresh = h("div", { class: "layer", dataset: { role: layer.role, index: String(i) } }, ...mockContent(layer.role));
-        if (el) el.replaceWith(fresh);
-        else this.layers.append(fresh);
-        el = fresh;
-      }
-      css(el, layerStyle(layer, this.k));
-    });
-    this.trail.setAttribute("d", polyline(finger?.trail ?? []));
-    const point = finger?.point;
-    this.touch.setAttribute("r", point ? String(Math.max(10, 22 / Math.max(this.k, 0.01) / 2)) : "0");
-    if (point) {
-      this.touch.setAttribute("cx", String(point.x));
-      this.touch.setAttribute("cy", String(point.y));
-    }
-    const d = this.el.dataset;
-    d.seq = String(message.seq);
-    d.load = String(message.load);
-    d.time = String(message.frame.time);
-    d.phase = message.frame.phase;
-  }
+/**
+ * The replay's finger at frame `now`: the `trail` up to it and the `point` (null once lifted),
+ * in screen points. Frames carry the pan's translation, so both start at `fingerAnchor`.
+ */
+export function replayFinger(frames, now, screen, edge) {
+  const moving = frames.filter((f) => f.gesture);
+  const first = moving.find((f) => f.gesture.velocity.x || f.gesture.velocity.y);
+  const anchor = fingerAnchor(screen, edge, first?.gesture.velocity);
+  const at = (f) => ({ x: anchor.x + f.gesture.translation.x, y: anchor.y + f.gesture.translation.y });
+  const trail = moving.filter((f) => f.time <= now.time + 1e-9 && !RELEASED.has(f.phase)).map(at);
+  return { trail, point: isDown(now) ? at(now) : null };
+}
 
-  /** Shows an empty screen of `screen` (the record pad before a gesture). */
-  clear(screen) {
-    this.last = null;
-    this.layers.replaceChildren();
-    this.trail.setAttribute("d", "");
-    this.touch.setAttribute("r", "0");
-    this.fit(screen);
-    this.el.dataset.seq = "";
-  }
-
-  /** The rectangle the pad covers (the whole screen), in client coordinates. */
-  rect() {
-    return this.el.getBoundingClientRect();
-  }
+/**
+ * The live preview's screen and finger. This page's own gesture is drawn on the pad's screen
+ * with the pad's points (`pointerDown`: the pointer is still on the pad); another viewer's on
+ * the screen its layers imply, without a finger.
+ */
+export function previewFinger({ mine, points, pointerDown, padScreen, layers }) {
+  return {
+    screen: mine ? padScreen : screenOfLayers(layers),
+    finger: { trail: mine ? points : [], point: mine && pointerDown ? points.at(-1) : null },
+  };
 }

@@ -16,7 +16,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 from websockets.sync.client import connect
 
 from conftest import BINARY, ROOT, Browser, start_server
@@ -308,3 +308,46 @@ def test_readme_screenshot(server, browser):
     # The committed copy is refreshed only on request, so `make test` never dirties the tree.
     if os.environ.get("PANTRACE_UPDATE_SCREENSHOT") == "1":
         shutil.copyfile(path, ROOT / "docs" / "viewer.png")
+
+
+def test_tabs_speed_keys_the_pad_screen_and_the_preset_menu(server, browser):
+    """The wiring between the tabs, the shared stage and the address (each view through the store)."""
+    d = browser.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.3")
+    s = wait(d, lambda d: settled(d) and state(d)["body"]["load"] != "1" and settled(d), message="paused at t=0.3")
+    assert d.find_element(By.ID, "stage-title").text.endswith("· swipe-dismiss")
+    speed = d.find_element(By.ID, "speed")
+    body = d.find_element(By.TAG_NAME, "body")
+    # ] and [ step through the speed menu's values, through the server.
+    body.send_keys("]")
+    wait(d, lambda d: speed.get_attribute("value") == "1.5")
+    body.send_keys("[")
+    body.send_keys("[")
+    wait(d, lambda d: speed.get_attribute("value") == "0.5")
+    s = wait(d, settled, message="still paused")
+
+    # The Record tab keeps the replay on the stage while the pad's screen is the recording's size…
+    d.find_element(By.ID, "tab-record").click()
+    wait(d, lambda d: state(d)["body"].get("tab") == "record" and "tab=record" in state(d)["hash"])
+    assert d.find_element(By.ID, "pad").is_displayed() and not d.find_element(By.ID, "panel-replay").is_displayed()
+    assert state(d)["screen"] == "390x844" and state(d)["time"] == s["time"]
+    # …and shows the empty pad for another screen, then the replay again.
+    Select(d.find_element(By.ID, "record-screen")).select_by_value("ipad")
+    wait(d, lambda d: state(d)["screen"] == "820x1180" and state(d)["seq"] == "")
+    assert not d.find_elements(By.CSS_SELECTOR, "#layers .layer")
+    Select(d.find_element(By.ID, "record-screen")).select_by_value("iphone")
+    wait(d, lambda d: state(d)["screen"] == "390x844" and state(d)["seq"] and state(d)["time"] == s["time"])
+
+    d.find_element(By.ID, "tab-tune").click()
+    wait(d, lambda d: "tab=tune" in state(d)["hash"] and d.find_element(By.ID, "panel-tune").is_displayed())
+    assert not d.find_element(By.ID, "pad").is_displayed()
+    d.find_element(By.ID, "tab-replay").click()
+    wait(d, lambda d: "tab=" not in state(d)["hash"] and d.find_element(By.ID, "panel-replay").is_displayed())
+
+    # Another preset reloads the recording under it: the title, the summary line and the address follow.
+    load = int(state(d)["body"]["load"])
+    Select(d.find_element(By.ID, "preset")).select_by_value("best")
+    wait(d, lambda d: int(state(d)["body"]["load"]) > load and "preset=best" in state(d)["hash"], message="reloaded under best")
+    wait(d, lambda d: d.find_element(By.ID, "stage-title").text.endswith("· best"))
+    assert d.find_element(By.ID, "preset-summary").text
+    assert d.find_elements(By.ID, "param-threshold")

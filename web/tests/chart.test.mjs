@@ -85,3 +85,12 @@ test("before the release frame arrives the parameters' threshold is shown", () =
   assert.equal(c.velocityLabel(0.5), "0.5");
   assert.equal(c.timeLabel(0.25), "0.25s");
 });
+
+test("the threshold, release and landing labels", () => {
+  assert.equal(c.thresholdLabel({ value: 0.5, unit: "progress" }), "θ 0.5");
+  assert.equal(c.thresholdLabel({ value: 312.3456, unit: "pt/s" }), "θ 312.346 pt/s");
+  assert.equal(c.releaseLabel(null), "release");
+  assert.equal(c.releaseLabel({ decision: "finish", margin: 0.79812 }), "release · finish by 0.798");
+  assert.equal(c.releaseLabel({ decision: "cancel" }), "release · cancel");
+  assert.equal(c.landingLabel(1.3049), "projected 1.3");
+});

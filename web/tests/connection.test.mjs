@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffDelay, liveURL, LiveConnection } from "../connection.mjs";
+import { backoffDelay, connectionLabel, liveURL, LiveConnection } from "../connection.mjs";
 
 test("backoff doubles from 0.25 s up to 5 s", () => {
   assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 50].map((a) => backoffDelay(a)), [0.25, 0.5, 1, 2, 4, 5, 5, 5]);
@@ -58,4 +58,13 @@ test("a closed connection is reopened after the backoff, which resets once open"
   assert.equal(states.at(-1).delay, 0.25, "a successful open resets the backoff");
   c.stop();
   assert.equal(FakeSocket.made.length, 3);
+});
+
+test("the connection pill says what the socket does", () => {
+  assert.deepEqual(connectionLabel({ state: "connecting", attempt: 0 }), { text: "connecting…", title: "connection to pantrace serve" });
+  assert.equal(connectionLabel({ state: "connecting", attempt: 2 }).text, "reconnecting… (try 3)");
+  assert.equal(connectionLabel({ state: "open", attempt: 0 }).text, "live");
+  assert.deepEqual(connectionLabel({ state: "waiting", attempt: 3, delay: 1 }),
+    { text: "offline · retry in 1 s", title: "the server is not reachable; click to retry now" });
+  assert.equal(connectionLabel({ state: "closing" }).text, null, "an unknown state leaves the text");
 });

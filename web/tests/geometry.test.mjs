@@ -84,3 +84,9 @@ test("the finger starts at the edge of an edge pan, otherwise back from the cent
   assert.equal(g.polyline([{ x: 1, y: 2 }, { x: 3.14159, y: 4 }]), "M1 2 L3.142 4");
   assert.equal(g.polyline([]), "");
 });
+
+test("the finger is about 11 CSS px across at any stage scale, and at least 10 points", () => {
+  assert.equal(g.touchRadius(0.5), 22);
+  assert.equal(g.touchRadius(2), 10);
+  assert.equal(g.touchRadius(0), 1100);
+});

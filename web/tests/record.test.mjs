@@ -49,3 +49,39 @@ test("screens are looked up by id, with the first as fallback", () => {
   assert.equal(r.screenById("ipad").width, 820);
   assert.equal(r.screenById("nope").id, "iphone");
 });
+
+test("a live recording is active while armed or capturing", () => {
+  assert.equal(r.isRecordingActive({ state: "armed" }), true);
+  assert.equal(r.isRecordingActive({ state: "capturing" }), true);
+  assert.equal(r.isRecordingActive({ state: "released" }), false);
+  assert.equal(r.isRecordingActive(null), false);
+});
+
+test("the status line depends on whose gesture it is", () => {
+  assert.equal(r.recordStatusText(null, false), "ready: drag on the phone");
+  assert.equal(r.recordStatusText({ state: "armed" }, true), "armed: move more than 10 pt to start the pan");
+  assert.equal(r.recordStatusText({ state: "armed" }, false), "another viewer is about to record");
+  assert.equal(r.recordStatusText(JSON.parse(fixture("server", "recording")), false), "capturing · 31 samples · 0.25 s");
+  assert.equal(r.recordStatusText({ state: "released", duration_s: 0.5 }, true), "released after 0.50 s: what did you mean?");
+  assert.equal(r.recordStatusText({ state: "released" }, false), "another viewer is labelling a gesture");
+  assert.equal(r.recordStatusText({ state: "saved", id: "live/a-1.pantrace", file: "/x" }, true), "saved as live/a-1.pantrace");
+  assert.equal(r.recordStatusText({ state: "failed", message: "disk full" }, true), "failed: disk full");
+  assert.equal(r.recordStatusText({ state: "new-state" }, true), "new-state");
+});
+
+test("only this page labels and saves its released gesture, once it has an intent", () => {
+  const released = { state: "released", intent: "unknown" };
+  assert.equal(r.isLabelling(released, true), true);
+  assert.equal(r.isLabelling(released, false), false);
+  assert.equal(r.canSave(released, true), false);
+  assert.equal(r.canSave({ ...released, intent: "finish" }, true), true);
+  assert.equal(r.canSave({ ...released, intent: "finish" }, false), false);
+  assert.equal(r.endsGesture({ state: "saved" }), true);
+  assert.equal(r.endsGesture({ state: "discarded" }), true);
+  assert.equal(r.endsGesture(null), false);
+});
+
+test("the library lists live recordings first, then by id", () => {
+  const ids = r.libraryOrder([{ id: "synthetic/b" }, { id: "live/z" }, { id: "real/a" }, { id: "live/a" }]).map((e) => e.id);
+  assert.deepEqual(ids, ["live/a", "live/z", "real/a", "synthetic/b"]);
+});

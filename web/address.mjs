@@ -1,5 +1,6 @@
 // The view's address: `#tab=replay&recording=…&preset=…&p.threshold=0.4&t=0.25`.
-// The token stays in the query (`?token=`), which this module does not touch.
+// The token stays in the query (`?token=`), which this module does not touch. Pure.
+import * as P from "./protocol.mjs";
 
 const TABS = new Set(["replay", "record", "tune"]);
 
@@ -51,4 +52,37 @@ export function sameParameters(a, b) {
   const ka = Object.keys(a ?? {}).sort();
   const kb = Object.keys(b ?? {}).sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
+}
+
+/** The address of the view: the tab, and what is loaded (or, with nothing loaded, what `previous` named). */
+export function addressFor(tab, playback, previous) {
+  return {
+    tab,
+    recording: playback?.recording ?? previous.recording,
+    preset: playback?.preset ?? previous.preset,
+    parameters: playback?.parameters ?? previous.parameters,
+    time: playback ? (playback.playing ? null : playback.time) : previous.time,
+  };
+}
+
+/** The preset a reopened address plays: its own when the server has it, else the one playing, else the first. */
+function reopenedPreset(want, playback, presets) {
+  if (want.preset && presets.some((p) => p.name === want.preset)) return want.preset;
+  return playback?.preset ?? presets[0]?.name;
+}
+
+/**
+ * The messages that reopen the view an address names (a shared link, or the view before a
+ * server restart): a `load` unless it is what plays already, then a seek and pause to its
+ * time. None for a watch-only page or a recording the library does not have.
+ */
+export function reopenMessages(want, playback, { canControl, library, presets }) {
+  if (!canControl || !want.recording || !library.some((r) => r.id === want.recording)) return [];
+  const preset = reopenedPreset(want, playback, presets);
+  const messages = [];
+  if (!playback || playback.recording !== want.recording || playback.preset !== preset || !sameParameters(playback.parameters, want.parameters)) {
+    messages.push(P.load(want.recording, preset, want.parameters));
+  }
+  if (Number.isFinite(want.time)) messages.push(P.seek(want.time), P.pause());
+  return messages;
 }

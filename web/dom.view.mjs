@@ -30,5 +30,3 @@ export const $ = (id) => {
 };
 /** Sets CSS properties through the CSSOM (allowed by the page's CSP, unlike style attributes). */
 export const css = (el, props) => Object.assign(el.style, props);
-/** Formats a number with `digits` decimals, trimming trailing zeros. */
-export const num = (v, digits = 2) => (Number.isFinite(v) ? String(Number(v.toFixed(digits))) : "–");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as s from "../state.mjs";
+import * as s from "../address.mjs";
 
 test("the hash round-trips recording, preset, parameters and time", () => {
   const state = { tab: "replay", recording: "synthetic/swipe-down-60hz/a b.pantrace", preset: "swipe-dismiss",
@@ -39,4 +39,25 @@ test("only parameters that differ from the defaults are overrides", () => {
   assert.ok(s.sameParameters({ a: 1, b: "x" }, { b: "x", a: 1 }));
   assert.ok(!s.sameParameters({ a: 1 }, { a: 2 }));
   assert.ok(!s.sameParameters({ a: 1 }, {}));
+});
+
+test("the address follows what plays (the time only while paused), else keeps what it named", () => {
+  const previous = { tab: "replay", recording: "a", preset: "p", parameters: { x: 1 }, time: 0.5 };
+  assert.deepEqual(s.addressFor("tune", null, previous), { ...previous, tab: "tune" });
+  const playback = { recording: "b", preset: "q", parameters: {}, playing: false, time: 0.25 };
+  assert.deepEqual(s.addressFor("replay", playback, previous), { tab: "replay", recording: "b", preset: "q", parameters: {}, time: 0.25 });
+  assert.equal(s.addressFor("replay", { ...playback, playing: true }, previous).time, null);
+});
+
+test("reopening an address loads what differs from what plays, then seeks and pauses at its time", () => {
+  const server = { canControl: true, library: [{ id: "a" }], presets: [{ name: "p" }, { name: "q" }] };
+  const want = { recording: "a", preset: "q", parameters: { x: 1 }, time: 0.3 };
+  assert.deepEqual(s.reopenMessages(want, null, server), [
+    { type: "load", recording: "a", preset: "q", parameters: { x: 1 } }, { type: "seek", time: 0.3 }, { type: "pause" }]);
+  const playing = { recording: "a", preset: "q", parameters: { x: 1 } };
+  assert.deepEqual(s.reopenMessages({ ...want, time: null }, playing, server), [], "already loaded");
+  assert.equal(s.reopenMessages({ ...want, preset: "gone" }, { ...playing, preset: "p", parameters: {} }, server)[0].preset, "p", "an unknown preset: the one playing");
+  assert.equal(s.reopenMessages({ ...want, preset: null }, null, server)[0].preset, "p", "nothing playing: the first");
+  assert.deepEqual(s.reopenMessages(want, null, { ...server, canControl: false }), [], "watch only");
+  assert.deepEqual(s.reopenMessages({ ...want, recording: "b" }, null, server), [], "not in the library");
 });

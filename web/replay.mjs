@@ -1,0 +1,93 @@
+// The Replay tab's decisions, without the DOM: the keyboard and the speeds, the recording
+// menu, the decision line, the parameters' values and the messages a change sends. Pure.
+import { overrides, sameParameters } from "./address.mjs";
+import { num } from "./format.mjs";
+import * as P from "./protocol.mjs";
+
+/** The speeds `[` and `]` step through (the speed menu's). */
+export const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
+
+/** The next speed below `speed` (the slowest at the bottom). */
+export const slowerSpeed = (speed) => SPEEDS.slice().reverse().find((s) => s < speed - 1e-9) ?? SPEEDS[0];
+
+/** The next speed above `speed` (the fastest at the top). */
+export const fasterSpeed = (speed) => SPEEDS.find((s) => s > speed + 1e-9) ?? SPEEDS.at(-1);
+
+/** The message the play button sends: pause while playing, otherwise play. */
+export const toggleMessage = (playback) => (playback.playing ? P.pause() : P.play());
+
+/** The message a key sends to the player, or `null` for a key the replay does not use. */
+export function keyMessage(key, playback) {
+  switch (key) {
+    case " ": return toggleMessage(playback);
+    case "ArrowLeft": return P.step(-1);
+    case "ArrowRight": return P.step(1);
+    case "[": return P.speed(slowerSpeed(playback.speed));
+    case "]": return P.speed(fasterSpeed(playback.speed));
+    default: return null;
+  }
+}
+
+/** The `load` for recording `id` under `preset`, keeping the parameters when the preset stays. */
+export const loadMessage = (id, preset, playback) => P.load(id, preset, playback?.preset === preset ? playback.parameters : {});
+
+/** The folder of a library id (`.` at the top). */
+const folderOf = (id) => (id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : ".");
+
+/** The library grouped by folder, in the library's order: `[[folder, recordings], …]`. */
+export function recordingGroups(library) {
+  const groups = new Map();
+  for (const r of library) {
+    const folder = folderOf(r.id);
+    if (!groups.has(folder)) groups.set(folder, []);
+    groups.get(folder).push(r);
+  }
+  return [...groups];
+}
+
+/** A recording as the menu names it: name, intent and source. */
+export const recordingLabel = (r) => `${r.name} · ${r.intent} · ${r.source}`;
+
+/** The decision under the stage, from a `summary`: data attributes, headline and reason. */
+export function decisionText(summary) {
+  const s = summary;
+  const known = s?.correct !== undefined;
+  const margin = Number.isFinite(s?.margin) ? ` · margin ${num(s.margin, 3)} ${s.margin_unit ?? ""}` : "";
+  const verdict = !known ? "" : s.correct ? ` · matches intent (${s.intent})` : ` · meant ${s.intent}`;
+  return {
+    outcome: s?.decision ?? "",
+    correct: known ? String(s.correct) : "",
+    headline: s ? s.decision : "–",
+    reason: s ? `${s.reason ?? ""}${margin}${verdict}` : "",
+  };
+}
+
+/** The threshold the timeline draws before the release: the loaded one, else the preset's default. */
+export function timelineThreshold(playback, specs) {
+  const spec = specs.find((sp) => sp.key === "threshold");
+  const threshold = Number(playback?.parameters?.threshold ?? spec?.defaultValue);
+  return Number.isFinite(threshold) ? threshold : null;
+}
+
+/** Every parameter's value in a load: its own, or the spec's default. */
+export const parameterValues = (specs, parameters) => Object.fromEntries(specs.map((sp) => [sp.key, parameters[sp.key] ?? sp.defaultValue]));
+
+/** A slider's value as its label shows it (a unit other than progress after it). */
+export const parameterText = (value, unit) => `${num(value, 3)}${unit && unit !== "progress" ? ` ${unit}` : ""}`;
+
+/** A slider's step: a thousandth of its range. */
+export const sliderStep = (spec) => (spec.max - spec.min) / 1000;
+
+/** Whether a value differs from its spec's default (the row is marked changed). */
+export const isChanged = (value, spec) => String(value) !== String(spec.defaultValue);
+
+/** Whether the sliders (showing `values` of `preset`) no longer show what plays and must be rebuilt. */
+export const paramsOutdated = ({ preset, values, specs }, playback) =>
+  preset !== playback.preset || !sameParameters(overrides(values, specs), playback.parameters);
+
+/** The messages that re-decide with new parameters: a `load`, a seek back to `time`, and a pause unless playing. */
+export function reloadMessages(playback, parameters, time) {
+  const messages = [P.load(playback.recording, playback.preset, parameters), P.seek(time)];
+  if (!playback.playing) messages.push(P.pause());
+  return messages;
+}

@@ -1,0 +1,213 @@
+// The Replay tab: the transport (play, step, scrub, speed, loop and their keys), the recording
+// and preset menus, the decision under the stage, and the replay's frames on the stage and
+// the timeline. The sliders are params.view.mjs; the decisions are replay.mjs and stage.mjs.
+import { $, h } from "./dom.view.mjs";
+import { clockText } from "./format.mjs";
+import { screenOfLayers } from "./geometry.mjs";
+import { ParamsPanel } from "./params.view.mjs";
+import * as P from "./protocol.mjs";
+import { decisionText, keyMessage, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { replayFinger, stageTitle } from "./stage.mjs";
+import { Timeline } from "./timeline.view.mjs";
+
+/** Whether a key belongs to the control it was typed in (text, menus, a slider's arrows), not to the player. */
+function isForTheControl(event) {
+  const t = event.target;
+  if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
+  if (t instanceof HTMLInputElement && (t.type === "text" || t.type === "number")) return true;
+  return t instanceof HTMLInputElement && t.type === "range" && (event.key === "ArrowLeft" || event.key === "ArrowRight");
+}
+
+export class ReplayView {
+  constructor(store, stage) {
+    this.store = store;
+    this.stage = stage;
+    this.scrubbing = false;
+    this.seekPending = false;
+    this.params = new ParamsPanel(store, () => this.currentSpecs());
+    this.timeline = new Timeline($("timeline"), () => this.chartInput());
+    this.listen();
+    store.on("library", () => this.showLibrary());
+    store.on("playback", (playback) => this.onPlayback(playback));
+    store.on("summary", () => this.showDecision());
+    store.on("frame", (message) => this.onFrame(message));
+    store.on("stage", () => this.refreshStage());
+  }
+
+  /** The preset shown: the one playing, else the menu's. */
+  currentPreset() {
+    return this.store.playback?.preset ?? $("preset").value ?? null;
+  }
+
+  currentSpecs() {
+    return P.presetSpecs(this.store.presetNamed(this.currentPreset()));
+  }
+
+  /** Loads recording `id` under the preset shown (from the Record tab's library too). */
+  loadRecording(id) {
+    if (!this.store.canControl) return;
+    const preset = this.currentPreset() ?? "swipe-dismiss";
+    this.store.send(loadMessage(id, preset, this.store.playback));
+  }
+
+  // MARK: Input
+
+  listen() {
+    const send = (message) => this.store.send(message);
+    $("play").addEventListener("click", () => this.togglePlay());
+    $("step-back").addEventListener("click", () => send(P.step(-1)));
+    $("step-forward").addEventListener("click", () => send(P.step(1)));
+    $("speed").addEventListener("change", (e) => send(P.speed(Number(e.target.value))));
+    $("loop").addEventListener("change", (e) => send(P.loop(e.target.checked)));
+    $("recording").addEventListener("change", (e) => this.loadRecording(e.target.value));
+    $("preset").addEventListener("change", (e) => this.choosePreset(e.target.value));
+    $("reset").addEventListener("click", () => this.resetParameters());
+    this.listenToScrub($("scrub"));
+    document.addEventListener("keydown", (e) => this.onKey(e));
+  }
+
+  /** The scrubber seeks at most once per animation frame, and is left alone while held. */
+  listenToScrub(scrub) {
+    scrub.addEventListener("pointerdown", () => { this.scrubbing = true; });
+    scrub.addEventListener("pointerup", () => { this.scrubbing = false; });
+    scrub.addEventListener("input", () => {
+      if (this.seekPending) return;
+      this.seekPending = true;
+      requestAnimationFrame(() => {
+        this.seekPending = false;
+        this.store.send(P.seek(Number(scrub.value)));
+      });
+    });
+  }
+
+  onKey(e) {
+    if (isForTheControl(e)) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.store.canControl || !this.store.playback) return;
+    const message = keyMessage(e.key, this.store.playback);
+    if (!message) return;
+    this.store.send(message);
+    e.preventDefault();
+  }
+
+  togglePlay() {
+    if (this.store.playback) this.store.send(toggleMessage(this.store.playback));
+  }
+
+  choosePreset(preset) {
+    const playback = this.store.playback;
+    if (!playback) return;
+    this.params.forget();
+    this.store.send(P.load(playback.recording, preset, {}));
+  }
+
+  resetParameters() {
+    const playback = this.store.playback;
+    if (playback) this.store.send(P.load(playback.recording, playback.preset, {}));
+  }
+
+  // MARK: What the server says
+
+  showLibrary() {
+    const select = $("recording");
+    select.replaceChildren(...recordingGroups(this.store.library).map(([folder, list]) => h("optgroup", { label: folder },
+      ...list.map((r) => h("option", { value: r.id, text: recordingLabel(r) })))));
+    if (this.store.playback) select.value = this.store.playback.recording;
+  }
+
+  onPlayback(playback) {
+    if (playback) this.syncControls(playback);
+    // What the player is doing, for tests and for CSS.
+    const d = document.body.dataset;
+    d.load = String(playback?.load ?? "");
+    d.playing = String(playback?.playing ?? false);
+    d.playhead = String(playback?.time ?? "");
+    this.timeline.schedule();
+  }
+
+  onFrame(message) {
+    if (!this.scrubbing) $("scrub").value = String(message.frame.time);
+    $("clock").textContent = clockText(message.frame.time);
+    if (this.store.stageShowsReplay()) this.drawReplay();
+    this.timeline.schedule();
+  }
+
+  showDecision() {
+    const text = decisionText(this.store.summary);
+    const box = $("decision");
+    box.dataset.outcome = text.outcome;
+    box.dataset.correct = text.correct;
+    $("decision-outcome").textContent = text.headline;
+    $("decision-reason").textContent = text.reason;
+  }
+
+  // MARK: Controls
+
+  syncControls(p) {
+    this.showMenus(p);
+    this.showTransport(p);
+    this.params.follow(p);
+    this.showTitle();
+  }
+
+  showMenus(p) {
+    $("recording").value = p.recording;
+    const presets = this.store.presets;
+    const presetSelect = $("preset");
+    if (presetSelect.options.length !== presets.length) {
+      presetSelect.replaceChildren(...presets.map((x) => h("option", { value: x.name, text: x.name })));
+    }
+    presetSelect.value = p.preset;
+    $("preset-summary").textContent = this.store.presetNamed(p.preset)?.summary ?? "";
+  }
+
+  showTransport(p) {
+    const play = $("play");
+    play.setAttribute("aria-label", p.playing ? "pause" : "play");
+    play.dataset.playing = String(p.playing);
+    const scrub = $("scrub");
+    scrub.min = String(p.start);
+    scrub.max = String(p.end);
+    scrub.step = String(1 / p.fps);
+    if (!this.scrubbing) scrub.value = String(p.time);
+    $("clock").textContent = clockText(p.time);
+    this.showSpeed(p.speed);
+    $("loop").checked = p.loop;
+  }
+
+  /** Selects `value` in the speed menu, adding it when the menu does not have it. */
+  showSpeed(value) {
+    const speed = $("speed");
+    const option = () => [...speed.options].find((o) => Number(o.value) === value);
+    if (!option()) speed.append(h("option", { value: String(value), text: `${value}×` }));
+    speed.value = option().value;
+  }
+
+  // MARK: Stage and timeline
+
+  refreshStage() {
+    if (this.store.stageShowsReplay() && this.store.frame) this.drawReplay();
+    this.showTitle();
+  }
+
+  drawReplay() {
+    const message = this.store.frame;
+    const entry = this.store.entryOf(message.recording);
+    const screen = entry?.screen ?? screenOfLayers(message.frame.layers);
+    this.stage.draw(message, replayFinger(this.store.series.frames, message.frame, screen, entry?.edge), screen);
+    this.stage.showPhase(message.frame.phase);
+  }
+
+  showTitle() {
+    const { playback, padScreen, recordingActive } = this.store;
+    this.stage.showTitle(stageTitle({ recordingActive, padScreen, playback, entry: this.store.entryOf(playback?.recording) }));
+  }
+
+  /** What the timeline draws, read when it draws. */
+  chartInput() {
+    const { series, playback, summary, frame } = this.store;
+    return {
+      frames: series.frames, size: series.size, release: series.release, playback, summary,
+      threshold: timelineThreshold(playback, this.currentSpecs()), time: frame?.frame.time ?? null,
+    };
+  }
+}

@@ -1,0 +1,76 @@
+// The page around the three views: the header (tabs, the connection pill, the watch-only
+// badge), which controls are enabled, the toast, and the address bar that mirrors the view.
+import { formatHash, parseHash } from "./address.mjs";
+import { connectionLabel } from "./connection.mjs";
+import { $ } from "./dom.view.mjs";
+
+const TOAST_MS = 5000;
+
+export class Shell {
+  constructor(store) {
+    this.store = store;
+    this.toastTimer = undefined;
+    this.writtenHash = undefined;
+    this.listen();
+    store.on("connection", (state) => this.showConnection(state));
+    store.on("control", (canControl) => this.showControl(canControl));
+    store.on("tab", (tab) => this.showTab(tab));
+    store.on("address", (address) => this.writeAddress(address));
+    store.on("toast", (text) => this.toast(text));
+  }
+
+  listen() {
+    for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => this.store.showTab(tab.dataset.tab));
+    $("connection").addEventListener("click", () => this.store.connection.retryNow());
+    window.addEventListener("hashchange", () => this.onHashChange());
+  }
+
+  showConnection(state) {
+    const el = $("connection");
+    el.dataset.state = state.state;
+    document.body.dataset.connection = state.state;
+    const { text, title } = connectionLabel(state);
+    if (text !== null) el.textContent = text;
+    el.title = title;
+  }
+
+  /** Enables the panels' controls and the pad only for a page that may control (the tune queue's always). */
+  showControl(canControl) {
+    document.body.dataset.canControl = String(canControl);
+    $("access").hidden = canControl;
+    for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #pad")) {
+      if (el.closest("#tune-queue")) continue;
+      el.disabled = !canControl;
+    }
+  }
+
+  showTab(tab) {
+    for (const el of document.querySelectorAll(".tab")) el.setAttribute("aria-pressed", String(el.dataset.tab === tab));
+    for (const el of document.querySelectorAll(".panel")) el.hidden = el.dataset.panel !== tab;
+    document.body.dataset.tab = tab;
+  }
+
+  toast(text) {
+    const el = $("toast");
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { el.hidden = true; }, TOAST_MS);
+  }
+
+  // MARK: The address bar
+
+  /** Shows the view's address without adding to the history (the page keeps one entry). */
+  writeAddress(address) {
+    const hash = formatHash(address);
+    if (hash === (location.hash || "")) return;
+    this.writtenHash = hash;
+    history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+  }
+
+  /** The person edited the address (or opened a link to this page): open what it names. */
+  onHashChange() {
+    if (location.hash === this.writtenHash) return;
+    this.store.openAddress(parseHash(location.hash));
+  }
+}

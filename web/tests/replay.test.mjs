@@ -1,0 +1,78 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as r from "../replay.mjs";
+
+const playback = { recording: "a.pantrace", preset: "best", parameters: { threshold: 0.4 }, playing: false, speed: 1 };
+const specs = [
+  { key: "threshold", kind: "number", min: 0, max: 1, defaultValue: 0.5, unit: "progress" },
+  { key: "velocity", kind: "choice", choices: ["recorded", "lsq2"], defaultValue: "recorded", unit: "" },
+];
+
+test("[ and ] step through the speeds and stop at the ends", () => {
+  assert.equal(r.slowerSpeed(1), 0.5);
+  assert.equal(r.fasterSpeed(1), 1.5);
+  assert.equal(r.slowerSpeed(0.1), 0.1);
+  assert.equal(r.fasterSpeed(4), 4);
+  assert.equal(r.fasterSpeed(0.3), 0.5, "an odd speed goes to the next listed one");
+  assert.equal(r.slowerSpeed(0.3), 0.25);
+});
+
+test("keys become player messages; others are not the player's", () => {
+  assert.deepEqual(r.keyMessage(" ", playback), { type: "play" });
+  assert.deepEqual(r.keyMessage(" ", { ...playback, playing: true }), { type: "pause" });
+  assert.deepEqual(r.keyMessage("ArrowLeft", playback), { type: "step", frames: -1 });
+  assert.deepEqual(r.keyMessage("ArrowRight", playback), { type: "step", frames: 1 });
+  assert.deepEqual(r.keyMessage("[", playback), { type: "speed", value: 0.5 });
+  assert.deepEqual(r.keyMessage("]", playback), { type: "speed", value: 1.5 });
+  assert.equal(r.keyMessage("x", playback), null);
+});
+
+test("loading a recording keeps the parameters only under the same preset", () => {
+  assert.deepEqual(r.loadMessage("b.pantrace", "best", playback).parameters, { threshold: 0.4 });
+  assert.deepEqual(r.loadMessage("b.pantrace", "swipe-dismiss", playback).parameters, {});
+  assert.deepEqual(r.loadMessage("b.pantrace", "best", null).parameters, {});
+});
+
+test("the recording menu groups by folder in library order", () => {
+  const library = [{ id: "real/a" }, { id: "top" }, { id: "real/b" }, { id: "synthetic/x/c" }];
+  assert.deepEqual(r.recordingGroups(library).map(([folder, list]) => [folder, list.map((e) => e.id)]),
+    [["real", ["real/a", "real/b"]], [".", ["top"]], ["synthetic/x", ["synthetic/x/c"]]]);
+  assert.equal(r.recordingLabel({ name: "a", intent: "finish", source: "synthetic" }), "a · finish · synthetic");
+});
+
+test("the decision line says the outcome, its reason and margin, and whether it matches the intent", () => {
+  assert.deepEqual(r.decisionText(null), { outcome: "", correct: "", headline: "–", reason: "" });
+  const s = { decision: "finish", reason: "progress 0.7 > 0.5", margin: 0.2, margin_unit: "progress", correct: true, intent: "finish" };
+  assert.deepEqual(r.decisionText(s), { outcome: "finish", correct: "true", headline: "finish", reason: "progress 0.7 > 0.5 · margin 0.2 progress · matches intent (finish)" });
+  assert.equal(r.decisionText({ ...s, correct: false, intent: "cancel" }).reason, "progress 0.7 > 0.5 · margin 0.2 progress · meant cancel");
+  assert.equal(r.decisionText({ decision: "cancel" }).reason, "");
+});
+
+test("the timeline's threshold is the loaded one, else the default, else none", () => {
+  assert.equal(r.timelineThreshold(playback, specs), 0.4);
+  assert.equal(r.timelineThreshold({ ...playback, parameters: {} }, specs), 0.5);
+  assert.equal(r.timelineThreshold(null, []), null);
+});
+
+test("slider values, labels and steps", () => {
+  assert.deepEqual(r.parameterValues(specs, { threshold: 0.4 }), { threshold: 0.4, velocity: "recorded" });
+  assert.equal(r.parameterText(0.12345, "progress"), "0.123");
+  assert.equal(r.parameterText(2, "pt/s"), "2 pt/s");
+  assert.equal(r.parameterText(2, ""), "2");
+  assert.equal(r.sliderStep(specs[0]), 0.001);
+  assert.equal(r.isChanged(0.5, specs[0]), false);
+  assert.equal(r.isChanged(0.4, specs[0]), true);
+});
+
+test("the sliders are rebuilt for another preset or parameters, not for their own values", () => {
+  const shown = { preset: "best", values: { threshold: 0.4, velocity: "recorded" }, specs };
+  assert.equal(r.paramsOutdated(shown, playback), false);
+  assert.equal(r.paramsOutdated({ ...shown, preset: "other" }, playback), true);
+  assert.equal(r.paramsOutdated(shown, { ...playback, parameters: { threshold: 0.3 } }), true);
+});
+
+test("a reload keeps the playhead and pauses unless playing", () => {
+  assert.deepEqual(r.reloadMessages(playback, { threshold: 0.3 }, 0.25).map((m) => m.type), ["load", "seek", "pause"]);
+  assert.deepEqual(r.reloadMessages({ ...playback, playing: true }, {}, 0.25).map((m) => m.type), ["load", "seek"]);
+  assert.deepEqual(r.reloadMessages(playback, { threshold: 0.3 }, 0.25)[0], { type: "load", recording: "a.pantrace", preset: "best", parameters: { threshold: 0.3 } });
+});

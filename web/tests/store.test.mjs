@@ -1,0 +1,148 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseHash } from "../address.mjs";
+import { Store } from "../store.mjs";
+import { fixture } from "./fixtures.mjs";
+
+/** A store on a fake connection that records what is sent and every event in order. */
+function harness({ hash = "", connected = true } = {}) {
+  const sent = [];
+  const events = [];
+  const warnings = [];
+  const connection = { send: (m) => (connected ? sent.push(m) > 0 : false) };
+  const store = new Store({ address: parseHash(hash), connection, warn: (w) => warnings.push(w) });
+  for (const name of ["control", "library", "presets", "address", "playback", "summary", "recording", "tune", "frame", "preview", "error", "toast", "tab", "stage"]) {
+    store.on(name, (detail) => events.push([name, detail]));
+  }
+  return { store, sent, events, warnings, names: () => events.map((e) => e[0]) };
+}
+
+const hello = (over = {}) => {
+  const m = JSON.parse(fixture("server", "hello"));
+  Object.assign(m.state, over);
+  return JSON.stringify(m);
+};
+const frame = (load, time = 0.05) => {
+  const m = JSON.parse(fixture("server", "frame"));
+  m.load = load;
+  m.frame.time = time;
+  return JSON.stringify(m);
+};
+
+test("a hello sets the state and emits its parts in the order the views expect", () => {
+  const { store, names, sent } = harness();
+  store.receive(hello());
+  assert.equal(store.canControl, true);
+  assert.equal(store.library[0].id, "synthetic/fixture.pantrace");
+  assert.equal(store.playback.load, 1);
+  assert.equal(store.summary.decision, "cancel");
+  assert.deepEqual(names(), ["control", "library", "presets", "address", "playback", "summary", "recording"]);
+  assert.deepEqual(sent, [], "nothing to reopen without an address");
+  assert.equal(store.address.recording, "synthetic/fixture.pantrace", "the address follows the playback");
+});
+
+test("a hello reopens the address: a load when it differs from what plays, then a seek and pause", () => {
+  const { store, sent } = harness({ hash: "#recording=synthetic/fixture.pantrace&preset=swipe-dismiss&p.threshold=0.3&t=0.02" });
+  store.receive(hello());
+  assert.deepEqual(sent.map((m) => m.type), ["load", "seek", "pause"]);
+  assert.deepEqual(sent[0].parameters, { threshold: 0.3 });
+  assert.equal(sent[1].time, 0.02);
+});
+
+test("a watch-only hello does not reopen the address", () => {
+  const { store, sent } = harness({ hash: "#recording=synthetic/fixture.pantrace&t=0.02" });
+  const m = JSON.parse(hello());
+  m.can_control = false;
+  store.receive(JSON.stringify(m));
+  assert.deepEqual(sent, []);
+  assert.equal(store.canControl, false);
+});
+
+test("frames of the current load join the series; earlier loads are dropped; previews pass through", () => {
+  const { store, events } = harness();
+  store.receive(hello());
+  store.receive(frame(1, 0.05));
+  store.receive(frame(1, 0.05));
+  store.receive(frame(0, 0.1));
+  store.receive(frame(-1, 0.2));
+  assert.equal(store.series.size, 1);
+  assert.equal(store.frame.load, 1);
+  assert.equal(events.filter((e) => e[0] === "frame").length, 2);
+  assert.equal(events.find((e) => e[0] === "preview")[1].load, -1);
+});
+
+test("a new load starts a new series; the same load keeps it", () => {
+  const { store } = harness();
+  store.receive(hello());
+  store.receive(frame(1));
+  store.receive(fixture("server", "playback"));
+  assert.equal(store.series.size, 1, "same load");
+  const next = JSON.parse(fixture("server", "playback"));
+  next.load = 2;
+  store.receive(JSON.stringify(next));
+  assert.equal(store.series.size, 0);
+  assert.equal(store.frame, null);
+});
+
+test("a recording status says when a recording starts and asks for the stage to be redrawn", () => {
+  const { store, events } = harness();
+  store.receive(fixture("server", "recording"));
+  assert.equal(store.recordingActive, true);
+  assert.deepEqual(events.slice(-2).map((e) => e[0]), ["recording", "stage"]);
+  assert.equal(events.at(-2)[1].started, true);
+  store.receive(fixture("server", "recording"));
+  assert.equal(events.at(-2)[1].started, false, "already active");
+});
+
+test("an error is passed on and toasted; a message off the protocol is logged and ignored", () => {
+  const { store, events, warnings } = harness();
+  store.receive(fixture("server", "error"));
+  assert.deepEqual(events.map((e) => e[0]), ["error", "toast"]);
+  assert.match(events[1][1], /^forbidden: /);
+  store.receive('{"type":"frame"}');
+  store.receive("not json");
+  store.receive('{"type":"from-the-future"}');
+  assert.equal(warnings.length, 2);
+  assert.equal(events.length, 2);
+});
+
+test("sending while disconnected toasts", () => {
+  const { store, events } = harness({ connected: false });
+  store.send({ type: "play" });
+  assert.deepEqual(events, [["toast", "not connected"]]);
+});
+
+test("a tab change redraws the stage and updates the address; an edited address reopens", () => {
+  const { store, events, sent } = harness();
+  store.receive(hello());
+  events.length = 0;
+  store.showTab("record");
+  assert.deepEqual(events.map((e) => e[0]), ["tab", "stage", "address"]);
+  assert.equal(store.address.tab, "record");
+  store.openAddress(parseHash("#tab=tune&recording=synthetic/fixture.pantrace&preset=swipe-dismiss&p.threshold=0.5&t=0.01"));
+  assert.equal(store.tab, "tune");
+  assert.deepEqual(sent.map((m) => m.type), ["seek", "pause"], "already loaded: only the seek");
+});
+
+test("the stage shows the replay except while recording, and on the Record tab only at the pad's size", () => {
+  const { store } = harness();
+  store.receive(hello());
+  assert.equal(store.stageShowsReplay(), true);
+  store.showTab("record");
+  assert.equal(store.stageShowsReplay(), true, "the fixture is 390×844, the pad's default");
+  store.setPadScreen({ width: 820, height: 1180 });
+  assert.equal(store.stageShowsReplay(), false);
+  store.showTab("replay");
+  store.receive(fixture("server", "recording"));
+  assert.equal(store.stageShowsReplay(), false);
+});
+
+test("a listener can unsubscribe", () => {
+  const store = new Store({ address: parseHash("") });
+  const seen = [];
+  const off = store.on("toast", (t) => seen.push(t));
+  store.toast("a");
+  off();
+  store.toast("b");
+  assert.deepEqual(seen, ["a"]);
+});

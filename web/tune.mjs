@@ -1,0 +1,134 @@
+// The Tune tab's decisions, without the DOM: the sweep's default axes and grid, the texts the
+// tab shows, and the queue that replays, one after another, what a point misjudges. Pure.
+import { libraryIds, valueLabel } from "./heatmap.mjs";
+import { num } from "./format.mjs";
+import * as P from "./protocol.mjs";
+
+/** A sweep axis to start from for a parameter: every choice, or a range around the default. */
+export function defaultAxis(spec) {
+  if (spec.kind === "choice") return { values: spec.choices.join(",") };
+  const d = spec.defaultValue;
+  if (spec.min === 0 && spec.max === 1) return { from: 0.2, to: 0.8, step: 0.05 };
+  const from = Math.max(spec.min, d / 2);
+  const to = Math.min(spec.max, d * 1.5);
+  const step = Number(((to - from) / 10).toPrecision(2));
+  return { from: Number(from.toPrecision(3)), to: Number(to.toPrecision(3)), step: step || 1 };
+}
+
+/** The parameter an axis row starts on: the first number for columns, none for rows. */
+export const defaultAxisKey = (specs, index) => (index === 0 ? (specs.find((sp) => sp.kind === "number")?.key ?? specs[0]?.key) : "");
+
+/**
+ * The `tune` grid from the axis rows as typed: `{key, values}` (comma-separated text, for a
+ * choice) or `{key, from, to, step}`; a row without a key is left out.
+ */
+export function sweepGrid(rows) {
+  return rows.filter((row) => row.key).map((row) => (row.values !== null && row.values !== undefined
+    ? P.gridAxis(row.key, { values: row.values.split(",").map((v) => v.trim()).filter(Boolean) })
+    : P.gridAxis(row.key, { from: row.from, to: row.to, step: row.step })));
+}
+
+/** The `recordings` of a `tune`: none (every labelled one) when all are chosen. */
+export const sweepRecordings = (chosen, total) => (chosen.length === total ? [] : chosen);
+
+/** The recordings summary line: all, or how many of them. */
+export const recordingsSummary = (checked, all) => (checked === all ? `recordings: all ${all} labelled` : `recordings: ${checked} of ${all}`);
+
+/** Parameter values as `key=value` pairs. */
+export const valuesText = (values, separator = " ") => Object.entries(values).map(([k, v]) => `${k}=${valueLabel(v)}`).join(separator);
+
+/** The status after a sweep: how many recordings over how many points. */
+export const sweepStatus = (report) => `${report.traces?.tuned ?? "?"} recordings × ${report.grid?.points ?? "?"} points`;
+
+/** The best point and the defaults, as the heat map's head shows them; empty without a best. */
+export function bestText(report) {
+  const best = report.best;
+  if (!best) return "";
+  const defaults = report.defaults ? ` (defaults ${report.defaults.correct}/${report.defaults.traces})` : "";
+  return `best ${valuesText(best.values)}: ${best.correct}/${best.traces}${defaults}`;
+}
+
+/** A heat map cell's tooltip: its values and how it judged. */
+export const cellTitle = (result) => `${valuesText(result.values, ", ")}: ` +
+  `${result.correct}/${result.traces} correct, ${result.false_finishes ?? 0} false finishes, ${result.false_cancels ?? 0} false cancels`;
+
+/** The heat map's height for its axes: a row per value of the second axis, within 420 px. */
+export function heatmapHeight(axes) {
+  const rows = axes[1]?.values.length ?? 1;
+  return Math.min(420, 56 + rows * (axes[1] ? 26 : 44));
+}
+
+/** Label every how-many-th column so labels about 44 px apart fit in `width`. */
+export const tickEvery = (columns, width) => Math.max(1, Math.ceil(columns / Math.max(1, Math.floor((width - 80) / 44))));
+
+/** The result table's column heads after the axes'. */
+export const TABLE_HEADS = ["accuracy", "correct", "false finish", "false cancel", "min margin", "completion s"];
+
+/** A table row's cells: the axes' values, then the columns of `TABLE_HEADS`. */
+export function tableCells(result, axes) {
+  return [
+    ...axes.map((a) => valueLabel(result.values[a.key])),
+    `${num((result.accuracy ?? 0) * 100, 1)}%`, `${result.correct}/${result.traces}`,
+    String(result.false_finishes ?? 0), String(result.false_cancels ?? 0),
+    num(result.min_margin, 3), num(result.mean_completion_s, 3),
+  ];
+}
+
+/**
+ * The recordings to check at a point: for the best point, what the report says it misjudges;
+ * for any other, every chosen recording (each is checked from the summary of its replay).
+ */
+export function misjudgedCandidates(result, report, library, chosen) {
+  if (result.point === report.best?.point) return libraryIds((report.misjudged ?? []).map((m) => m.file), library);
+  return chosen;
+}
+
+/**
+ * Replays, one after another, the candidates a point misjudges: each is loaded with the
+ * point's values; one whose summary is wrong plays to its end, the others are skipped.
+ */
+export class MisjudgedQueue {
+  constructor({ values, preset, candidates, loop }) {
+    Object.assign(this, { values, preset, candidates, loop });
+    this.index = -1;
+    this.misjudged = [];
+    this.waiting = null;
+  }
+
+  /** Moves to the next candidate: the `load` to send, or `null` when none is left. */
+  advance() {
+    this.index += 1;
+    if (this.index >= this.candidates.length) return null;
+    const id = this.candidates[this.index];
+    this.waiting = { id, phase: "load" };
+    return P.load(id, this.preset, this.values);
+  }
+
+  /**
+   * What a `playback` message (with the `summary` sent just before it) means: `"next"` (the
+   * candidate was judged right, or has played to its end), `"misjudged"` (it plays now), or
+   * `null` (not the candidate's).
+   */
+  onPlayback(playback, summary) {
+    const w = this.waiting;
+    if (!w || playback.recording !== w.id) return null;
+    if (w.phase === "load") {
+      if (summary?.correct !== false) return "next";
+      this.misjudged.push(w.id);
+      w.phase = "playing";
+      w.load = playback.load;
+      return "misjudged";
+    }
+    return w.phase === "playing" && playback.load === w.load && !playback.playing ? "next" : null;
+  }
+
+  /** The line while it runs. */
+  get progressText() {
+    return `${valuesText(this.values)} · ${this.index + 1}/${this.candidates.length} · misjudged so far ${this.misjudged.length} · ${this.candidates[this.index]}`;
+  }
+
+  /** The line when it is done. */
+  get doneText() {
+    return `done: ${this.misjudged.length} misjudged of ${this.candidates.length} at ${valuesText(this.values)}`;
+  }
+}

@@ -1,0 +1,201 @@
+// The Tune tab: a sweep over one or two parameters, its heat map and table
+// (heatmap.view.mjs), and replaying the recordings a chosen point misjudges, one after
+// another. The decisions are tune.mjs.
+import { $, h } from "./dom.view.mjs";
+import * as P from "./protocol.mjs";
+import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
+import {
+  bestText, defaultAxis, defaultAxisKey, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepGrid, sweepRecordings, sweepStatus,
+} from "./tune.mjs";
+
+export class TuneView {
+  constructor(store) {
+    this.store = store;
+    this.presetSelect = $("tune-preset");
+    this.axesBox = $("tune-axes");
+    this.checklist = $("tune-recordings");
+    this.status = $("tune-status");
+    this.heatmap = $("heatmap");
+    this.table = $("tune-table");
+    this.queueBox = $("tune-queue");
+    this.report = null;
+    this.queue = null;
+    this.listen();
+    store.on("library", () => this.setLibrary(store.library));
+    store.on("presets", (current) => this.setPresets(store.presets, current));
+    store.on("playback", (playback) => this.onPlayback(playback, store.summary));
+    store.on("tune", (tune) => this.show(tune));
+    store.on("error", (error) => { if (error.in_reply_to === "tune") this.onError(error); });
+  }
+
+  listen() {
+    this.presetSelect.addEventListener("change", () => this.renderAxes());
+    $("tune-run").addEventListener("click", () => this.run());
+    $("tune-all").addEventListener("click", () => this.checkAll(true));
+    $("tune-none").addEventListener("click", () => this.checkAll(false));
+    this.checklist.addEventListener("change", () => this.countChecked());
+    new ResizeObserver(() => this.renderReport()).observe(this.heatmap);
+  }
+
+  // MARK: The sweep
+
+  setPresets(presets, current) {
+    const value = this.presetSelect.value || current;
+    this.presetSelect.replaceChildren(...presets.map((p) => h("option", { value: p.name, text: p.name })));
+    this.presetSelect.value = presets.some((p) => p.name === value) ? value : presets[0]?.name ?? "";
+    this.renderAxes();
+  }
+
+  specs() {
+    return P.presetSpecs(this.store.presetNamed(this.presetSelect.value));
+  }
+
+  renderAxes() {
+    const specs = this.specs();
+    this.axesBox.replaceChildren(...[0, 1].map((index) => this.axisRow(specs, index)));
+  }
+
+  /** Axis `index` (0: columns, 1: rows): a parameter menu and its values' fields. */
+  axisRow(specs, index) {
+    const key = h("select", { class: "axis-key", "aria-label": `axis ${index + 1} parameter` },
+      index === 1 ? h("option", { value: "", text: "(none)" }) : null,
+      ...specs.map((sp) => h("option", { value: sp.key, text: sp.key })));
+    const fields = h("span", { class: "axis-fields" });
+    const row = h("div", { class: "axis-row", dataset: { axis: String(index) } }, h("span", { class: "axis-name", text: index ? "rows" : "columns" }), key, fields);
+    const fill = () => this.fillAxisFields(fields, specs.find((sp) => sp.key === key.value));
+    key.addEventListener("change", fill);
+    key.value = defaultAxisKey(specs, index);
+    fill();
+    return row;
+  }
+
+  fillAxisFields(fields, spec) {
+    fields.replaceChildren();
+    if (!spec) return;
+    const d = defaultAxis(spec);
+    if (spec.kind === "choice") {
+      fields.append(h("input", { type: "text", class: "axis-values", value: d.values, "aria-label": "values" }));
+      return;
+    }
+    for (const part of ["from", "to", "step"]) {
+      fields.append(h("label", { class: "mini" }, part, h("input", { type: "number", class: `axis-${part}`, step: "any", value: String(d[part]) })));
+    }
+  }
+
+  /** The axis rows as typed. */
+  axisFields() {
+    return [...this.axesBox.querySelectorAll(".axis-row")].map((row) => {
+      const field = (name) => row.querySelector(`.axis-${name}`)?.value;
+      return { key: row.querySelector(".axis-key").value, values: field("values") ?? null, from: field("from"), to: field("to"), step: field("step") };
+    });
+  }
+
+  setLibrary(library) {
+    const checked = new Set(this.chosen());
+    const fresh = this.checklist.children.length === 0;
+    const labelled = library.filter((r) => r.intent !== "unknown");
+    this.checklist.replaceChildren(...labelled.map((r) => h("label", { class: "check" },
+      h("input", { type: "checkbox", value: r.id, checked: fresh || checked.has(r.id) || r.id.startsWith("live/") }),
+      ` ${r.id} `, h("span", { class: `intent ${r.intent}`, text: r.intent }))));
+    this.countChecked();
+  }
+
+  /** The ids of the recordings ticked. */
+  chosen() {
+    return [...this.checklist.querySelectorAll("input:checked")].map((b) => b.value);
+  }
+
+  checkAll(on) {
+    for (const box of this.checklist.querySelectorAll("input")) box.checked = on;
+    this.countChecked();
+  }
+
+  countChecked() {
+    $("tune-recordings-summary").textContent = recordingsSummary(this.chosen().length, this.checklist.querySelectorAll("input").length);
+  }
+
+  run() {
+    const chosen = this.chosen();
+    if (chosen.length === 0) return this.store.toast("choose at least one recording");
+    this.showStatus("running", "sweeping…");
+    const total = this.checklist.querySelectorAll("input").length;
+    this.store.send(P.tune(sweepRecordings(chosen, total), this.presetSelect.value, sweepGrid(this.axisFields())));
+  }
+
+  showStatus(state, text) {
+    this.status.textContent = text;
+    this.status.dataset.state = state;
+  }
+
+  onError(error) {
+    this.showStatus("error", error.message);
+  }
+
+  // MARK: The report
+
+  show(tune) {
+    this.report = tune.report;
+    this.tunePreset = tune.preset;
+    this.showStatus("done", sweepStatus(tune.report));
+    $("tune-title").textContent = `Heat map · ${tune.preset}`;
+    $("tune-best").textContent = bestText(tune.report);
+    this.renderReport();
+  }
+
+  renderReport() {
+    if (!this.report) return;
+    const pick = (result) => this.replayMisjudged(result);
+    renderHeatmap(this.heatmap, this.report, pick);
+    renderTable(this.table, this.report, pick);
+  }
+
+  // MARK: Replaying what a point gets wrong
+
+  /** Applies `result.values` and plays, one after another, the recordings they misjudge. */
+  replayMisjudged(result) {
+    const store = this.store;
+    if (!store.canControl) return store.toast("watch only: open the URL with its ?token= to replay");
+    const candidates = misjudgedCandidates(result, this.report, store.library, this.chosen());
+    this.queue = new MisjudgedQueue({ values: result.values, preset: this.tunePreset, candidates, loop: store.playback?.loop ?? true });
+    store.send(P.loop(false));
+    this.next();
+  }
+
+  next() {
+    if (!this.queue) return;
+    const load = this.queue.advance();
+    if (!load) return this.finish();
+    this.store.send(load);
+    this.renderQueue();
+  }
+
+  finish() {
+    const q = this.queue;
+    this.store.send(P.loop(q.loop));
+    this.queue = null;
+    this.queueBox.hidden = false;
+    this.queueBox.dataset.state = "done";
+    this.queueBox.replaceChildren(h("span", { text: q.doneText }),
+      ...q.misjudged.map((id) => h("button", { type: "button", class: "link", text: id, onclick: () => this.store.send(P.load(id, q.preset, q.values)) })));
+  }
+
+  stop() {
+    if (this.queue) this.finish();
+  }
+
+  renderQueue() {
+    this.queueBox.hidden = false;
+    this.queueBox.dataset.state = "running";
+    this.queueBox.replaceChildren(
+      h("span", { text: this.queue.progressText }),
+      h("button", { type: "button", text: "next", onclick: () => this.next() }),
+      h("button", { type: "button", text: "stop", onclick: () => this.stop() }));
+  }
+
+  /** A `playback` message: the queued load arrived (its summary just before), or the replay ended. */
+  onPlayback(playback, summary) {
+    const action = this.queue?.onPlayback(playback, summary);
+    if (action === "next") this.next();
+    if (action === "misjudged") this.renderQueue();
+  }
+}
