@@ -86,7 +86,7 @@ export function chartModel({ frames, playback, release = null, threshold = null,
   const velocityBasis = basis === "velocity";
   const shownThreshold = decision && !velocityBasis ? decision.threshold : velocityBasis ? null : threshold;
 
-  const progressValues = frames.flatMap((f) => [f.progress, f.renderedProgress]);
+  const progressValues = frames.flatMap((f) => [f.progress, f.rendered_progress]);
   const extra = [0, 1];
   if (Number.isFinite(shownThreshold)) extra.push(shownThreshold);
   if (basis === "projection") extra.push(decision.statistic);
@@ -117,8 +117,8 @@ export function chartModel({ frames, playback, release = null, threshold = null,
     vTicks: vTicks.map((v) => ({ value: v, y: yV(v) })),
     progressPath: line(before.map((f) => [x(f.time), yP(f.progress)])),
     completionPath: line(completion.map((f) => [x(f.time), yP(f.progress)])),
-    renderedPath: frames.some((f) => Math.abs(f.renderedProgress - f.progress) > 1e-6)
-      ? line(frames.map((f) => [x(f.time), yP(f.renderedProgress)])) : "",
+    renderedPath: frames.some((f) => Math.abs(f.rendered_progress - f.progress) > 1e-6)
+      ? line(frames.map((f) => [x(f.time), yP(f.rendered_progress)])) : "",
     velocityPath: line(frames.filter((f) => f.gesture && !isAfterRelease(f)).map((f) => [x(f.time), yV(f.gesture.velocity[axis])])),
     releaseX: Number.isFinite(releaseTime) ? x(releaseTime) : null,
     threshold: null,

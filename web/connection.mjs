@@ -1,6 +1,7 @@
 // The WebSocket to `/live`, reopened with exponential backoff after it closes.
 // The socket constructor and the timer are parameters so tests drive it without a network. Pure.
 import { num } from "./format.mjs";
+import { PROTOCOL_VERSION } from "./protocol.mjs";
 
 /** Seconds to wait before reconnection `attempt` (1, 2, …): 0.25 s doubling up to 5 s. */
 export function backoffDelay(attempt, { base = 0.25, max = 5 } = {}) {
@@ -11,7 +12,8 @@ export function backoffDelay(attempt, { base = 0.25, max = 5 } = {}) {
 export function liveURL(location) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const token = new URLSearchParams(location.search).get("token");
-  return `${scheme}://${location.host}/live${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  // `v`: the protocol version this viewer speaks; the server refuses others with a clear error.
+  return `${scheme}://${location.host}/live?v=${PROTOCOL_VERSION}${token ? `&token=${encodeURIComponent(token)}` : ""}`;
 }
 
 /**

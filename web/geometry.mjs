@@ -2,7 +2,7 @@
 //
 // A layer's on-screen frame is its `frame` scaled by `scale` about the frame's centre, then
 // moved by `translation`; it is clipped by `mask` (a circle in *screen* coordinates) and by
-// `cornerRadius`, with `alpha`. Screen points become CSS pixels by one factor `k`.
+// `corner_radius`, with `alpha`. Screen points become CSS pixels by one factor `k`.
 
 /** Rounds for CSS text: 1/1000 px is far below what a screen shows. */
 export const fmt = (n) => String(Math.round(n * 1000) / 1000);
@@ -67,7 +67,7 @@ export function layerStyle(layer, k) {
     transformOrigin: "50% 50%",
     transform: `translate(${fmt(layer.translation.x * k)}px, ${fmt(layer.translation.y * k)}px) scale(${fmt(layer.scale)})`,
     opacity: fmt(Math.min(1, Math.max(0, layer.alpha))),
-    borderRadius: `${fmt(Math.max(0, layer.cornerRadius) * k)}px`,
+    borderRadius: `${fmt(Math.max(0, layer.corner_radius) * k)}px`,
     clipPath: mask ? `circle(${fmt(mask.r * k)}px at ${fmt(mask.cx * k)}px ${fmt(mask.cy * k)}px)` : "none",
     visibility: hidden ? "hidden" : "visible",
   };
@@ -89,7 +89,7 @@ export function layerSvg(layer) {
   return {
     rect: {
       x: fmt(p.x), y: fmt(p.y), width: fmt(p.width), height: fmt(p.height),
-      rx: fmt(Math.max(0, layer.cornerRadius) * layer.scale), opacity: fmt(Math.min(1, Math.max(0, layer.alpha))),
+      rx: fmt(Math.max(0, layer.corner_radius) * layer.scale), opacity: fmt(Math.min(1, Math.max(0, layer.alpha))),
     },
     clip: layer.mask
       ? { cx: fmt(layer.mask.center.x), cy: fmt(layer.mask.center.y), r: fmt(Math.max(0, layer.mask.radius)) }

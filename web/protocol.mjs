@@ -1,7 +1,7 @@
 // The live wire protocol, version 1 (docs/PROTOCOL.md): decoding server messages and
 // building client messages. Pure: no DOM, no sockets.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Velocity sources a `load` may name besides the preset's own parameters. */
 export const VELOCITY_SOURCES = ["recorded", "lsq2", "impulse", "flutter"];
@@ -46,7 +46,7 @@ function layer(l, p) {
   number(l, "scale", p);
   vector(l, "translation", p);
   number(l, "alpha", p);
-  number(l, "cornerRadius", p);
+  number(l, "corner_radius", p);
   if (l.mask !== undefined) {
     const m = object(l, "mask", p);
     vector(m, "center", `${p}.mask`);
@@ -58,7 +58,7 @@ function frameState(f, p) {
   number(f, "time", p);
   string(f, "phase", p);
   number(f, "progress", p);
-  number(f, "renderedProgress", p);
+  number(f, "rendered_progress", p);
   array(f, "layers", p).forEach((l, i) => layer(l, `${p}.layers[${i}]`));
   if (f.gesture !== undefined) {
     const g = object(f, "gesture", p);
@@ -95,7 +95,7 @@ function presetEntry(e, p) {
   array(e, "parameters", p).forEach((q, i) => {
     string(q, "key", `${p}.parameters[${i}]`);
     object(q, "allowed", `${p}.parameters[${i}]`);
-    need(q, "defaultValue", (v) => v !== undefined && v !== null, "a value", `${p}.parameters[${i}]`);
+    need(q, "default_value", (v) => v !== undefined && v !== null, "a value", `${p}.parameters[${i}]`);
   });
 }
 
@@ -186,11 +186,11 @@ export function isCurrentFrame(frameMessage, latestLoad) {
 // plain encoding (`{"range":[lo,hi]}`, `0.5`) sent that, so both read the same.
 const unwrap = (v) => (v !== null && typeof v === "object" && !Array.isArray(v) && "_0" in v ? v._0 : v);
 
-/** A preset parameter of the catalog (`{key, meaning, unit, defaultValue, allowed}`) as a control's spec. */
+/** A preset parameter of the catalog (`{key, meaning, unit, default_value, allowed}`) as a control's spec. */
 export function parameterSpec(parameter) {
   const { key, meaning = "", unit = "" } = parameter;
   const allowed = parameter.allowed ?? {};
-  let def = parameter.defaultValue;
+  let def = parameter.default_value;
   if (def !== null && typeof def === "object") def = unwrap(def.number ?? def.choice ?? def);
   if (allowed.range) {
     const [min, max] = unwrap(allowed.range);
@@ -205,7 +205,7 @@ export function presetSpecs(preset) {
   const specs = (preset?.parameters ?? []).map(parameterSpec);
   specs.push({
     key: "velocity", meaning: "velocity estimator used at release", unit: "", kind: "choice",
-    choices: VELOCITY_SOURCES, defaultValue: preset?.velocityEstimator ?? "recorded",
+    choices: VELOCITY_SOURCES, defaultValue: preset?.velocity_estimator ?? "recorded",
   });
   return specs;
 }

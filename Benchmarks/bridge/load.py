@@ -118,8 +118,8 @@ class Server:
         self.pid = self.process.pid
 
     def ws_url(self):
-        query = f"?token={self.token}" if self.token else ""
-        return f"ws://127.0.0.1:{self.port}/live{query}"
+        query = f"&token={self.token}" if self.token else ""
+        return f"ws://127.0.0.1:{self.port}/live?v=2{query}"
 
     def stop(self):
         if self.process.poll() is None:

@@ -272,7 +272,7 @@ package final class LiveBridge: Sendable {
     private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> (Delivery, OutboundMessage)? {
         var message = outgoing.message
         if case .frame(var frame) = message {
-            frame.emitted_us = Int64(Date().timeIntervalSince1970 * 1e6)
+            frame.emittedMicroseconds = Int64(Date().timeIntervalSince1970 * 1e6)
             // The hot path: the same bytes as the encoder below, without Codable.
             if let bytes = frame.sortedKeysJSON() {
                 let payload = OutboundMessage(bytes)

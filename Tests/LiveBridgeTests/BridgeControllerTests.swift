@@ -51,7 +51,7 @@ struct BridgeControllerTests {
         #expect(hello.state.library.count == 4)
         #expect(hello.state.playback?.playing == true)
         #expect(hello.state.presets.count == 11)
-        #expect(!hello.can_control)
+        #expect(!hello.canControl)
         #expect(frames(out).count == 1)
     }
 
@@ -87,7 +87,7 @@ struct BridgeControllerTests {
         var controller = try Self.controller()
         _ = controller.handle(.opened(1, canControl: false), now: 0)
         let out = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 0.1)
-        #expect(errors(out).map(\.code) == ["forbidden"])
+        #expect(errors(out).map(\.code.rawValue) == ["forbidden"])
         #expect(controller.player?.isPlaying == true)
     }
 
@@ -130,7 +130,7 @@ struct BridgeControllerTests {
         // A tune is run off the controller thread: run it here as the runtime would.
         if let (id, job) = controller.takePendingTune() { out += controller.handle(.tuned(id, job.run()), now: 0.2) }
         let errors = out.compactMap { if case .error(let e) = $0.message { e } else { nil } }
-        #expect(errors.map(\.code) == [code], "\(text)")
+        #expect(errors.map(\.code.rawValue) == [code], "\(text)")
         #expect(controller.player?.state == before)
         let hello = controller.handle(.opened(2, canControl: false), now: 0.3)
         #expect(hello.contains { if case .hello = $0.message { true } else { false } })
@@ -196,7 +196,7 @@ struct BridgeControllerTests {
         var limited = 0
         for i in 0..<700 {
             let out = controller.handle(.message(1, Self.json(#"{"type":"pointer","t_ms":\#(i),"x":1,"y":1,"phase":"move"}"#)), now: 0)
-            limited += errors(out).filter { $0.code == "rate_limited" }.count
+            limited += errors(out).filter { $0.code == .rateLimited }.count
         }
         #expect(limited == 1)
     }
@@ -207,7 +207,7 @@ struct BridgeControllerTests {
         _ = controller.handle(.opened(2, canControl: true), now: 0)
         let arm = Self.json(#"{"type":"record","screen":{"width":390,"height":844,"scale":3}}"#)
         #expect(errors(controller.handle(.message(1, arm), now: 0.1)).isEmpty)
-        #expect(errors(controller.handle(.message(2, arm), now: 0.2)).map(\.code) == ["busy"])
+        #expect(errors(controller.handle(.message(2, arm), now: 0.2)).map(\.code.rawValue) == ["busy"])
         // Once the first recorder leaves, the other may record.
         _ = controller.handle(.closed(1), now: 0.3)
         #expect(errors(controller.handle(.message(2, arm), now: 0.4)).isEmpty)
@@ -228,7 +228,7 @@ struct BridgeControllerTests {
         if accepted {
             #expect(out.isEmpty)
         } else {
-            #expect(out.map(\.code) == ["bad_message"])
+            #expect(out.map(\.code.rawValue) == ["bad_message"])
             #expect(out.first?.message.contains("screen") == true)
         }
     }

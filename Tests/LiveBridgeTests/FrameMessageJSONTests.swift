@@ -137,6 +137,6 @@ extension FrameMessage {
             renderedProgress: number(), layers: layers, gesture: gesture, release: release)
         return FrameMessage(
             seq: random.next(), load: Int.random(in: Int.min...Int.max, using: &random),
-            emitted_us: Int64.random(in: Int64.min...Int64.max, using: &random), recording: .anyText(using: &random), frame: frame)
+            emittedMicroseconds: Int64.random(in: Int64.min...Int64.max, using: &random), recording: .anyText(using: &random), frame: frame)
     }
 }

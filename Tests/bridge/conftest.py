@@ -22,8 +22,8 @@ class Server:
         self.web = web
 
     def ws(self, token=True):
-        base = f"ws://127.0.0.1:{self.port}/live"
-        return f"{base}?token={self.token}" if token else base
+        base = f"ws://127.0.0.1:{self.port}/live?v=2"
+        return f"{base}&token={self.token}" if token else base
 
     @property
     def origin(self):

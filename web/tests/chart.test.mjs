@@ -40,7 +40,7 @@ function frames() {
     const released = time > 0.25;
     out.push({
       time, phase: released ? "completing" : "interactive",
-      progress: released ? 0.4 - (time - 0.25) : time * 1.6, renderedProgress: released ? 0.4 - (time - 0.25) : time * 1.6,
+      progress: released ? 0.4 - (time - 0.25) : time * 1.6, rendered_progress: released ? 0.4 - (time - 0.25) : time * 1.6,
       layers: [], gesture: { time, phase: "changed", translation: { x: 0, y: time * 300 }, velocity: { x: 10, y: 1200 - time * 800 } },
     });
   }

@@ -6,7 +6,7 @@ import { fixture } from "./fixtures.mjs";
 
 const layer = (over = {}) => ({
   role: "outgoing", frame: { x: 0, y: 0, width: 390, height: 844 }, scale: 1,
-  translation: { x: 0, y: 0 }, alpha: 1, cornerRadius: 0, ...over,
+  translation: { x: 0, y: 0 }, alpha: 1, corner_radius: 0, ...over,
 });
 const close = (a, b, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} ≉ ${b}`);
 
@@ -24,7 +24,7 @@ test("the fixture frame's presented layer sits at its translation, scaled to the
 });
 
 test("CSS puts the untransformed frame in the box and the scale and translation in the transform", () => {
-  const s = g.layerStyle(layer({ frame: { x: 0, y: 281, width: 390, height: 563 }, scale: 0.85, translation: { x: 0, y: 100 }, cornerRadius: 15, alpha: 0.5 }), 0.5);
+  const s = g.layerStyle(layer({ frame: { x: 0, y: 281, width: 390, height: 563 }, scale: 0.85, translation: { x: 0, y: 100 }, corner_radius: 15, alpha: 0.5 }), 0.5);
   assert.equal(s.left, "0px");
   assert.equal(s.top, "140.5px");
   assert.equal(s.width, "195px");
@@ -63,7 +63,7 @@ test("a zero radius mask or a zero scale hides the layer", () => {
 });
 
 test("SVG draws the presented frame in screen points with the mask in screen coordinates", () => {
-  const svg = g.layerSvg(layer({ scale: 0.5, cornerRadius: 10, mask: { center: { x: 50, y: 60 }, radius: 7 } }));
+  const svg = g.layerSvg(layer({ scale: 0.5, corner_radius: 10, mask: { center: { x: 50, y: 60 }, radius: 7 } }));
   assert.deepEqual(svg.rect, { x: "97.5", y: "211", width: "195", height: "422", rx: "5", opacity: "1" });
   assert.deepEqual(svg.clip, { cx: "50", cy: "60", r: "7" });
   assert.equal(g.layerSvg(layer()).clip, null);

@@ -1,4 +1,5 @@
 internal import CLibWebSockets
+internal import Foundation
 internal import Synchronization
 
 // The outgoing path, on the service thread: deliveries into outboxes, outboxes onto sockets.
@@ -71,8 +72,37 @@ extension WebSocketServer {
             writes += 1
             if lws_partial_buffered(wsi) != 0 || lws_send_pipe_choked(wsi) != 0 { break }
         }
-        if !connection.outbox.isEmpty { lws_callback_on_writable(wsi) }
+        if !connection.outbox.isEmpty {
+            lws_callback_on_writable(wsi)
+        } else if let code = connection.closesWhenFlushed, lws_partial_buffered(wsi) == 0 {
+            lws_close_reason(wsi, code, nil, 0)
+            return -1
+        }
         return 0
+    }
+
+    /// A viewer that asked for another protocol version (or none: a version 1 viewer): one
+    /// `error` with code `version` saying what to do, then a close with 1008. The controller
+    /// never hears of it.
+    func refuseVersion(_ version: Int?, of connection: Connection) {
+        let asked = version.map { "version \($0)" } ?? "no version (a version 1 viewer)"
+        let error = ErrorMessage(
+            code: .version,
+            message: "this server speaks protocol version \(wireProtocolVersion) and the viewer asked for \(asked): reload the page to get the matching viewer")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let bytes: Data
+        do {
+            bytes = try encoder.encode(ServerMessage.error(error))
+        } catch {
+            configuration.log("could not encode a version error: \(error)")
+            connection.closing = LWS_CLOSE_STATUS_POLICY_VIOLATION
+            lws_callback_on_writable(connection.wsi)
+            return
+        }
+        _ = connection.outbox.enqueueControl(OutboundMessage(Array(bytes)), now: now)
+        connection.closesWhenFlushed = LWS_CLOSE_STATUS_POLICY_VIOLATION
+        lws_callback_on_writable(connection.wsi)
     }
 
     /// Writes `first`, and with it the messages queued behind it that fit in one batch, in

@@ -114,6 +114,9 @@ final class WebSocketServer: @unchecked Sendable {
         /// `hello` (the answer to `.opened`), and until then frames and broadcasts pass it by:
         /// the `hello` already holds the state they would change.
         var isWelcomed = false
+        /// Close with this code once everything queued is written (a viewer of another
+        /// protocol version gets its `error` first).
+        var closesWhenFlushed: lws_close_status?
 
         init(id: ConnectionID, wsi: OpaquePointer) {
             self.id = id
@@ -122,7 +125,9 @@ final class WebSocketServer: @unchecked Sendable {
     }
     var connections: [OpaquePointer: Connection] = [:]
     var connectionsByID: [ConnectionID: Connection] = [:]
-    private var admitted: [OpaquePointer: Bool] = [:]
+    /// Upgrades accepted but not yet established: whether each may control, and the protocol
+    /// version its URL asked for (`v=`), nil when none.
+    private var admitted: [OpaquePointer: (canControl: Bool, version: Int?)] = [:]
     /// Bytes lws reads per receive, and the most it sends per `send()` (plus `LWS_PRE + 4`):
     /// `lws_issue_raw` caps a send at the protocol's `rx_buffer_size` (`lib/core-net/output.c`).
     private static let rxBufferSize = 16 * 1024
@@ -321,8 +326,12 @@ final class WebSocketServer: @unchecked Sendable {
             nextID += ConnectionID(configuration.shardCount)
             connections[wsi] = connection
             connectionsByID[connection.id] = connection
-            let canControl = admitted.removeValue(forKey: wsi) ?? false
-            if !configuration.isEchoing { inbox.push(.opened(connection.id, canControl: canControl)) }
+            let admission = admitted.removeValue(forKey: wsi) ?? (canControl: false, version: nil)
+            if !configuration.isEchoing, admission.version != wireProtocolVersion {
+                refuseVersion(admission.version, of: connection)
+                return 0
+            }
+            if !configuration.isEchoing { inbox.push(.opened(connection.id, canControl: admission.canControl)) }
             if isShuttingDown {
                 connection.closing = LWS_CLOSE_STATUS_GOINGAWAY
                 lws_callback_on_writable(wsi)
@@ -368,13 +377,14 @@ final class WebSocketServer: @unchecked Sendable {
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         var buffer = [CChar](repeating: 0, count: 256)
         let token = lws_get_urlarg_by_name(wsi, "token=", &buffer, Int32(buffer.count)).map { String(cString: $0) }
+        let version = lws_get_urlarg_by_name(wsi, "v=", &buffer, Int32(buffer.count)).flatMap { Int(String(cString: $0)) }
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         let verdict = policy.admit(
             path: path, token: token, host: header(wsi, WSI_TOKEN_HOST), origin: header(wsi, WSI_TOKEN_ORIGIN))
         switch verdict {
         case .accept(let canControl):
             guard !isShuttingDown else { break }
-            admitted[wsi] = canControl
+            admitted[wsi] = (canControl, version)
             return 0
         case .reject(let status):
             _ = lws_return_http_status(wsi, UInt32(status), nil)

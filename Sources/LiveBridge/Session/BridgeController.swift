@@ -106,7 +106,7 @@ struct BridgeController {
         switch input {
         case .opened(let id, let canControl):
             clients[id] = Client(canControl: canControl, pointerTokens: configuration.pointerBurst, lastRefill: now)
-            let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, can_control: canControl, state: snapshot)
+            let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, state: snapshot)
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: "hello \(canControl) \(broadcastVersion)")]
             if var player {
                 out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player))))
@@ -138,8 +138,8 @@ struct BridgeController {
         }
     }
 
-    private func reply(_ code: String, _ message: String, to id: ConnectionID, replyingTo type: String? = nil) -> [Outgoing] {
-        [Outgoing(target: .client(id), message: .error(ErrorMessage(code: code, message: message, in_reply_to: type)))]
+    private func reply(_ code: ErrorCode, _ message: String, to id: ConnectionID, replyingTo type: String? = nil) -> [Outgoing] {
+        [Outgoing(target: .client(id), message: .error(ErrorMessage(code: code, message: message, inReplyTo: type)))]
     }
 
     private mutating func receive(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
@@ -148,19 +148,19 @@ struct BridgeController {
         do {
             message = try decoder.decode(ClientMessage.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            return reply("bad_json", "not JSON: \(context.debugDescription)", to: id)
+            return reply(.badJSON, "not JSON: \(context.debugDescription)", to: id)
         } catch {
-            return reply("bad_message", "not a valid message: \(DecodingProblem.describe(error))", to: id)
+            return reply(.badMessage, "not a valid message: \(DecodingProblem.describe(error))", to: id)
         }
         guard client.canControl else {
-            return reply("forbidden", "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
+            return reply(.forbidden, "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
         }
         do {
             return try apply(message, from: id, now: now)
         } catch let failure as BridgeFailure {
             return reply(failure.code, failure.message, to: id, replyingTo: message.type)
         } catch {
-            return reply("invalid", "\(error)", to: id, replyingTo: message.type)
+            return reply(.invalid, "\(error)", to: id, replyingTo: message.type)
         }
     }
 
@@ -174,20 +174,20 @@ struct BridgeController {
         case .pause:
             try withPlayer { $0.isPlaying = false }
         case .seek(let time):
-            guard time.isFinite else { throw BridgeFailure("invalid", "seek time must be a finite number") }
+            guard time.isFinite else { throw BridgeFailure(.invalid, "seek time must be a finite number") }
             try withPlayer { $0.seek(to: time) }
         case .speed(let value):
-            guard value.isFinite, (0.1...4).contains(value) else { throw BridgeFailure("invalid", "speed must be between 0.1 and 4, got \(value)") }
+            guard value.isFinite, (0.1...4).contains(value) else { throw BridgeFailure(.invalid, "speed must be between 0.1 and 4, got \(value)") }
             try withPlayer { $0.speed = value }
         case .loop(let enabled):
             try withPlayer { $0.loops = enabled }
         case .step(let frames):
             // `magnitude`, not `abs`: abs(Int.min) traps.
-            guard frames.magnitude <= 100_000 else { throw BridgeFailure("invalid", "step of \(frames) frames is too far") }
+            guard frames.magnitude <= 100_000 else { throw BridgeFailure(.invalid, "step of \(frames) frames is too far") }
             try withPlayer { $0.step(frames: frames) }
         case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
-                try throttled(BridgeFailure("rate_limited", "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"), for: id, now: now)
+                try throttled(BridgeFailure(.rateLimited, "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"), for: id, now: now)
                 return []
             }
             return try pointer(message: request, from: id, now: now)
@@ -205,10 +205,10 @@ struct BridgeController {
             rescanLibrary()
             return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
         case .tune(let request):
-            guard !isTuning else { throw BridgeFailure("busy", "a tuning sweep is already running") }
+            guard !isTuning else { throw BridgeFailure(.busy, "a tuning sweep is already running") }
             let paths = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
             for path in paths where !library.contains(path) {
-                throw BridgeFailure("not_found", "no recording \"\(path)\" in the library")
+                throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
             }
             isTuning = true
             pendingTune = (id, TuneJob(folder: library.folder, ids: paths, preset: request.preset, grid: request.grid))
@@ -227,7 +227,7 @@ struct BridgeController {
 
     private mutating func arm(_ request: RecordRequest, from id: ConnectionID) throws -> [Outgoing] {
         if let session, session.owner != id, session.state == .armed || session.state == .capturing || session.state == .released {
-            throw BridgeFailure("busy", "another viewer is recording; try again when it has saved or discarded")
+            throw BridgeFailure(.busy, "another viewer is recording; try again when it has saved or discarded")
         }
         if session?.state == .capturing { session?.finalise() }
         let presetName = request.preset ?? player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
@@ -235,12 +235,12 @@ struct BridgeController {
         do {
             preset = try Preset(named: presetName, numericOverrides: [:])
         } catch {
-            throw BridgeFailure("invalid", "\(error)")
+            throw BridgeFailure(.invalid, "\(error)")
         }
         do {
             try FileManager.default.createDirectory(atPath: liveFolder, withIntermediateDirectories: true)
         } catch {
-            throw BridgeFailure("failed", "cannot create \(liveFolder): \(error.localizedDescription)")
+            throw BridgeFailure(.failed, "cannot create \(liveFolder): \(error.localizedDescription)")
         }
         let date = Date(timeIntervalSince1970: wallClock)
         let created = ISO8601DateFormatter().string(from: date)
@@ -251,7 +251,7 @@ struct BridgeController {
 
     private mutating func pointer(message: PointerMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
         guard var active = session, active.owner == id else {
-            try throttled(BridgeFailure("invalid", "not recording: send record first"), for: id, now: now)
+            try throttled(BridgeFailure(.invalid, "not recording: send record first"), for: id, now: now)
             return []
         }
         let before = active.state
@@ -267,7 +267,7 @@ struct BridgeController {
         if let frame {
             frameSequence += 1
             out.append(Outgoing(target: .frames, message: .frame(FrameMessage(
-                seq: frameSequence, load: -1, emitted_us: 0, recording: active.status.file ?? "", frame: frame))))
+                seq: frameSequence, load: -1, emittedMicroseconds: 0, recording: active.status.file ?? "", frame: frame))))
         }
         if active.state != before {
             out.append(recordingStatus())
@@ -282,7 +282,7 @@ struct BridgeController {
                         // The recording is kept either way; say why it is not shown.
                         let message = (error as? BridgeFailure)?.message ?? "\(error)"
                         out.append(Outgoing(target: .client(id), message: .error(ErrorMessage(
-                            code: "invalid", message: "recorded, but cannot replay it: \(message)", in_reply_to: "pointer"))))
+                            code: .invalid, message: "recorded, but cannot replay it: \(message)", inReplyTo: "pointer"))))
                     }
                 }
             }
@@ -293,14 +293,14 @@ struct BridgeController {
     /// Throws `failure` at most once a second per client and kind: pointer events come by the
     /// hundred, and a reply to each would flood the sender's queue.
     private mutating func throttled(_ failure: BridgeFailure, for id: ConnectionID, now: Double) throws {
-        let key = failure.code + " " + failure.message
+        let key = failure.code.rawValue + " " + failure.message
         guard clients[id]!.lastThrottledError[key, default: -.infinity] < now - 1 else { return }
         clients[id]!.lastThrottledError[key] = now
         throw failure
     }
 
     private mutating func withSession(of id: ConnectionID, _ change: (inout LiveSession) throws -> Void) throws {
-        guard var active = session, active.owner == id else { throw BridgeFailure("invalid", "not recording: send record first") }
+        guard var active = session, active.owner == id else { throw BridgeFailure(.invalid, "not recording: send record first") }
         try change(&active)
         session = active
     }
@@ -315,7 +315,7 @@ struct BridgeController {
     }
 
     private mutating func withPlayer(_ change: (inout Player) -> Void) throws {
-        guard var player else { throw BridgeFailure("invalid", "nothing is loaded: send load first") }
+        guard var player else { throw BridgeFailure(.invalid, "nothing is loaded: send load first") }
         change(&player)
         self.player = player
     }
@@ -332,19 +332,19 @@ struct BridgeController {
 
     mutating func load(_ request: LoadRequest, now: Double) throws -> [Outgoing] {
         guard library.contains(request.recording) else {
-            throw BridgeFailure("not_found", "no recording \"\(request.recording)\" in the library")
+            throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
         let parameters: ReplayParameters
         do {
             parameters = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
         } catch {
-            throw BridgeFailure("invalid", "\(error)")
+            throw BridgeFailure(.invalid, "\(error)")
         }
         let trace: Trace
         do {
             trace = try library.trace(request.recording)
         } catch {
-            throw BridgeFailure("not_found", "\(error)")
+            throw BridgeFailure(.notFound, "\(error)")
         }
         var loaded = try Player(
             load: (player?.load ?? 0) + 1, recording: request.recording, trace: trace, parameters: request.parameters,
@@ -370,7 +370,7 @@ struct BridgeController {
 
     private mutating func frameMessage(_ frame: FrameState, of player: Player) -> FrameMessage {
         frameSequence += 1
-        return FrameMessage(seq: frameSequence, load: player.load, emitted_us: 0, recording: player.recording, frame: frame)
+        return FrameMessage(seq: frameSequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
     }
 
     // MARK: Time
@@ -413,9 +413,9 @@ struct BridgeController {
 
 /// A request the bridge turned down, with the wire error code.
 struct BridgeFailure: Error, Sendable {
-    var code: String
+    var code: ErrorCode
     var message: String
-    init(_ code: String, _ message: String) {
+    init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -86,7 +86,7 @@ struct Library {
             let m = file.trace.metadata
             return .success(RecordingInfo(
                 id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
-                duration_s: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
+                durationSeconds: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
         } catch {
             return .failure(error)
         }

@@ -53,7 +53,7 @@ struct LiveSession {
 
     var status: RecordingStatus {
         RecordingStatus(
-            state: state.rawValue, samples: samples, duration_s: duration, intent: intent,
+            state: state.rawValue, samples: samples, durationSeconds: duration, intent: intent,
             file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil)
     }
 
@@ -65,20 +65,20 @@ struct LiveSession {
     /// Takes one pointer event; returns a frame for the stage when the pan moved.
     mutating func handle(_ message: PointerMessage) throws -> FrameState? {
         guard state == .armed || state == .capturing else {
-            throw BridgeFailure("invalid", "the gesture was released: label it, then save or discard")
+            throw BridgeFailure(.invalid, "the gesture was released: label it, then save or discard")
         }
-        guard events.count < Self.maximumEvents else { throw BridgeFailure("invalid", "too many events in one recording") }
+        guard events.count < Self.maximumEvents else { throw BridgeFailure(.invalid, "too many events in one recording") }
         // The message's values were range-checked when it was decoded; what is left is the
         // gesture as a whole, which no replay may be asked to cover for longer than an hour.
-        if let first = events.first, (message.t_ms * 1e6 - Double(first.nanoseconds)).magnitude > ValueLimits.replaySpan * 1e9 {
+        if let first = events.first, (message.milliseconds * 1e6 - Double(first.nanoseconds)).magnitude > ValueLimits.replaySpan * 1e9 {
             throw BridgeFailure(
-                "invalid", "t_ms \(message.t_ms) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that")
+                .invalid, "t_ms \(message.milliseconds) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that")
         }
         guard let phase = PointerEvent.Phase(rawValue: message.phase) else {
-            throw BridgeFailure("invalid", "unknown pointer phase \"\(message.phase)\" (expected down, move, up or cancel)")
+            throw BridgeFailure(.invalid, "unknown pointer phase \"\(message.phase)\" (expected down, move, up or cancel)")
         }
         let event = PointerEvent(
-            nanoseconds: Int64((message.t_ms * 1e6).rounded()), x: message.x, y: message.y, phase: phase, pointer: message.pointer ?? 0)
+            nanoseconds: Int64((message.milliseconds * 1e6).rounded()), x: message.x, y: message.y, phase: phase, pointer: message.pointer ?? 0)
         let outcome: GestureRecording.Outcome
         do {
             outcome = try recording.handle(event)
@@ -87,9 +87,9 @@ struct LiveSession {
             // anything else is the event's fault: `invalid`.
             if error.recordingError != nil {
                 state = .failed
-                throw BridgeFailure("failed", "could not write the recording: \(error)")
+                throw BridgeFailure(.failed, "could not write the recording: \(error)")
             }
-            throw BridgeFailure("invalid", "\(error)")
+            throw BridgeFailure(.invalid, "\(error)")
         }
         events.append(event)
         switch outcome {
@@ -122,14 +122,14 @@ struct LiveSession {
     }
 
     mutating func label(_ intent: Intent) throws {
-        guard state == .released else { throw BridgeFailure("invalid", "nothing to label: record a gesture first") }
+        guard state == .released else { throw BridgeFailure(.invalid, "nothing to label: record a gesture first") }
         self.intent = intent
     }
 
     /// Writes the labelled gesture as `live/<name>-1.pantrace` (the next free number) and
     /// removes the unsaved file; returns the saved file's path.
     mutating func save(name: String?) throws -> String {
-        guard state == .released, let unsavedPath else { throw BridgeFailure("invalid", "nothing to save: record a gesture first") }
+        guard state == .released, let unsavedPath else { throw BridgeFailure(.invalid, "nothing to save: record a gesture first") }
         var labelled = metadata
         labelled.intent = intent
         let replay = GestureRecording(
@@ -141,9 +141,9 @@ struct LiveSession {
                 if case .finished(let gesture) = try replay.handle(event), saved == nil { saved = gesture.path }
             }
         } catch {
-            throw BridgeFailure("failed", "could not save: \(error)")
+            throw BridgeFailure(.failed, "could not save: \(error)")
         }
-        guard let saved else { throw BridgeFailure("failed", "could not save: the gesture did not replay") }
+        guard let saved else { throw BridgeFailure(.failed, "could not save: the gesture did not replay") }
         try? FileManager.default.removeItem(atPath: unsavedPath)  // cleanup: the saved copy exists
         savedPath = saved
         state = .saved
@@ -151,7 +151,7 @@ struct LiveSession {
     }
 
     mutating func discard() throws {
-        guard state == .released || state == .capturing || state == .armed else { throw BridgeFailure("invalid", "nothing to discard") }
+        guard state == .released || state == .capturing || state == .armed else { throw BridgeFailure(.invalid, "nothing to discard") }
         if state == .capturing { _ = try? recording.interrupt() }  // cleanup: the file is removed next
         if let unsavedPath { try? FileManager.default.removeItem(atPath: unsavedPath) }  // cleanup
         state = .discarded

@@ -19,12 +19,12 @@ struct TuneJob: Sendable {
     /// Runs the sweep; the report is the `pantrace tune --json` document.
     func run() -> Result<TuneOutcome, BridgeFailure> {
         do {
-            guard !grid.isEmpty else { throw BridgeFailure("invalid", "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
+            guard !grid.isEmpty else { throw BridgeFailure(.invalid, "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
             let parsed: TuningGrid
             do {
                 parsed = try TuningGrid(parsing: grid, maximumPoints: Self.maximumPoints)
             } catch let error as ReplayError where error.isGridTooLarge {
-                throw BridgeFailure("invalid", "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
+                throw BridgeFailure(.invalid, "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
             }
             let tuner = try Tuner(presetNamed: preset, grid: parsed)
             var entries: [TraceCorpus.Entry] = []
@@ -45,7 +45,7 @@ struct TuneJob: Sendable {
         } catch let failure as BridgeFailure {
             return .failure(failure)
         } catch {
-            return .failure(BridgeFailure("invalid", "\(error)"))
+            return .failure(BridgeFailure(.invalid, "\(error)"))
         }
     }
 }

@@ -91,37 +91,40 @@ package struct RecordRequest: Codable, Sendable, Equatable {
 
 /// `pointer`: one raw pointer event, as the `csv`/`jsonl` logs of `pantrace record` spell it.
 package struct PointerMessage: Codable, Sendable, Equatable {
-    /// Milliseconds on the client's clock (`PointerEvent.timeStamp`).
-    package var t_ms: Double
+    /// Milliseconds on the client's clock (`PointerEvent.timeStamp`), `t_ms` on the wire.
+    package var milliseconds: Double
     package var x: Double
     package var y: Double
     /// `down`, `move`, `up` or `cancel`.
     package var phase: String
     package var pointer: Int?
 
-    package init(t_ms: Double, x: Double, y: Double, phase: String, pointer: Int? = nil) {
-        self.t_ms = t_ms
+    package init(milliseconds: Double, x: Double, y: Double, phase: String, pointer: Int? = nil) {
+        self.milliseconds = milliseconds
         self.x = x
         self.y = y
         self.phase = phase
         self.pointer = pointer
     }
 
-    private enum CodingKeys: String, CodingKey { case t_ms, x, y, phase, pointer }
+    private enum CodingKeys: String, CodingKey {
+        case x, y, phase, pointer
+        case milliseconds = "t_ms"
+    }
 
     /// Decodes and checks an event: the time within ±``ValueLimits/timeMagnitude`` seconds
     /// and the position within ±``ValueLimits/coordinateMagnitude`` points, refused here
     /// with the field named.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        t_ms = try c.decode(Double.self, forKey: .t_ms)
+        milliseconds = try c.decode(Double.self, forKey: .milliseconds)
         x = try c.decode(Double.self, forKey: .x)
         y = try c.decode(Double.self, forKey: .y)
         phase = try c.decode(String.self, forKey: .phase)
         pointer = try c.decodeIfPresent(Int.self, forKey: .pointer)
-        guard ValueLimits.isValidTime(t_ms / 1000) else {
+        guard ValueLimits.isValidTime(milliseconds / 1000) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .t_ms, in: c, debugDescription: "t_ms \(t_ms) is outside ±\(ValueLimits.timeMagnitude * 1000) ms")
+                forKey: .milliseconds, in: c, debugDescription: "t_ms \(milliseconds) is outside ±\(ValueLimits.timeMagnitude * 1000) ms")
         }
         for (key, value) in [(CodingKeys.x, x), (.y, y)] where !ValueLimits.isValidCoordinate(value) {
             throw DecodingError.dataCorruptedError(

@@ -14,7 +14,7 @@ extension FrameMessage {
     func sortedKeysJSON() -> [UInt8]? {
         var out = JSONWriter(capacity: 1024)
         out.raw("{\"emitted_us\":")
-        out.integer(emitted_us)
+        out.integer(emittedMicroseconds)
         out.raw(",\"frame\":")
         out.write(frame)
         out.raw(",\"load\":")
@@ -56,7 +56,7 @@ extension JSONWriter {
             raw(",\"release\":")
             write(release)
         }
-        raw(",\"renderedProgress\":")
+        raw(",\"rendered_progress\":")
         number(frame.renderedProgress)
         raw(",\"time\":")
         number(frame.time)
@@ -66,7 +66,7 @@ extension JSONWriter {
     private mutating func write(_ layer: Layer) {
         raw("{\"alpha\":")
         number(layer.alpha)
-        raw(",\"cornerRadius\":")
+        raw(",\"corner_radius\":")
         number(layer.cornerRadius)
         raw(",\"frame\":{\"height\":")
         number(layer.frame.height)
@@ -94,9 +94,9 @@ extension JSONWriter {
     }
 
     private mutating func write(_ release: ReleaseReport) {
-        raw("{\"completionModel\":")
+        raw("{\"completion_model\":")
         string(release.completionModel)
-        raw(",\"completionTime\":")
+        raw(",\"completion_time\":")
         number(release.completionTime)
         raw(",\"decision\":")
         write(release.decision)
@@ -110,19 +110,19 @@ extension JSONWriter {
     }
 
     private mutating func write(_ decision: Decision) {
-        raw("{\"axisVelocity\":")
+        raw("{\"axis_velocity\":")
         number(decision.axisVelocity)
         raw(",\"basis\":")
         string(decision.basis.rawValue)
         raw(",\"comparison\":")
         string(decision.comparison.rawValue)
-        raw(",\"isVelocityGated\":")
+        raw(",\"is_velocity_gated\":")
         bool(decision.isVelocityGated)
         raw(",\"margin\":")
         number(decision.margin)
         raw(",\"outcome\":")
         string(decision.outcome.rawValue)
-        raw(",\"progressVelocity\":")
+        raw(",\"progress_velocity\":")
         number(decision.progressVelocity)
         raw(",\"statistic\":")
         number(decision.statistic)

@@ -39,15 +39,20 @@ package enum ServerMessage: Sendable {
 }
 
 /// The protocol version this bridge speaks.
-package let wireProtocolVersion = 1
+package let wireProtocolVersion = 2
 
 /// `hello`.
 package struct Hello: Codable, Sendable {
     package var v: Int
     package var server: String
     /// Whether this connection presented the token and may change state.
-    package var can_control: Bool
+    package var canControl: Bool
     package var state: Snapshot
+
+    private enum CodingKeys: String, CodingKey {
+        case v, server, state
+        case canControl = "can_control"
+    }
 }
 
 /// Everything a late joiner needs to show what everyone else sees.
@@ -68,11 +73,16 @@ package struct RecordingInfo: Codable, Sendable, Equatable {
     package var intent: Intent
     package var source: String
     package var samples: Int
-    package var duration_s: Double
+    package var durationSeconds: Double
     package var tags: [String]
     package var screen: ScreenGeometry
     package var edge: ScreenEdge?
     package var complete: Bool
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, intent, source, samples, tags, screen, edge, complete
+        case durationSeconds = "duration_s"
+    }
 }
 
 /// `library`.
@@ -107,9 +117,14 @@ package struct FrameMessage: Codable, Sendable {
     /// The ``PlaybackState/load`` this frame belongs to.
     package var load: Int
     /// When the bridge produced the frame, microseconds since the Unix epoch (for latency).
-    package var emitted_us: Int64
+    package var emittedMicroseconds: Int64
     package var recording: String
     package var frame: FrameState
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, load, recording, frame
+        case emittedMicroseconds = "emitted_us"
+    }
 }
 
 /// `recording`: live recording progress.
@@ -117,13 +132,18 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     /// `armed`, `capturing`, `released`, `saved`, `discarded`, `failed`.
     package var state: String
     package var samples: Int
-    package var duration_s: Double
+    package var durationSeconds: Double
     package var intent: Intent
     /// The file being written, relative to the recordings folder.
     package var file: String?
     /// The library id once saved.
     package var id: String?
     package var message: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case state, samples, intent, file, id, message
+        case durationSeconds = "duration_s"
+    }
 }
 
 /// `tune`: the sweep's result in the `pantrace tune --json` schema (docs/TUNE.md).
@@ -132,14 +152,46 @@ package struct TuneOutcome: Codable, Sendable {
     package var report: JSONValue
 }
 
+/// The `code` of an `error` message: stable, for programs (docs/PROTOCOL.md §2, `error`).
+package enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    /// The message is not JSON.
+    case badJSON = "bad_json"
+    /// JSON, but not a message of this protocol (unknown type, a missing or out-of-range field).
+    case badMessage = "bad_message"
+    /// The message changes state and the connection has no token.
+    case forbidden
+    /// Too many pointer events (reported at most once a second).
+    case rateLimited = "rate_limited"
+    /// No such recording.
+    case notFound = "not_found"
+    /// Well-formed, but not possible now or with these values.
+    case invalid
+    /// Someone else is recording, or a sweep is already running.
+    case busy
+    /// The server could not write a file (a full disk).
+    case failed
+    /// The viewer speaks another protocol version; reload it.
+    case version
+}
+
 /// `error`.
 package struct ErrorMessage: Codable, Sendable, Equatable {
-    /// A stable code: `bad_json`, `bad_message`, `forbidden`, `rate_limited`, `not_found`, `invalid`, `busy`.
-    package var code: String
+    package var code: ErrorCode
     /// One line for a person.
     package var message: String
     /// The `type` of the request that failed, when known.
-    package var in_reply_to: String?
+    package var inReplyTo: String?
+
+    package init(code: ErrorCode, message: String, inReplyTo: String? = nil) {
+        self.code = code
+        self.message = message
+        self.inReplyTo = inReplyTo
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case code, message
+        case inReplyTo = "in_reply_to"
+    }
 }
 
 extension ServerMessage: Codable {

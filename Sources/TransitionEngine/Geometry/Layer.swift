@@ -47,6 +47,12 @@ public struct Layer: Sendable, Hashable, Codable {
         let centerY = frame.y + frame.height / 2 + translation.y
         return Rect(x: centerX - width / 2, y: centerY - height / 2, width: width, height: height)
     }
+
+    /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
+    private enum CodingKeys: String, CodingKey {
+        case role, frame, scale, translation, alpha, mask
+        case cornerRadius = "corner_radius"
+    }
 }
 
 /// What a layer represents in the transition.

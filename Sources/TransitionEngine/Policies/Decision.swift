@@ -157,4 +157,10 @@ public struct Decision: Sendable, Hashable, Codable {
         }
         return (format(first, digits: digits), format(second, digits: digits))
     }
+
+    /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
+    private enum CodingKeys: String, CodingKey {
+        case outcome, basis, statistic, threshold, comparison, margin
+        case axisVelocity = "axis_velocity", progressVelocity = "progress_velocity", isVelocityGated = "is_velocity_gated"
+    }
 }

@@ -111,4 +111,10 @@ public struct PresetParameter: Sendable, Hashable, Codable {
         self.defaultValue = defaultValue
         self.allowed = allowed
     }
+
+    /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
+    private enum CodingKeys: String, CodingKey {
+        case key, meaning, unit, allowed
+        case defaultValue = "default_value"
+    }
 }

@@ -47,6 +47,12 @@ public struct ReleaseReport: Sendable, Hashable, Codable {
         self.completionModel = completionModel
         self.completionTime = completionTime
     }
+
+    /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
+    private enum CodingKeys: String, CodingKey {
+        case decision, rule, reason, margin
+        case completionModel = "completion_model", completionTime = "completion_time"
+    }
 }
 
 /// One frame of a replay, ready to encode and send to a viewer.
@@ -96,5 +102,11 @@ public struct FrameState: Sendable, Hashable, Codable {
             gesture: gesture,
             release: release
         )
+    }
+
+    /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
+    private enum CodingKeys: String, CodingKey {
+        case time, phase, progress, layers, gesture, release
+        case renderedProgress = "rendered_progress"
     }
 }
