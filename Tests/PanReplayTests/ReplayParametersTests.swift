@@ -1,3 +1,5 @@
+import PanCapture
+import PanTrace
 import Testing
 import TransitionEngine
 @testable import PanReplay
@@ -48,5 +50,21 @@ struct ReplayParametersTests {
     @Test(arguments: ["threshold", "=0.4", "threshold="])
     func malformedAssignmentsAreRejected(text: String) {
         #expect(throws: ReplayError.self) { try ReplayParameters.assignment(parsing: text) }
+    }
+}
+
+/// The velocity source is spelled one way everywhere it crosses a layer.
+struct VelocitySourceSpellingTests {
+    @Test func recordedIsSpelledAsTheMetadataSpellsIt() {
+        #expect(VelocitySource.recorded.rawValue == TraceMetadata.recordedVelocity)
+    }
+
+    @Test func everyPresetsEstimatorIsAVelocitySourceAndEveryEstimatorAStrategy() {
+        for entry in PresetCatalog.entries {
+            #expect(VelocitySource(rawValue: entry.velocityEstimator) != nil, "\(entry.name)")
+        }
+        for source in VelocitySource.allCases where source != .recorded {
+            #expect(source.strategy?.rawValue == source.rawValue)
+        }
     }
 }

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PanCapture
+internal import PanReplay
 internal import PanTrace
 internal import TransitionEngine
 
@@ -48,7 +49,7 @@ struct LiveSession {
             configuration: .init(recognizer: recognizerConfiguration, metadata: metadata),
             destination: RecordingDestination(folder: folder, stem: stem, skipsExistingNames: true))
         preview = PanRecognizer(configuration: recognizerConfiguration)
-        transition = InteractiveTransition(preset: preset, screen: Size(width: request.screen.width, height: request.screen.height))
+        transition = InteractiveTransition(preset: preset, screen: Size(request.screen))
     }
 
     var status: RecordingStatus {
@@ -113,11 +114,7 @@ struct LiveSession {
         default: return nil
         }
         if state == .capturing { samples += 1 }
-        let input = GestureInput(
-            time: sample.time, phase: TransitionEngine.GesturePhase(rawValue: sample.phase.description)!,
-            translation: Vector2(x: sample.translation.x, y: sample.translation.y),
-            velocity: Vector2(x: sample.velocity.x, y: sample.velocity.y))
-        _ = transition.handle(input)
+        _ = transition.handle(GestureInput(sample))
         return transition.frameState(at: sample.time)
     }
 

@@ -1,4 +1,4 @@
-internal import PanTrace
+public import PanTrace
 
 /// The release velocity of a log's first pointer, fed to the estimator exactly as the
 /// platform feeds its tracker (``VelocityFeeder``: down clears, moves add, the lift's
@@ -15,11 +15,11 @@ public enum ReleaseVelocity {
     /// - Throws: ``CaptureError`` for a bad line, or when the first pointer never lifts.
     public static func ofFirstPointer(
         inLogAt path: String, importer: PointerLogImporter, strategy: VelocityStrategy
-    ) throws(CaptureError) -> Velocity2? {
+    ) throws(CaptureError) -> PanVector? {
         var book = PointerBook()
         var feeder = VelocityFeeder(strategy: strategy)
         var first: Int?
-        var result: Velocity2??
+        var result: PanVector??
         _ = try importer.forEachEvent(inLogAt: path) { event throws(CaptureError) -> Bool in
             if let rejection = book.rejection(of: event) { throw CaptureError(.rejected(rejection)) }
             book.record(event)

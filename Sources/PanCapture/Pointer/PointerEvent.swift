@@ -6,17 +6,8 @@ public import PanTrace
 /// is nanoseconds on any monotonic clock (a log's own clock, a browser's
 /// `PointerEvent.timeStamp`, Android's `CLOCK_MONOTONIC`).
 public struct PointerEvent: Hashable, Sendable {
-    /// What the pointer did.
-    public enum Phase: String, Hashable, Sendable, CaseIterable {
-        /// The pointer touched down.
-        case down
-        /// The pointer moved while down.
-        case move
-        /// The pointer lifted.
-        case up
-        /// The system took the pointer away (`pointercancel`, `ACTION_CANCEL`).
-        case cancel
-    }
+    /// What the pointer did (``PointerPhase``).
+    public typealias Phase = PointerPhase
 
     /// Event time in nanoseconds.
     public var nanoseconds: Int64

@@ -233,13 +233,13 @@ public struct PanRecognizer: Sendable {
             return .changed(sample(event, touch: touch, began: began, phase: .changed, velocity: feeder.tracker.velocity()))
 
         case (.recognizing(let touch, let began), .up) where touch.pointer == event.pointer:
-            var velocity: Velocity2?
+            var velocity: PanVector?
             if case .released(let reported) = feeder.feed(velocitySample(event, .up)) { velocity = reported }
             phase = book.down.isEmpty ? .idle : .waitingForLift
             return .ended(sample(event, touch: touch, began: began, phase: .ended, velocity: velocity), hasVelocity: velocity != nil)
 
         case (.recognizing(let touch, let began), .cancel) where touch.pointer == event.pointer:
-            var velocity: Velocity2?
+            var velocity: PanVector?
             if case .cancelled(let reported) = feeder.feed(velocitySample(event, .cancel)) { velocity = reported }
             phase = book.down.isEmpty ? .idle : .waitingForLift
             return .cancelled(sample(event, touch: touch, began: began, phase: .cancelled, velocity: velocity), hasVelocity: velocity != nil)
@@ -269,7 +269,7 @@ public struct PanRecognizer: Sendable {
         VelocitySample(nanoseconds: event.nanoseconds, x: event.location.x, y: event.location.y, phase: phase)
     }
 
-    private func sample(_ event: PointerEvent, touch: Touch, began: Int64, phase: GesturePhase, velocity: Velocity2?) -> PanSample {
+    private func sample(_ event: PointerEvent, touch: Touch, began: Int64, phase: GesturePhase, velocity: PanVector?) -> PanSample {
         let velocity = velocity ?? .zero
         return PanSample(
             time: Double(event.nanoseconds &- began) / 1e9,

@@ -58,7 +58,7 @@ public final class TraceRecorder {
         destination.skipsExistingNames = true
         self.destination = destination
         var metadata = metadata
-        metadata.velocityOrigin = "recorded"
+        metadata.velocityOrigin = TraceMetadata.recordedVelocity
         self.metadata = metadata
         self.writerConfiguration = configuration
         self.grid = grid

@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Flutter's `VelocityTracker` (``VelocityStrategy/flutter``): a degree-2 least-squares fit
 /// in `Double` over the recent continuous stretch of samples.
 ///
@@ -19,7 +21,7 @@ enum FlutterEstimator {
     /// Flutter's `VelocityEstimate`.
     struct Estimate: Hashable, Sendable {
         /// `pixelsPerSecond`.
-        var velocity: Velocity2
+        var velocity: PanVector
         /// `xFit.confidence * yFit.confidence` (r² of each axis), or 1.0 when Flutter
         /// could not fit; no Flutter code path gates the velocity on it.
         var confidence: Double
@@ -108,7 +110,7 @@ enum FlutterEstimator {
                 tolerance: precisionErrorTolerance)
             // Time is in milliseconds: "convert from pixels/ms to pixels/s".
             return Estimate(
-                velocity: Velocity2(x: fitX[1] * 1000, y: fitY[1] * 1000),
+                velocity: PanVector(x: fitX[1] * 1000, y: fitY[1] * 1000),
                 confidence: confidenceX * confidenceY,
                 durationMicroseconds: durationMicroseconds,
                 offsetX: offsetX,
@@ -122,11 +124,11 @@ enum FlutterEstimator {
             offsetX: offsetX, offsetY: offsetY)
     }
 
-    /// `getVelocity()`: the estimate's velocity, or exactly ``Velocity2/zero`` when there is
+    /// `getVelocity()`: the estimate's velocity, or exactly ``PanVector/zero`` when there is
     /// no estimate or it equals `Offset.zero`.
     ///
     /// `Offset ==` treats −0 as 0, so a (−0, 0) estimate becomes (+0, +0) here too.
-    static func velocity(of estimate: Estimate?) -> Velocity2 {
+    static func velocity(of estimate: Estimate?) -> PanVector {
         guard let estimate, estimate.velocity.x != 0 || estimate.velocity.y != 0 else {
             return .zero
         }

@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Flutter's `IOSScrollViewFlingVelocityTracker`: its approximation of the velocity an iOS
 /// scroll view reports when the finger lifts.
 ///
@@ -15,7 +17,7 @@ enum IOSScrollFlingEstimator {
     /// `getVelocity`).
     ///
     /// Flutter asserts on an empty tracker; here an empty ring gives zero.
-    static func velocity(of samples: borrowing SampleRing) -> Velocity2 {
+    static func velocity(of samples: borrowing SampleRing) -> PanVector {
         guard !samples.isEmpty else {
             return .zero
         }
@@ -28,13 +30,13 @@ enum IOSScrollFlingEstimator {
         if x == 0, y == 0 {
             return .zero
         }
-        return Velocity2(x: x, y: y)
+        return PanVector(x: x, y: y)
     }
 
     /// `_previousVelocityAt(index)`: `(end − start) * 1000 / (dt.toDouble() / 1000)` with
     /// `dt` in whole microseconds, so the result is per second.
     private static func previousVelocity(at offset: Int, in samples: borrowing SampleRing)
-        -> Velocity2
+        -> PanVector
     {
         let end = samples.count - 1 + offset
         let start = end - 1
@@ -48,7 +50,7 @@ enum IOSScrollFlingEstimator {
             return .zero
         }
         let milliseconds = Double(dt) / 1000
-        return Velocity2(
+        return PanVector(
             x: (samples.x(end) - samples.x(start)) * 1000 / milliseconds,
             y: (samples.y(end) - samples.y(start)) * 1000 / milliseconds)
     }

@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Android's `ImpulseVelocityTrackerStrategy` (``VelocityStrategy/impulse``), in 32-bit
 /// `Float` like the original.
 ///
@@ -19,7 +21,7 @@ enum ImpulseEstimator {
     ///
     /// One sample gives zero, not `nil`: Android's loop does not run and
     /// `kineticEnergyToVelocity(0)` is 0.
-    static func velocity(of samples: borrowing SampleRing) -> Velocity2? {
+    static func velocity(of samples: borrowing SampleRing) -> PanVector? {
         guard !samples.isEmpty else {
             return nil
         }
@@ -38,7 +40,7 @@ enum ImpulseEstimator {
                 workY, from: Float(samples.y(index)), to: Float(samples.y(index + 1)),
                 over: deltaT, isFirst: index == 0)
         }
-        return Velocity2(
+        return PanVector(
             x: Double(kineticEnergyToVelocity(workX)),
             y: Double(kineticEnergyToVelocity(workY)))
     }

@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Android's `LeastSquaresVelocityTrackerStrategy` with degree 2 and no weighting
 /// (``VelocityStrategy/lsq2``), in 32-bit `Float` like the original.
 ///
@@ -15,7 +17,7 @@ enum LeastSquaresEstimator {
     /// Android picks `degree = min(2, size - 1)`: no velocity from one sample, the general
     /// Gram–Schmidt solver for a line through two samples, and the closed-form quadratic
     /// for three or more.
-    static func velocity(of samples: borrowing SampleRing) -> Velocity2? {
+    static func velocity(of samples: borrowing SampleRing) -> PanVector? {
         switch samples.count {
         case 0, 1:
             return nil
@@ -33,7 +35,7 @@ enum LeastSquaresEstimator {
     /// `(Sxy·Sx2x2 − Sx2y·Sxx2) / (Sxx·Sx2x2 − Sxx2²)` are Android's, evaluated in the same
     /// order; a zero denominator gives no velocity, as in Android. The age-only sums are
     /// shared by both axes, which Android computes twice with identical results.
-    private static func quadraticVelocity(of samples: borrowing SampleRing) -> Velocity2? {
+    private static func quadraticVelocity(of samples: borrowing SampleRing) -> PanVector? {
         let count = samples.count
         let newest = samples.newestTime
         var sxi: Float = 0
@@ -73,12 +75,12 @@ enum LeastSquaresEstimator {
             let sx2y = sums.sxi2yi - sxi2 * sums.syi / n
             return (sxy * sx2x2 - sx2y * sxx2) / denominator
         }
-        return Velocity2(x: Double(slope(sumX)), y: Double(slope(sumY)))
+        return PanVector(x: Double(slope(sumX)), y: Double(slope(sumY)))
     }
 
     /// The degree-1 case (exactly two samples): Android's general `solveLeastSquares` with
     /// `n = 2`, fed newest first, returning the slope `outB[1]`.
-    private static func linearVelocity(of samples: borrowing SampleRing) -> Velocity2? {
+    private static func linearVelocity(of samples: borrowing SampleRing) -> PanVector? {
         let count = samples.count
         let newest = samples.newestTime
         var time = InlineArray<20, Float>(repeating: 0)
@@ -103,7 +105,7 @@ enum LeastSquaresEstimator {
         else {
             return nil
         }
-        return Velocity2(x: Double(fitX[1]), y: Double(fitY[1]))
+        return PanVector(x: Double(fitX[1]), y: Double(fitY[1]))
     }
 
     /// The position-dependent sums of one axis (`syi`, `sxiyi`, `sxi2yi`).

@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Feeds a pointer stream to a ``VelocityTracker`` the way the platform's input pipeline
 /// does, and reports the velocity the platform would hand over at each lift.
 ///
@@ -23,9 +25,9 @@ public struct VelocityFeeder: Sendable {
         /// The gesture continues; nothing to report.
         case tracking
         /// The pointer lifted; the velocity the platform reports then (`nil`: none).
-        case released(Velocity2?)
+        case released(PanVector?)
         /// The gesture was cancelled; the velocity the platform reports then (`nil`: none).
-        case cancelled(Velocity2?)
+        case cancelled(PanVector?)
     }
 
     /// The velocity reported at the end of one gesture.
@@ -35,10 +37,10 @@ public struct VelocityFeeder: Sendable {
         /// Whether it ended by a lift or a cancel.
         public var isCancelled: Bool
         /// The reported velocity; `nil` where the platform reports none.
-        public var velocity: Velocity2?
+        public var velocity: PanVector?
 
         /// Creates a release record.
-        public init(nanoseconds: Int64, isCancelled: Bool, velocity: Velocity2?) {
+        public init(nanoseconds: Int64, isCancelled: Bool, velocity: PanVector?) {
             self.nanoseconds = nanoseconds
             self.isCancelled = isCancelled
             self.velocity = velocity

@@ -3,18 +3,8 @@
 /// Only the first pointer of a gesture is described: PanTrace ignores extra pointers, as
 /// `UIScreenEdgePanGestureRecognizer` does.
 public struct VelocitySample: Hashable, Sendable {
-    /// What the pointer did at this event.
-    public enum Phase: String, Hashable, Sendable {
-        /// The pointer touched down; a new gesture starts and earlier samples are forgotten.
-        case down
-        /// The pointer moved (or another pointer landed and the tracked one was reported
-        /// again).
-        case move
-        /// The pointer lifted; its position is not used, only its time.
-        case up
-        /// The system cancelled the gesture.
-        case cancel
-    }
+    /// What the pointer did (``PointerPhase``).
+    public typealias Phase = PointerPhase
 
     /// The event time in nanoseconds on any monotonic clock.
     ///

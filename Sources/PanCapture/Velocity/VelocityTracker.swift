@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// Estimates one pointer's velocity from its recent positions, exactly as the chosen
 /// platform does.
 ///
@@ -63,9 +65,9 @@ public struct VelocityTracker: Sendable {
     ///
     /// - Returns: `nil` where Android reports no velocity (`std::nullopt`: no samples, a
     ///   single lsq2 sample, a degenerate fit). The ``VelocityStrategy/flutter`` strategy
-    ///   never returns `nil`: it reports ``Velocity2/zero`` wherever Flutter's `getVelocity`
+    ///   never returns `nil`: it reports ``PanVector/zero`` wherever Flutter's `getVelocity`
     ///   does.
-    public func velocity() -> Velocity2? {
+    public func velocity() -> PanVector? {
         switch strategy {
         case .lsq2:
             LeastSquaresEstimator.velocity(of: samples)
@@ -81,10 +83,10 @@ public struct VelocityTracker: Sendable {
     ///
     /// Android erases the history when a lift comes more than 40 ms (strictly) after the
     /// last added sample, so the result is `nil`; Flutter's stopwatch reports a stopped
-    /// pointer after more than 40 whole milliseconds, so the result is ``Velocity2/zero``.
+    /// pointer after more than 40 whole milliseconds, so the result is ``PanVector/zero``.
     ///
     /// - Parameter nanoseconds: the time of the query, on the samples' clock.
-    public func velocity(atNanoseconds nanoseconds: Int64) -> Velocity2? {
+    public func velocity(atNanoseconds nanoseconds: Int64) -> PanVector? {
         guard !samples.isEmpty else {
             return velocity()
         }
@@ -111,7 +113,7 @@ public struct VelocityTracker: Sendable {
 
     /// Flutter's `IOSScrollViewFlingVelocityTracker` estimate over the same samples; meant
     /// for a tracker with the ``VelocityStrategy/flutter`` strategy (no history filtering).
-    func iOSScrollFlingVelocity() -> Velocity2 {
+    func iOSScrollFlingVelocity() -> PanVector {
         IOSScrollFlingEstimator.velocity(of: samples)
     }
 }

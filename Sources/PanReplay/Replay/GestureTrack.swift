@@ -40,7 +40,7 @@ package struct GestureTrack: Sendable, Hashable {
         guard span <= ValueLimits.replaySpan else {
             throw ReplayError.tooLong("the gesture", seconds: span).about(trace.metadata.id)
         }
-        let screen = screen ?? Size(width: trace.metadata.screen.width, height: trace.metadata.screen.height)
+        let screen = screen ?? Size(trace.metadata.screen)
         for value in [screen.width, screen.height] where !(value.isFinite && ValueLimits.screenPoints.contains(value)) {
             throw ReplayError.invalidScreen("\(screen.width) × \(screen.height) points is outside 1…100000").about(trace.metadata.id)
         }
@@ -51,12 +51,7 @@ package struct GestureTrack: Sendable, Hashable {
         var lastMoveTime = samples.first!.time
         var previous: Vector2?
         for (sample, v) in zip(samples, velocities) {
-            let input = GestureInput(
-                time: sample.time,
-                phase: Self.phase(sample.phase),
-                translation: Vector2(x: sample.translation.x, y: sample.translation.y),
-                velocity: v
-            )
+            let input = GestureInput(sample, velocity: v)
             // As the engine does: a began/changed sample that moves the finger is a move; the
             // lift's own position is not.
             if !sample.phase.isTerminal, previous.map({ $0 != input.translation }) ?? true {
@@ -80,34 +75,19 @@ package struct GestureTrack: Sendable, Hashable {
         ReleaseState(sample: release, lastMoveTime: lastMoveTime, mapping: mapping)
     }
 
-    private static func phase(_ phase: PanTrace.GesturePhase) -> TransitionEngine.GesturePhase {
-        switch phase {
-        case .began: .began
-        case .changed: .changed
-        case .ended: .ended
-        case .cancelled: .cancelled
-        }
-    }
-
     /// The velocity at each sample: as recorded, or what the platform's tracker reports right
     /// after the sample (at a lift or cancel, what the platform hands over; none becomes zero).
     private static func velocities(of samples: ArraySlice<PanSample>, source: VelocitySource) -> [Vector2] {
         guard let strategy = source.strategy else {
-            return samples.map { Vector2(x: $0.velocity.x, y: $0.velocity.y) }
+            return samples.map { Vector2($0.velocity) }
         }
         var feeder = VelocityFeeder(strategy: strategy)
         return samples.map { sample in
             // The tracker works in integer nanoseconds, as Android's `nsecs_t` does.
             let nanoseconds = Int64((sample.time * 1e9).rounded())
-            let phase: VelocitySample.Phase
-            switch sample.phase {
-            case .began: phase = .down
-            case .changed: phase = .move
-            case .ended: phase = .up
-            case .cancelled: phase = .cancel
-            }
-            let fed = VelocitySample(nanoseconds: nanoseconds, x: sample.translation.x, y: sample.translation.y, phase: phase)
-            let reported: Velocity2?
+            let fed = VelocitySample(
+                nanoseconds: nanoseconds, x: sample.translation.x, y: sample.translation.y, phase: VelocitySample.Phase(sample.phase))
+            let reported: PanVector?
             switch feeder.feed(fed) {
             case .tracking: reported = feeder.tracker.velocity(atNanoseconds: nanoseconds)
             case .released(let velocity), .cancelled(let velocity): reported = velocity

@@ -148,7 +148,7 @@ package struct Tuner: Sendable {
             // A gesture that moves mostly along the other axis does not drive this transition
             // (an edge swipe under a swipe-down preset has progress ≈ 0 throughout): deciding it
             // would only add noise, so it is left out and counted, like an unknown intent.
-            guard Self.movesAlong(defaults.preset.mapping(screen: Size(width: entry.trace.metadata.screen.width, height: entry.trace.metadata.screen.height)).axis, entry.trace) else {
+            guard Self.movesAlong(defaults.preset.mapping(screen: Size(entry.trace.metadata.screen)).axis, entry.trace) else {
                 offAxis += 1
                 continue
             }

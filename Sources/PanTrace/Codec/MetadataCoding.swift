@@ -23,7 +23,7 @@ enum MetadataCoding {
     static let knownSources = ["browser", "ios", "synthetic", "import:csv", "import:jsonl", "import:getevent", "import:pantrace"]
     static let defaultCreated = "1970-01-01T00:00:00Z"
     static let defaultSource = "unknown"
-    static let defaultVelocity = "recorded"
+    static let defaultVelocity = TraceMetadata.recordedVelocity
 
     static let maximumStringBytes = 1 << 16
     static let maximumTags = 1024

@@ -1,4 +1,8 @@
 /// A two-dimensional value in points (translation, location) or points per second (velocity).
+///
+/// The one vector type of PanTrace and PanCapture: a velocity tracker's estimate is one too,
+/// in the units of the positions it was fed (touch pixels for Android logs, logical pixels for
+/// Flutter's, points for UIKit's) per second. The engine has its own, `Vector2`.
 public struct PanVector: Hashable, Sendable, Codable {
     /// The horizontal component; positive to the right.
     public var x: Double

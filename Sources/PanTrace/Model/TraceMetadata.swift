@@ -19,8 +19,13 @@ public struct TraceMetadata: Hashable, Sendable {
     public var tags: [String]
     /// Free-form notes.
     public var notes: String
-    /// How velocity was obtained: `recorded` (the source's own) or an estimator name (`lsq2`, `impulse`, `flutter`).
+    /// How velocity was obtained: ``recordedVelocity`` (the source's own) or an estimator name
+    /// (`lsq2`, `impulse`, `flutter`).
     public var velocityOrigin: String
+
+    /// The ``velocityOrigin`` of velocities the source reported itself: the one spelling of
+    /// "recorded" (the replay's velocity source of the same name matches it).
+    public static let recordedVelocity = "recorded"
     /// Keys this version does not know, kept for the round trip.
     public var extra: [String: JSONValue]
 
@@ -28,7 +33,7 @@ public struct TraceMetadata: Hashable, Sendable {
     public init(
         id: String, created: String = "1970-01-01T00:00:00Z", source: String = "synthetic",
         screen: ScreenGeometry = .phone, edge: ScreenEdge? = nil, intent: Intent = .unknown,
-        tags: [String] = [], notes: String = "", velocityOrigin: String = "recorded",
+        tags: [String] = [], notes: String = "", velocityOrigin: String = TraceMetadata.recordedVelocity,
         extra: [String: JSONValue] = [:]
     ) {
         self.id = id
@@ -66,7 +71,7 @@ extension TraceMetadata: Codable {
         intent = try c.decodeIfPresent(Intent.self, forKey: Key("intent")) ?? .unknown
         tags = try c.decodeIfPresent([String].self, forKey: Key("tags")) ?? []
         notes = try c.decodeIfPresent(String.self, forKey: Key("notes")) ?? ""
-        velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? "recorded"
+        velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? Self.recordedVelocity
         var extra: [String: JSONValue] = [:]
         for key in c.allKeys where !Self.knownKeys.contains(key.stringValue) {
             extra[key.stringValue] = try c.decode(JSONValue.self, forKey: key)

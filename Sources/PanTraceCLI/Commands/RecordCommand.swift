@@ -42,7 +42,7 @@ struct RecordCommand: ParsableCommand {
     var velocity: VelocityStrategy = .lsq2
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
-    var screen = ScreenSize(argument: "390x844")!
+    var screen = ScreenGeometry(width: 390, height: 844, scale: 1)
 
     @Option(help: "Screen scale (pixels per point), 0.1…100.")
     var scale: Double = 3
@@ -75,7 +75,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
-        let screen = ScreenGeometry(width: self.screen.width, height: self.screen.height, scale: scale)
+        let screen = self.screen.scaled(scale)
         let format = self.format ?? PointerLogFormat(path: log)!
         let importer = PointerLogImporter(configuration: .init(
             format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))

@@ -36,7 +36,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var fps: Int = 60
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000 (default: the trace's own).")
-    var screen: ScreenSize?
+    var screen: ScreenGeometry?
 
     @Flag(help: "Pace frames on the wall clock (for a live view) and report the pacing error in the summary.")
     var realtime = false
@@ -67,7 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let contents = try TraceFiles.read(file, reader: read.reader)
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }
         let configuration = Replayer.Configuration(
-            parameters: parameters, frameRate: Double(fps), screen: screen.map { Size(width: $0.width, height: $0.height) })
+            parameters: parameters, frameRate: Double(fps), screen: screen.map(Size.init))
         let replayer = try Replayer(trace: contents.trace, configuration: configuration)
         if realtime {
             try await Self.paced(replayer, speed: speed ?? 1, format: format)

@@ -38,7 +38,7 @@ struct SynthCommand: ParsableCommand {
     var velocityNoise: Double = 1.0
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
-    var screen = ScreenSize(argument: "390x844")!
+    var screen = ScreenGeometry(width: 390, height: 844, scale: 1)
 
     @Option(help: "Screen scale (pixels per point), 0.1…100.")
     var scale: Double = 3
@@ -64,7 +64,7 @@ struct SynthCommand: ParsableCommand {
         configuration.timestampJitter = jitterMicroseconds * 1e-6
         configuration.tremor = tremor
         configuration.velocityNoise = velocityNoise
-        configuration.screen = ScreenGeometry(width: screen.width, height: screen.height, scale: scale)
+        configuration.screen = screen.scaled(scale)
         let synthesizer = GestureSynthesizer(configuration: configuration, seed: seed)
 
         do {

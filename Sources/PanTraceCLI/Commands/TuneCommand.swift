@@ -41,7 +41,7 @@ struct TuneCommand: ParsableCommand {
     var fps: Int = 60
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000 (default: each trace's own).")
-    var screen: ScreenSize?
+    var screen: ScreenGeometry?
 
     @Option(help: "Worker threads (default: the active cores).")
     var threads: Int?
@@ -62,7 +62,7 @@ struct TuneCommand: ParsableCommand {
             let configuration = Tuner.Configuration(
                 threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                 frameRate: Double(fps),
-                screen: screen.map { Size(width: $0.width, height: $0.height) })
+                screen: screen.map(Size.init))
             let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
             let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
             for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import PanCapture
+internal import PanTrace
 internal import Foundation
 
 /// `pantrace velocity`: the release velocity of a log's first pointer, as the platform computes it.
@@ -49,7 +50,7 @@ struct VelocityJSON: Encodable {
     var vx: Double?
     var vy: Double?
 
-    init(_ velocity: Velocity2?) {
+    init(_ velocity: PanVector?) {
         vx = velocity?.x
         vy = velocity?.y
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PanCapture
+import PanTrace
 
 /// One recorded gesture of Flutter's `velocity_tracker_test.dart`, with how the test feeds it.
 struct FlutterVectorCase: Sendable, CustomStringConvertible, CustomTestStringConvertible {
@@ -42,7 +43,7 @@ struct FlutterVectorCase: Sendable, CustomStringConvertible, CustomTestStringCon
     /// does not advance, so no time gate applies at the query.
     ///
     /// - Returns: the velocity read at this gesture's Up.
-    func replay() throws -> Velocity2 {
+    func replay() throws -> PanVector {
         var tracker = VelocityTracker(strategy: .flutter)
         for earlier in earlierGestures {
             for sample in earlier.samples where sample.phase != .up {

@@ -1,3 +1,4 @@
+import PanTrace
 import Testing
 
 @testable import PanCapture
@@ -11,7 +12,7 @@ struct IOSScrollFlingEstimatorTests {
             vectors.syntheticLoopCases.first { $0.test.hasPrefix("Makes consistent velocity") })
         let queries = Set(try #require(loop.queryAfterIndices))
         #expect(loop.tolerance.type == "exact")
-        let expected = Velocity2(x: loop.expected.vx, y: loop.expected.vy)
+        let expected = PanVector(x: loop.expected.vx, y: loop.expected.vy)
 
         var tracker = VelocityTracker(strategy: .flutter)
         for (index, sample) in loop.samples.enumerated() {
@@ -29,9 +30,9 @@ struct IOSScrollFlingEstimatorTests {
         tracker.add(x: 0, y: 0, atNanoseconds: 0)
         tracker.add(x: 10, y: 0, atNanoseconds: 10_000_000)
         // Only v(0) exists: 1000 px/s weighted 0.05.
-        #expect(tracker.iOSScrollFlingVelocity() == Velocity2(x: 1000 * 0.05, y: 0))
+        #expect(tracker.iOSScrollFlingVelocity() == PanVector(x: 1000 * 0.05, y: 0))
         tracker.add(x: 20, y: 0, atNanoseconds: 10_000_000)
         // v(0) now has dt = 0; v(−1) is 1000 px/s weighted 0.35.
-        #expect(tracker.iOSScrollFlingVelocity() == Velocity2(x: 1000 * 0.35, y: 0))
+        #expect(tracker.iOSScrollFlingVelocity() == PanVector(x: 1000 * 0.35, y: 0))
     }
 }

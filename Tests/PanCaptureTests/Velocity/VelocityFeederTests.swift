@@ -1,3 +1,4 @@
+import PanTrace
 import Testing
 
 @testable import PanCapture

@@ -1,3 +1,4 @@
+import PanTrace
 import Testing
 
 @testable import PanCapture
@@ -40,7 +41,7 @@ struct VelocityTrackerTests {
     func flutterRecordedGestureIsReproducedBitForBit(_ vectorCase: FlutterVectorCase) throws {
         let actual = try vectorCase.replay()
         let expected = vectorCase.gesture.expected
-        #expect(actual == Velocity2(x: expected.vx, y: expected.vy), "\(vectorCase) flutter")
+        #expect(actual == PanVector(x: expected.vx, y: expected.vy), "\(vectorCase) flutter")
     }
 
     @Test(.needsVelocityVectors) func flutterVectorsHoldThirteenRecordedGesturesAndOneInterrupted() throws {
@@ -72,7 +73,7 @@ struct VelocityTrackerTests {
         for sample in loop.samples {
             tracker.add(x: sample.x, y: sample.y, atNanoseconds: sample.nanoseconds)
         }
-        let expected = Velocity2(x: loop.expected.vx, y: loop.expected.vy)
+        let expected = PanVector(x: loop.expected.vx, y: loop.expected.vy)
         // Samples 1 s apart: the walk back keeps one sample, fewer than 3.
         #expect(tracker.velocity() == expected)
         // `pumpAndSettle` lets the stopwatch run past 40 ms.
@@ -235,7 +236,7 @@ struct VelocityTrackerTests {
 
     @Test func flutterTurnsANegativeZeroEstimateIntoZero() {
         let estimate = FlutterEstimator.Estimate(
-            velocity: Velocity2(x: -0.0, y: 0), confidence: 1, durationMicroseconds: 0,
+            velocity: PanVector(x: -0.0, y: 0), confidence: 1, durationMicroseconds: 0,
             offsetX: 0, offsetY: 0)
         let velocity = FlutterEstimator.velocity(of: estimate)
         #expect(velocity.x.sign == .plus)
@@ -257,7 +258,7 @@ struct VelocityTrackerTests {
                 x: Double(step) * 5, y: Double(step) * -5, atNanoseconds: Int64(step) * 10_000_000)
         }
         let velocity = try #require(tracker.velocity())
-        #expect(velocity == Velocity2(x: 500, y: -500))
+        #expect(velocity == PanVector(x: 500, y: -500))
     }
 
     @Test(arguments: [
@@ -270,7 +271,7 @@ struct VelocityTrackerTests {
     func androidComputedVelocityScalesThenClampsEachAxis(
         units: Int32, maxVelocity: Float, velocity: Double, expected: Double
     ) {
-        let computed = Velocity2(x: velocity, y: 0).androidComputed(
+        let computed = PanVector(x: velocity, y: 0).androidComputed(
             units: units, maxVelocity: maxVelocity)
         #expect(Float(computed.x) == Float(expected))
         #expect(computed.y == 0)
