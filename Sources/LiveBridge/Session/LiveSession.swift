@@ -6,13 +6,11 @@ internal import TransitionEngine
 
 /// One live recording from the viewer's record pad.
 ///
-/// Pointer events go through ``GestureRecording``, the same pipeline `pantrace record` uses,
-/// writing an `unsaved-…` file under `live/` as the gesture happens (a crash loses at most
-/// 100 ms). The events are kept too: saving replays them through a fresh ``GestureRecording``
-/// with the label and the chosen name, so the saved file is byte for byte what `pantrace
-/// record` writes for the same events and metadata; the unsaved file is then removed.
-/// Meanwhile a recognizer of its own drives an ``InteractiveTransition`` so the stage follows
-/// the finger.
+/// Pointer events go through one ``GestureRecording``, the pipeline `pantrace record` uses,
+/// which writes an `unsaved-…` file under `live/` as the gesture happens (a crash loses less
+/// than 100 ms) and reports each sample it records; those samples also drive an
+/// ``InteractiveTransition`` so the stage follows the finger. Saving reads the unsaved file
+/// back, adds the label and writes it under its name (docs/PROTOCOL.md §3).
 struct LiveSession {
     enum State: String {
         case armed, capturing, released, saved, discarded, failed
@@ -27,15 +25,18 @@ struct LiveSession {
     let recognizerConfiguration: PanRecognizer.Configuration
     let metadata: TraceMetadata
     private(set) var state = State.armed
-    private(set) var events: [PointerEvent] = []
+    /// Events taken so far, and the last one (a gesture still in progress at shutdown is
+    /// cancelled at its time).
+    private(set) var eventCount = 0
+    private var lastEvent: PointerEvent?
     private(set) var intent = Intent.unknown
     private(set) var unsavedPath: String?
     private(set) var savedPath: String?
     private(set) var samples = 0
     private(set) var duration = 0.0
     private var recording: GestureRecording
-    private var preview: PanRecognizer
     private var transition: InteractiveTransition
+    private var firstEventNanoseconds: Int64?
     private let stem: String
 
     init(owner: ConnectionID, request: RecordRequest, preset: Preset, folder: String, created: String, stamp: String) {
@@ -48,7 +49,6 @@ struct LiveSession {
         recording = GestureRecording(
             configuration: .init(recognizer: recognizerConfiguration, metadata: metadata),
             destination: RecordingDestination(folder: folder, stem: stem, skipsExistingNames: true))
-        preview = PanRecognizer(configuration: recognizerConfiguration)
         transition = InteractiveTransition(preset: preset, screen: Size(request.screen))
     }
 
@@ -68,10 +68,10 @@ struct LiveSession {
         guard state == .armed || state == .capturing else {
             throw BridgeFailure(.invalid, "the gesture was released: label it, then save or discard")
         }
-        guard events.count < Self.maximumEvents else { throw BridgeFailure(.invalid, "too many events in one recording") }
+        guard eventCount < Self.maximumEvents else { throw BridgeFailure(.invalid, "too many events in one recording") }
         // The message's values were range-checked when it was decoded; what is left is the
         // gesture as a whole, which no replay may be asked to cover for longer than an hour.
-        if let first = events.first, (message.milliseconds * 1e6 - Double(first.nanoseconds)).magnitude > ValueLimits.replaySpan * 1e9 {
+        if let first = firstEventNanoseconds, (message.milliseconds * 1e6 - Double(first)).magnitude > ValueLimits.replaySpan * 1e9 {
             throw BridgeFailure(
                 .invalid, "t_ms \(message.milliseconds) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that")
         }
@@ -92,28 +92,28 @@ struct LiveSession {
             }
             throw BridgeFailure(.invalid, "\(error)")
         }
-        events.append(event)
+        eventCount += 1
+        lastEvent = event
+        if firstEventNanoseconds == nil { firstEventNanoseconds = event.nanoseconds }
+        // One recognizer: the recording's. Each sample it records also moves the stage.
+        let sample: PanSample
         switch outcome {
-        case .began(let path):
+        case .began(let path, let began):
             unsavedPath = path
             state = .capturing
-        case .finished(let gesture):
+            samples = 1
+            sample = began
+        case .changed(let changed):
+            samples += 1
+            sample = changed
+        case .finished(let gesture, let release):
             samples = gesture.sampleCount
             duration = gesture.duration
             state = .released
-        default: break
+            sample = release
+        case .none, .failed, .ignored:
+            return nil
         }
-        return previewFrame(for: event)
-    }
-
-    private mutating func previewFrame(for event: PointerEvent) -> FrameState? {
-        let sample: PanSample
-        switch preview.handle(event) {
-        case .began(let s), .changed(let s): sample = s
-        case .ended(let s, _), .cancelled(let s, _): sample = s
-        default: return nil
-        }
-        if state == .capturing { samples += 1 }
         _ = transition.handle(GestureInput(sample))
         return transition.frameState(at: sample.time)
     }
@@ -123,24 +123,20 @@ struct LiveSession {
         self.intent = intent
     }
 
-    /// Writes the labelled gesture as `live/<name>-1.pantrace` (the next free number) and
-    /// removes the unsaved file; returns the saved file's path.
+    /// Writes the labelled gesture as `live/<name>-N.pantrace` (the next free number), from
+    /// the unsaved file itself (its samples were recognised once, as they came), and removes
+    /// the unsaved file; returns the saved file's path.
     mutating func save(name: String?) throws -> String {
         guard state == .released, let unsavedPath else { throw BridgeFailure(.invalid, "nothing to save: record a gesture first") }
-        var labelled = metadata
-        labelled.intent = intent
-        let replay = GestureRecording(
-            configuration: .init(recognizer: recognizerConfiguration, metadata: labelled),
-            destination: RecordingDestination(folder: folder, stem: name.map(RecordingDestination.sanitized) ?? "live", skipsExistingNames: true))
-        var saved: String?
+        let destination = RecordingDestination(folder: folder, stem: name.map(RecordingDestination.sanitized) ?? "live", skipsExistingNames: true)
+        let saved: String
         do {
-            for event in events {
-                if case .finished(let gesture) = try replay.handle(event), saved == nil { saved = gesture.path }
-            }
+            var trace = try TraceReader(configuration: .init(isStrict: true)).read(contentsOf: unsavedPath).trace
+            trace.metadata.intent = intent
+            saved = try destination.writeNext(trace)
         } catch {
             throw BridgeFailure(.failed, "could not save: \(error)")
         }
-        guard let saved else { throw BridgeFailure(.failed, "could not save: the gesture did not replay") }
         try? FileManager.default.removeItem(atPath: unsavedPath)  // cleanup: the saved copy exists
         savedPath = saved
         state = .saved
@@ -157,7 +153,7 @@ struct LiveSession {
     /// Ends a gesture still in progress (shutdown, the owner left): the finger is taken as
     /// cancelled at the last event's time, so the unsaved file is complete.
     mutating func finalise() {
-        guard state == .capturing, let last = events.last else { return }
+        guard state == .capturing, let last = lastEvent else { return }
         let cancel = PointerEvent(nanoseconds: last.nanoseconds, location: last.location, phase: .cancel, pointer: last.pointer)
         if case .finished? = try? recording.handle(cancel) {  // a failure leaves the chunks written so far
             state = .released

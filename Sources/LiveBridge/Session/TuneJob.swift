@@ -38,10 +38,7 @@ struct TuneJob: Sendable {
                 }
             }
             let result = try tuner.run(on: TraceCorpus(entries: entries, failures: failures))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let report = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(TuningReport(result)))
-            return .success(TuneOutcome(preset: preset, report: report))
+            return .success(TuneOutcome(preset: preset, report: .computed(TuningReport(result))))
         } catch let failure as BridgeFailure {
             return .failure(failure)
         } catch {

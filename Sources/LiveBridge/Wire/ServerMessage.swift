@@ -148,8 +148,26 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
 
 /// `tune`: the sweep's result in the `pantrace tune --json` schema (docs/TUNE.md).
 package struct TuneOutcome: Codable, Sendable {
+    /// The report: computed by the bridge, which encodes it once, straight from the sweep; or
+    /// received, as a client decoding the message has it.
+    package enum Report: Codable, Sendable {
+        case computed(TuningReport)
+        case received(JSONValue)
+
+        package init(from decoder: any Decoder) throws {
+            self = .received(try JSONValue(from: decoder))
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .computed(let report): try report.encode(to: encoder)
+            case .received(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
     package var preset: String
-    package var report: JSONValue
+    package var report: Report
 }
 
 /// The `code` of an `error` message: stable, for programs (docs/PROTOCOL.md §2, `error`).

@@ -48,12 +48,14 @@ public final class GestureRecording {
 
     /// What one event did to the recording.
     public enum Outcome: Hashable, Sendable {
-        /// Nothing visible: a touch went down, moved within the slop, or the pan moved.
+        /// Nothing visible: a touch went down or moved within the slop.
         case none
-        /// A gesture began; its file was created at this path.
-        case began(path: String)
-        /// A gesture ended or was cancelled; its file is complete.
-        case finished(RecordedGesture)
+        /// A gesture began with `sample`; its file was created at `path`.
+        case began(path: String, sample: PanSample)
+        /// The pan moved: `sample` was recorded.
+        case changed(PanSample)
+        /// A gesture ended or was cancelled with `sample`; its file is complete.
+        case finished(RecordedGesture, sample: PanSample)
         /// A touch did not become a pan.
         case failed(PanRecognizer.Failure)
         /// The event belongs to no gesture being recognised.
@@ -105,10 +107,11 @@ public final class GestureRecording {
         case .began(let sample):
             let file = try open()
             try recording { () throws(PanTraceError) in try file.append(sample) }
-            return .began(path: file.path)
+            return .began(path: file.path, sample: sample)
         case .changed(let sample):
-            try recording { () throws(PanTraceError) in try current?.append(sample) }
-            return .none
+            guard let file = current else { return .none }
+            try recording { () throws(PanTraceError) in try file.append(sample) }
+            return .changed(sample)
         case .ended(let sample, let hasVelocity), .cancelled(let sample, let hasVelocity):
             guard let file = current else { return .none }
             current = nil
@@ -123,7 +126,7 @@ public final class GestureRecording {
                 path: file.path, id: file.writer.metadata.id, sampleCount: file.sampleCount, duration: file.duration,
                 endPhase: sample.phase, hasReleaseVelocity: hasVelocity)
             gestures.append(gesture)
-            return .finished(gesture)
+            return .finished(gesture, sample: sample)
         }
     }
 

@@ -1,5 +1,5 @@
 internal import Foundation
-internal import PanTrace
+public import PanTrace
 
 /// Where a recording session writes its gestures: `FOLDER/STEM-1.pantrace`,
 /// `FOLDER/STEM-2.pantrace`, …
@@ -83,6 +83,26 @@ public struct RecordingDestination: Hashable, Sendable {
     /// is the file's stem. With ``skipsExistingNames``, numbers whose file exists are passed
     /// over; the exclusive create still guarantees nothing is overwritten, and the bound
     /// stops a full folder from turning into endless attempts.
+    /// Writes a finished trace as the next free `STEM-N.pantrace` (its metadata's id set to
+    /// `STEM-N`), whole or not at all; returns the path.
+    public func writeNext(_ trace: Trace) throws(CaptureError) -> String {
+        var number = 1
+        while true {
+            let current = number
+            number += 1
+            let path = path(forGesture: current)
+            if skipsExistingNames, current < 100_000, FileManager.default.fileExists(atPath: path) { continue }
+            var named = trace
+            named.metadata.id = "\(stem)-\(current)"
+            do {
+                try TraceEncoder.write(named, to: path)
+                return path
+            } catch {
+                throw CaptureError(.recording(error))
+            }
+        }
+    }
+
     func createNextFile(
         number: inout Int, metadata: TraceMetadata, grid: SampleGrid, configuration: TraceWriter.Configuration
     ) throws(CaptureError) -> GestureFile {
