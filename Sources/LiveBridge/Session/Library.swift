@@ -19,7 +19,6 @@ struct Library {
     static let maximumRecordings = 100_000
 
     let folder: String
-    private let resolvedFolder: String
     private(set) var recordings: [RecordingInfo] = []
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
@@ -40,7 +39,6 @@ struct Library {
 
     init(folder: String) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
-        resolvedFolder = URL(fileURLWithPath: self.folder).resolvingSymlinksInPath().path
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
@@ -50,20 +48,12 @@ struct Library {
         var found: [RecordingInfo] = []
         var problems: [String] = []
         var seen: [String: Entry] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        var paths: [String] = []
-        while let relative = enumerator?.nextObject() as? String {
-            guard relative.hasSuffix(".pantrace") else { continue }
-            guard paths.count < Self.maximumRecordings else {
-                problems.append("\(folder): more than \(Self.maximumRecordings) recordings; the rest are not listed")
-                break
-            }
-            paths.append(relative)
-        }
-        for relative in paths.sorted() {
+        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: Self.maximumRecordings)
+        problems += listing.problems
+        let paths = listing.files
+        for relative in paths {
             let path = folder + "/" + relative
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard resolved.hasPrefix(resolvedFolder + "/") else { continue }
             guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
             let entry = cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
                 ?? Entry(stamp: stamp, outcome: read(relative, at: path))

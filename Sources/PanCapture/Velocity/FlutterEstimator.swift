@@ -1,4 +1,4 @@
-public import PanTrace
+internal import PanTrace
 
 /// Flutter's `VelocityTracker` (``VelocityStrategy/flutter``): a degree-2 least-squares fit
 /// in `Double` over the recent continuous stretch of samples.

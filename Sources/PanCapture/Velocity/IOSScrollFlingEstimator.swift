@@ -1,4 +1,4 @@
-public import PanTrace
+internal import PanTrace
 
 /// Flutter's `IOSScrollViewFlingVelocityTracker`: its approximation of the velocity an iOS
 /// scroll view reports when the finger lifts.

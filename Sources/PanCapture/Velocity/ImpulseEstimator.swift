@@ -1,4 +1,4 @@
-public import PanTrace
+internal import PanTrace
 
 /// Android's `ImpulseVelocityTrackerStrategy` (``VelocityStrategy/impulse``), in 32-bit
 /// `Float` like the original.

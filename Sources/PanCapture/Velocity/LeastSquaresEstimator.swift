@@ -1,4 +1,4 @@
-public import PanTrace
+internal import PanTrace
 
 /// Android's `LeastSquaresVelocityTrackerStrategy` with degree 2 and no weighting
 /// (``VelocityStrategy/lsq2``), in 32-bit `Float` like the original.

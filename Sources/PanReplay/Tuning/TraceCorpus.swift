@@ -67,7 +67,13 @@ package struct TraceCorpus: Sendable {
                 corpus.failures.append(Failure(file: path, reason: "\(path): no such file or folder"))
                 continue
             }
-            let files = isFolder.boolValue ? traceFiles(in: path, failures: &corpus.failures) : [path]
+            var files = [path]
+            if isFolder.boolValue {
+                let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv])
+                corpus.failures += listing.problems.map { Failure(file: path, reason: $0) }
+                let base = path.hasSuffix("/") ? path : path + "/"
+                files = listing.files.map { base + $0 }
+            }
             for file in files {
                 do {
                     corpus.entries.append(Entry(file: file, trace: try TraceFiles.read(file, reader: reader).trace))
@@ -77,35 +83,5 @@ package struct TraceCorpus: Sendable {
             }
         }
         return corpus
-    }
-
-    private static func isTraceFileName(_ name: String) -> Bool {
-        do {
-            return try InterchangeFormat(path: name).isReadable
-        } catch {
-            return false
-        }
-    }
-
-    /// The trace files under `folder`, sorted; a folder that cannot be listed is a failure.
-    private static func traceFiles(in folder: String, failures: inout [Failure]) -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.subpathsOfDirectory(atPath: folder)
-        } catch {
-            failures.append(Failure(file: folder, reason: "\(folder): cannot list the folder: \(error.localizedDescription)"))
-            return []
-        }
-        let base = folder.hasSuffix("/") ? folder : folder + "/"
-        return names.sorted().compactMap { name in
-            let components = name.split(separator: "/")
-            guard !components.contains(where: { $0.hasPrefix(".") }) else { return nil }
-            // Not a trace file (a README, a licence, a Perfetto export): not a failure.
-            guard isTraceFileName(name) else { return nil }
-            let path = base + name
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return nil }
-            return path
-        }
     }
 }
