@@ -37,7 +37,8 @@ public enum TraceFolder {
             guard let format = try? InterchangeFormat(path: name), formats.contains(format) else { continue }  // not a trace file: not a problem
             let path = base + name
             var isFolder: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            // A dangling symlink stays listed: reading it reports the problem, nothing vanishes.
+            if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { continue }
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             guard resolved.hasPrefix(root + "/") else { continue }
             guard listing.files.count < limit else {
