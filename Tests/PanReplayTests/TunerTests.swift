@@ -119,7 +119,7 @@ struct TunerTests {
     func anUnknownGridKeyListsTheValidKeys() throws {
         let grid = try TuningGrid(axes: [GridAxis(parsing: "treshold=0.2:0.8:0.1")])
         let error = #expect(throws: ReplayError.self) { try Tuner(presetNamed: "swipe-dismiss", grid: grid) }
-        #expect(error?.description.contains("valid keys: threshold") == true)
+        #expect(error?.description.contains("valid keys: direction, travel, travelUnit, threshold") == true)
     }
 
     @Test

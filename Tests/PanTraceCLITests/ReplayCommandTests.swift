@@ -87,7 +87,7 @@ struct ReplayCommandTests {
         let file = try Self.firstFile(in: try Self.swipes(count: 1))
         let result = try BinaryTests.run(["replay", file, "--preset", "swipe-dismiss", "--set", "treshold=0.3"])
         #expect(result.status != 0)
-        #expect(result.stderr.hasPrefix("error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: threshold"))
+        #expect(result.stderr.hasPrefix("error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
