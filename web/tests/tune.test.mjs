@@ -38,6 +38,9 @@ const report = {
 test("the report's texts: status, best, a cell's tooltip, a table row", () => {
   assert.equal(t.sweepStatus(report), "10 recordings × 2 points");
   assert.equal(t.sweepStatus({}), "? recordings × ? points");
+  assert.equal(
+    t.sweepStatus({ ...report, excluded: { off_axis: 3, no_progress: 1, wrong_way: 0, not_fitting: [] } }),
+    "10 recordings × 2 points; left out, not driving the preset: 3 moving along the other axis, 1 never reaching progress 0.05");
   assert.equal(t.bestText(report), "best threshold=0.5: 9/10 (defaults 8/10)");
   assert.equal(t.bestText({ ...report, defaults: undefined }), "best threshold=0.5: 9/10");
   assert.equal(t.bestText({}), "");
