@@ -1,8 +1,9 @@
 // Layer geometry (Sources/TransitionEngine/Geometry/Layer.swift) to CSS and SVG.
 //
 // A layer's on-screen frame is its `frame` scaled by `scale` about the frame's centre, then
-// moved by `translation`; it is clipped by `mask` (a circle in *screen* coordinates) and by
-// `corner_radius`, with `alpha`. Screen points become CSS pixels by one factor `k`.
+// moved by `translation`; it is clipped by `mask` (a circle, or an oval with `radius_y`, in
+// *screen* coordinates) and by `corner_radius`, with `alpha`. Screen points become CSS pixels
+// by one factor `k`.
 
 /** Rounds for CSS text: 1/1000 px is far below what a screen shows. */
 export const fmt = (n) => String(Math.round(n * 1000) / 1000);
@@ -34,20 +35,39 @@ export function screenOfLayers(layers) {
   return { width, height };
 }
 
+/** The mask's semi-axes in screen points: `radius` across, `radius_y` (or `radius`) down. */
+export function maskRadii(mask) {
+  const rx = Math.max(0, mask.radius);
+  const ry = Math.max(0, mask.radius_y ?? mask.radius);
+  return { rx, ry };
+}
+
 /**
- * The mask as a circle in the layer's own (untransformed) coordinates, origin at the frame's
- * top-left, in points — what CSS `clip-path` and an SVG clip inside the layer need, since
- * both are applied before the layer's transform. `null` without a mask.
+ * The mask as a circle or oval in the layer's own (untransformed) coordinates, origin at the
+ * frame's top-left, in points — what CSS `clip-path` and an SVG clip inside the layer need,
+ * since both are applied before the layer's transform: `{cx, cy, rx, ry}`, plus `r` for a
+ * circle. `null` without a mask.
  */
 export function maskInLayer(layer) {
   if (!layer.mask) return null;
   const p = presentedFrame(layer);
-  if (layer.scale === 0) return { cx: 0, cy: 0, r: 0 };
-  return {
+  if (layer.scale === 0) return { cx: 0, cy: 0, r: 0, rx: 0, ry: 0 };
+  const { rx, ry } = maskRadii(layer.mask);
+  const inLayer = {
     cx: (layer.mask.center.x - p.x) / layer.scale,
     cy: (layer.mask.center.y - p.y) / layer.scale,
-    r: Math.max(0, layer.mask.radius) / layer.scale,
+    rx: rx / layer.scale,
+    ry: ry / layer.scale,
   };
+  return rx === ry ? { ...inLayer, r: inLayer.rx } : inLayer;
+}
+
+/** CSS `clip-path` for a mask in layer coordinates at `k` CSS px per point: `circle(…)` or `ellipse(…)`. */
+export function clipPath(mask, k) {
+  if (!mask) return "none";
+  const at = `at ${fmt(mask.cx * k)}px ${fmt(mask.cy * k)}px`;
+  if (mask.r !== undefined) return `circle(${fmt(mask.r * k)}px ${at})`;
+  return `ellipse(${fmt(mask.rx * k)}px ${fmt(mask.ry * k)}px ${at})`;
 }
 
 /**
@@ -58,7 +78,7 @@ export function maskInLayer(layer) {
 export function layerStyle(layer, k) {
   const f = layer.frame;
   const mask = maskInLayer(layer);
-  const hidden = layer.scale === 0 || (mask && mask.r === 0);
+  const hidden = layer.scale === 0 || (mask && (mask.rx === 0 || mask.ry === 0));
   return {
     left: `${fmt(f.x * k)}px`,
     top: `${fmt(f.y * k)}px`,
@@ -68,7 +88,7 @@ export function layerStyle(layer, k) {
     transform: `translate(${fmt(layer.translation.x * k)}px, ${fmt(layer.translation.y * k)}px) scale(${fmt(layer.scale)})`,
     opacity: fmt(Math.min(1, Math.max(0, layer.alpha))),
     borderRadius: `${fmt(Math.max(0, layer.corner_radius) * k)}px`,
-    clipPath: mask ? `circle(${fmt(mask.r * k)}px at ${fmt(mask.cx * k)}px ${fmt(mask.cy * k)}px)` : "none",
+    clipPath: clipPath(mask, k),
     visibility: hidden ? "hidden" : "visible",
   };
 }
@@ -81,8 +101,9 @@ export function layerBox(layer, k) {
 
 /**
  * The layer as SVG in screen points (a `viewBox` of the screen): a `<rect>`'s attributes and,
- * with a mask, a `<circle>` for its clip path in screen coordinates (the SVG is not
- * transformed, so the screen-space mask applies as it is).
+ * with a mask, the attributes of its clip path in screen coordinates (the SVG is not
+ * transformed, so the screen-space mask applies as it is): a `<circle>` (`cx`, `cy`, `r`),
+ * or an `<ellipse>` (`cx`, `cy`, `rx`, `ry`) when the mask is an oval; `clipShape` names it.
  */
 export function layerSvg(layer) {
   const p = presentedFrame(layer);
@@ -91,10 +112,15 @@ export function layerSvg(layer) {
       x: fmt(p.x), y: fmt(p.y), width: fmt(p.width), height: fmt(p.height),
       rx: fmt(Math.max(0, layer.corner_radius) * layer.scale), opacity: fmt(Math.min(1, Math.max(0, layer.alpha))),
     },
-    clip: layer.mask
-      ? { cx: fmt(layer.mask.center.x), cy: fmt(layer.mask.center.y), r: fmt(Math.max(0, layer.mask.radius)) }
-      : null,
+    clip: layer.mask ? svgClip(layer.mask) : null,
+    clipShape: layer.mask ? (maskRadii(layer.mask).rx === maskRadii(layer.mask).ry ? "circle" : "ellipse") : null,
   };
+}
+
+function svgClip(mask) {
+  const { rx, ry } = maskRadii(mask);
+  const centre = { cx: fmt(mask.center.x), cy: fmt(mask.center.y) };
+  return rx === ry ? { ...centre, r: fmt(rx) } : { ...centre, rx: fmt(rx), ry: fmt(ry) };
 }
 
 /** An SVG path through points (`M x y L x y …`), empty for none. */

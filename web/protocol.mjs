@@ -51,6 +51,7 @@ function layer(l, p) {
     const m = object(l, "mask", p);
     vector(m, "center", `${p}.mask`);
     number(m, "radius", `${p}.mask`);
+    if (m.radius_y !== undefined) number(m, "radius_y", `${p}.mask`);
   }
 }
 

@@ -48,17 +48,26 @@ export function recordingGroups(library) {
 /** A recording as the menu names it: name, intent and source. */
 export const recordingLabel = (r) => `${r.name} · ${r.intent} · ${r.source}`;
 
-/** The decision under the stage, from a `summary`: data attributes, headline and reason. */
+/**
+ * The decision under the stage, from a `summary`: data attributes, headline and reason; the
+ * drag that drives the preset; and, when the recording does not drive it, why and by how much
+ * (`fit`, empty when it fits) with the direction that would (`summary.suggested_direction`).
+ */
 export function decisionText(summary) {
   const s = summary;
   const known = s?.correct !== undefined;
   const margin = Number.isFinite(s?.margin) ? ` · margin ${num(s.margin, 3)} ${s.margin_unit ?? ""}` : "";
   const verdict = !known ? "" : s.correct ? ` · matches intent (${s.intent})` : ` · meant ${s.intent}`;
+  const misfit = s?.fit !== undefined && s.fit !== "fits";
+  const hint = misfit && s.suggested_direction ? ` (try direction = ${s.suggested_direction})` : "";
   return {
     outcome: s?.decision ?? "",
     correct: known ? String(s.correct) : "",
     headline: s ? s.decision : "–",
     reason: s ? `${s.reason ?? ""}${margin}${verdict}` : "",
+    fitState: s?.fit ?? "",
+    fit: misfit ? `This recording ${(s.fit_note ?? s.fit).replace(/^does not fit: /, "does not drive the preset: ")}${hint}` : "",
+    drag: s?.drag ? `driven by a ${s.drag.replace(/^drag /, "drag ")}` : "",
   };
 }
 

@@ -138,6 +138,10 @@ export class ReplayView {
     box.dataset.correct = text.correct;
     $("decision-outcome").textContent = text.headline;
     $("decision-reason").textContent = text.reason;
+    box.dataset.fit = text.fitState;
+    $("decision-fit").textContent = text.fit;
+    $("decision-fit").hidden = text.fit === "";
+    $("preset-drag").textContent = text.drag;
   }
 
   // MARK: Controls

@@ -6,6 +6,7 @@ import { fitScale, layerStyle, polyline, touchRadius } from "./geometry.mjs";
 
 /** A layer's mock content: a bar and rows, so motion reads like a screen moving. */
 function mockContent(role) {
+  if (role === "dimming") return [];
   return [
     h("div", { class: "mock-bar" }, h("span", { class: "mock-title", text: role })),
     h("div", { class: "mock-rows" }, ...Array.from({ length: 6 }, () => h("div", { class: "mock-row" }))),

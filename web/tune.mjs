@@ -15,8 +15,13 @@ export function defaultAxis(spec) {
   return { from: Number(from.toPrecision(3)), to: Number(to.toPrecision(3)), step: step || 1 };
 }
 
-/** The parameter an axis row starts on: the first number for columns, none for rows. */
-export const defaultAxisKey = (specs, index) => (index === 0 ? (specs.find((sp) => sp.kind === "number")?.key ?? specs[0]?.key) : "");
+/**
+ * The parameter an axis row starts on: for columns the decision's `threshold` (what a sweep is
+ * most often for), else the first number; none for rows.
+ */
+export const defaultAxisKey = (specs, index) => (index === 0
+  ? (specs.find((sp) => sp.key === "threshold")?.key ?? specs.find((sp) => sp.kind === "number")?.key ?? specs[0]?.key)
+  : "");
 
 /**
  * The `tune` grid from the axis rows as typed: `{key, values}` (comma-separated text, for a
@@ -37,8 +42,19 @@ export const recordingsSummary = (checked, all) => (checked === all ? `recording
 /** Parameter values as `key=value` pairs. */
 export const valuesText = (values, separator = " ") => Object.entries(values).map(([k, v]) => `${k}=${valueLabel(v)}`).join(separator);
 
-/** The status after a sweep: how many recordings over how many points. */
-export const sweepStatus = (report) => `${report.traces?.tuned ?? "?"} recordings × ${report.grid?.points ?? "?"} points`;
+/**
+ * The status after a sweep: how many recordings over how many points, then the recordings
+ * left out because they do not drive the preset (`excluded.not_fitting`, docs/MODEL.md §2.6).
+ */
+export function sweepStatus(report) {
+  const base = `${report.traces?.tuned ?? "?"} recordings × ${report.grid?.points ?? "?"} points`;
+  const x = report.excluded ?? {};
+  const parts = [];
+  if (x.off_axis > 0) parts.push(`${x.off_axis} moving along the other axis`);
+  if (x.no_progress > 0) parts.push(`${x.no_progress} never reaching progress 0.05`);
+  if (x.wrong_way > 0) parts.push(`${x.wrong_way} dragging the wrong way`);
+  return parts.length ? `${base}; left out, not driving the preset: ${parts.join(", ")}` : base;
+}
 
 /** The best point and the defaults, as the heat map's head shows them; empty without a best. */
 export function bestText(report) {

@@ -128,7 +128,7 @@ for sweep in sweeps {
         for entry in sweep.corpus.entries {
             let trace = entry.trace
             let track = try GestureTrack(trace: trace, velocity: parameters.velocity)
-            let release = track.releaseState(mapping: parameters.preset.mapping(screen: track.screen))
+            let release = track.releaseState(preset: parameters.preset)
             checksum += parameters.preset.policy.decide(release).margin
         }
     }

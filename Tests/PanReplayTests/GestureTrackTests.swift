@@ -12,7 +12,7 @@ struct GestureTrackTests {
             let preset = Preset(.best)
             var transition = InteractiveTransition(preset: preset, screen: track.screen)
             for input in track.inputs { _ = transition.handle(input) }
-            #expect(track.releaseState(mapping: preset.mapping(screen: track.screen)) == transition.release)
+            #expect(track.releaseState(preset: preset) == transition.release)
         }
     }
 

@@ -42,8 +42,11 @@ struct ReplayerTests {
             #expect(frame.gesture == expected)
             if frame.time < releaseTime {
                 #expect(frame.phase == .interactive)
+                // Only `changed` moves the transition (docs/MODEL.md §1.3): the frame shows the latest
+                // `changed` sample at or before it, and 0 before the first.
                 let mapping = replayer.configuration.parameters.preset.mapping(screen: replayer.track.screen)
-                #expect(frame.progress == mapping.progress(for: expected!.translation))
+                let changed = replayer.track.inputs.last { $0.time <= frame.time && $0.phase == .changed }
+                #expect(frame.progress == (changed.map { mapping.progress(for: $0.translation) } ?? 0))
             }
             index += 1
         }
@@ -96,7 +99,7 @@ struct ReplayerTests {
             let replayer = try Self.replayer(trace)
             let track = replayer.track
             let preset = Preset(.swipeDismiss)
-            let release = track.releaseState(mapping: preset.mapping(screen: track.screen))
+            let release = track.releaseState(preset: preset)
             let metrics = TransitionMetrics(release: release, preset: preset, displayFrameRate: 60)
             let summary = replayer.summary
             #expect(summary.type == "summary")

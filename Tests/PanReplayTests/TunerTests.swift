@@ -119,7 +119,7 @@ struct TunerTests {
     func anUnknownGridKeyListsTheValidKeys() throws {
         let grid = try TuningGrid(axes: [GridAxis(parsing: "treshold=0.2:0.8:0.1")])
         let error = #expect(throws: ReplayError.self) { try Tuner(presetNamed: "swipe-dismiss", grid: grid) }
-        #expect(error?.description.contains("valid keys: threshold") == true)
+        #expect(error?.description.contains("valid keys: direction, travel, travelUnit, threshold") == true)
     }
 
     @Test
@@ -168,5 +168,36 @@ struct TunerTests {
         let across = try Self.tune(swipes + sideways, preset: "swipe-back", ["threshold=0.3,0.5"])
         #expect(across.offAxisCount == 6)
         #expect(across.traceCount == 5)
+    }
+
+    @Test
+    func recordingsThatDoNotDriveThePresetAreLeftOutWithTheirReasonInEveryFormat() throws {
+        let swipes = Fixtures.swipes(6, seed: 9)
+        // circle-reveal is driven by a drag left: swipes down do not drive it.
+        #expect(throws: ReplayError.self) { try Self.tune(swipes, preset: "circle-reveal", ["threshold=0.3,0.5"]) }
+        // Once a grid axis drives it downward, every swipe is tuned.
+        let driven = try Self.tune(swipes, preset: "circle-reveal", ["direction=left,down", "threshold=0.3,0.5"])
+        #expect(driven.traceCount == 6 && driven.notFitting.isEmpty)
+        // A mix: the swipes fit swipe-dismiss, the edge swipes are off axis.
+        var configuration = GestureSynthesizer.Configuration()
+        configuration.kind = .edgeBack
+        let sideways = (0..<3).map { GestureSynthesizer(configuration: configuration, seed: 8).trace(at: $0) }
+        let result = try Self.tune(swipes + sideways, ["threshold=0.3,0.5"])
+        #expect(result.notFitting.count == 3 && result.offAxisCount == 3)
+        #expect(result.notFitting.allSatisfy { $0.reason.contains("moves mostly across the preset's axis") })
+        #expect(result.text().contains("3 moving along the other axis"))
+        #expect(result.text().contains("not driving swipe-dismiss"))
+        #expect(result.csv().contains("# excluded, not driving swipe-dismiss: 3 moving along the other axis"))
+        let json = String(decoding: try JSONEncoder().encode(TuningReport(result)), as: UTF8.self)
+        #expect(json.contains("\"not_fitting\"") && json.contains("\"off_axis\":3") && json.contains("\"no_progress\":0"))
+        #expect(TuningHeatMap(result).svg().contains("excluded, not driving the preset: 3 moving along the other axis"))
+    }
+
+    @Test
+    func gridSettingsThatMakeAnOutcomeUnreachableAreReported() throws {
+        let result = try Self.tune(Fixtures.swipes(6, seed: 9), ["threshold=0.5,1"])
+        #expect(result.unreachable.count == 1)
+        #expect(result.unreachable[0].hasPrefix("threshold=1: finish is unreachable"))
+        #expect(result.text().contains("warning: threshold=1: finish is unreachable"))
     }
 }

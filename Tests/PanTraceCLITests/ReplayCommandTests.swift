@@ -87,7 +87,7 @@ struct ReplayCommandTests {
         let file = try Self.firstFile(in: try Self.swipes(count: 1))
         let result = try BinaryTests.run(["replay", file, "--preset", "swipe-dismiss", "--set", "treshold=0.3"])
         #expect(result.status != 0)
-        #expect(result.stderr.hasPrefix("error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: threshold"))
+        #expect(result.stderr.hasPrefix("error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -150,5 +150,45 @@ struct ReplayCommandTests {
         let unknown = try BinaryTests.run(["presets", "zoomy"])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("valid presets"))
+    }
+
+    @Test func aSwipeDownUnderCircleRevealIsReportedThenDrivesItWithDirectionDown() throws {
+        let file = try Self.firstFile(in: try Self.swipes(count: 1))
+        let off = try BinaryTests.run(["replay", file, "--preset", "circle-reveal", "--format", "summary"])
+        #expect(off.status == 0)
+        #expect(off.stderr.contains("does not drive circle-reveal (off_axis)"))
+        #expect(off.stderr.contains("try --set direction=down"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(off.stdout.utf8)) as? [String: Any])
+        #expect(summary["fit"] as? String == "off_axis")
+        #expect((summary["fit_note"] as? String)?.contains("across") == true)
+        #expect(summary["suggested_direction"] as? String == "down")
+        // The frames output says so too, on standard error, and in its summary line.
+        let frames = try BinaryTests.run(["replay", file, "--preset", "circle-reveal"])
+        #expect(frames.stderr.contains("does not drive circle-reveal"))
+        #expect(frames.stdout.split(separator: "\n").last?.contains("\"fit\":\"off_axis\"") == true)
+        let down = try BinaryTests.run(["replay", file, "--preset", "circle-reveal", "--set", "direction=down", "--format", "summary"])
+        #expect(down.status == 0 && !down.stderr.contains("does not drive"))
+        let driven = try #require(try JSONSerialization.jsonObject(with: Data(down.stdout.utf8)) as? [String: Any])
+        #expect(driven["fit"] as? String == "fits")
+        #expect((driven["progress_at_release"] as? Double ?? 0) > 0.05)
+    }
+
+    @Test func anUnreachableThresholdAndABoundedCompletionAreReported() throws {
+        let file = try Self.firstFile(in: try Self.swipes(count: 1))
+        let result = try BinaryTests.run(["replay", file, "--preset", "swipe-dismiss", "--set", "threshold=1", "--format", "summary"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: finish is unreachable"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((summary["completion_s"] as? Double ?? 99) <= 10)
+    }
+
+    @Test func presetsSayWhichDragDrivesThem() throws {
+        let text = try BinaryTests.run(["presets", "circle-reveal"])
+        #expect(text.stdout.contains("driven by: drag left (−x) over W"))
+        let json = try BinaryTests.run(["presets", "swipe-dismiss", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let drag = try #require(object["drag"] as? [String: Any])
+        #expect(drag["direction"] as? String == "down" && drag["axis"] as? String == "y")
+        #expect(drag["travel"] as? Double == 0.5 && drag["travel_unit"] as? String == "height")
     }
 }

@@ -177,7 +177,7 @@ struct CompletionModelTests {
 
     @Test
     func displayLinkStepperDependsOnTheFrameRate() {
-        let model = CompletionModel.displayLinkStepper(DisplayLinkStepper(rate: 0.02, cancel: PercentDrivenCompletion(duration: 0.3)))
+        let model = CompletionModel.displayLinkStepper(DisplayLinkStepper(rate: 0.02, cancel: PercentDrivenCompletion(duration: 0.3), finishesPercentDriven: false))
         // From 0.5: p += 0.02 reaches ≥ 0.98 on frame 24 (24 × 0.02 = 0.48, up to accumulation).
         let at60 = Self.plan(model, .finish, p0: 0.5, frameRate: 60)
         let at120 = Self.plan(model, .finish, p0: 0.5, frameRate: 120)

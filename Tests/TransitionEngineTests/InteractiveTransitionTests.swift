@@ -13,7 +13,8 @@ struct InteractiveTransitionTests {
     func gestureDrivesProgressThenReleaseCompletesToFinish() {
         var transition = InteractiveTransition(preset: Preset(.uikitPercent), screen: Self.screen)
         #expect(transition.snapshot(at: 0).phase == .idle)
-        #expect(transition.handle(Self.sample(0, .began, x: 10)) == .began(progress: 0.025))
+        // `began` does not move the transition: UIKit apps call update only in `.changed`.
+        #expect(transition.handle(Self.sample(0, .began, x: 10)) == .began(progress: 0))
         #expect(transition.handle(Self.sample(0.1, .changed, x: 240)) == .updated(progress: 0.6))
         guard case .released(let report) = transition.handle(Self.sample(0.2, .ended, x: 240, vx: 300)) else {
             Issue.record("expected a release")
@@ -72,6 +73,7 @@ struct InteractiveTransitionTests {
     func pauseWithoutASampleReadsProgressAndVelocity() throws {
         var transition = InteractiveTransition(preset: Preset(.uikitPercent), screen: Self.screen)
         _ = transition.handle(Self.sample(0, .began, x: 0))
+        _ = transition.handle(Self.sample(0.05, .changed, x: 100))
         _ = transition.handle(Self.sample(0.1, .ended, x: 100))
         guard case .paused(let progress, let velocity) = transition.pause(at: 0.12) else {
             Issue.record("expected a pause")
@@ -86,6 +88,7 @@ struct InteractiveTransitionTests {
     func releaseFrameCarriesTheDecisionOnlyOnce() throws {
         var transition = InteractiveTransition(preset: Preset(.swipeDismiss), screen: Self.screen, displayFrameRate: 120)
         _ = transition.handle(GestureInput(time: 0, phase: .began, translation: Vector2(x: 0, y: 5)))
+        _ = transition.handle(GestureInput(time: 0.05, phase: .changed, translation: Vector2(x: 0, y: 204)))
         _ = transition.handle(GestureInput(time: 0.1, phase: .cancelled, translation: Vector2(x: 0, y: 204), velocity: Vector2(x: 0, y: 50)))
         let releaseFrame = transition.frameState(at: 0.105)
         let report = try #require(releaseFrame.release)

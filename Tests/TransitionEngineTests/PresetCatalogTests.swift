@@ -53,7 +53,7 @@ struct PresetCatalogTests {
         let error = #expect(throws: TransitionEngineError.self) { try Preset(named: "zoom", overrides: ["treshold": 0.4]) }
         #expect(error?.key == "treshold")
         #expect(error?.preset == "zoom")
-        #expect(error?.description.contains("unknown parameter 'treshold'; valid keys: threshold, comparison, cancelledPhase, duration") == true)
+        #expect(error?.description.contains("unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold, comparison, cancelledPhase, duration") == true)
     }
 
     @Test(arguments: [-0.01, 1.01])
@@ -100,7 +100,7 @@ struct PresetCatalogTests {
 
     @Test
     func springDurationCanMeanResponseOrSettling() throws {
-        guard case .spring(let byResponse) = Preset(.semiModal).completion,
+        guard case .spring(let byResponse) = try Preset(named: "semi-modal", overrides: ["springDuration": "response"]).completion,
             case .spring(let bySettling) = try Preset(named: "semi-modal", overrides: ["springDuration": "settling"]).completion
         else {
             Issue.record("semi-modal should complete on a spring")

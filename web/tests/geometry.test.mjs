@@ -56,7 +56,28 @@ test("an unscaled, untranslated masked layer clips at the mask's own centre", ()
   assert.equal(g.layerStyle(l, 0.25).clipPath, "circle(13.648px at 243px 33.6px)");
 });
 
+test("an oval mask (radius_y) becomes a clip ellipse, scaled into the layer's coordinates", () => {
+  const l = layer({ scale: 0.5, translation: { x: 100, y: 0 }, mask: { center: { x: 297.5, y: 411 }, radius: 50, radius_y: 30 } });
+  const m = g.maskInLayer(l);
+  close(m.cx, 200);
+  close(m.cy, 400);
+  close(m.rx, 100);
+  close(m.ry, 60);
+  assert.equal(m.r, undefined);
+  assert.equal(g.layerStyle(l, 2).clipPath, "ellipse(200px 120px at 400px 800px)");
+  // circle-reveal at r = 1 on 390 × 844: the 79 × 48 pt button outset by R.
+  const oval = layer({ role: "incoming", mask: { center: { x: 351, y: 59.08 }, radius: 39.5 + 880.41, radius_y: 24 + 880.41 } });
+  assert.equal(g.layerStyle(oval, 1).clipPath, "ellipse(919.91px 904.41px at 351px 59.08px)");
+});
+
+test("a mask whose radius_y equals its radius is a circle", () => {
+  const l = layer({ mask: { center: { x: 10, y: 20 }, radius: 5, radius_y: 5 } });
+  assert.equal(g.layerStyle(l, 1).clipPath, "circle(5px at 10px 20px)");
+  assert.equal(g.layerSvg(l).clipShape, "circle");
+});
+
 test("a zero radius mask or a zero scale hides the layer", () => {
+  assert.equal(g.layerStyle(layer({ mask: { center: { x: 1, y: 1 }, radius: 5, radius_y: 0 } }), 1).visibility, "hidden");
   assert.equal(g.layerStyle(layer({ mask: { center: { x: 1, y: 1 }, radius: 0 } }), 1).visibility, "hidden");
   assert.equal(g.layerStyle(layer({ scale: 0 }), 1).visibility, "hidden");
   assert.deepEqual(g.maskInLayer(layer()), null);
@@ -66,7 +87,11 @@ test("SVG draws the presented frame in screen points with the mask in screen coo
   const svg = g.layerSvg(layer({ scale: 0.5, corner_radius: 10, mask: { center: { x: 50, y: 60 }, radius: 7 } }));
   assert.deepEqual(svg.rect, { x: "97.5", y: "211", width: "195", height: "422", rx: "5", opacity: "1" });
   assert.deepEqual(svg.clip, { cx: "50", cy: "60", r: "7" });
+  assert.equal(svg.clipShape, "circle");
   assert.equal(g.layerSvg(layer()).clip, null);
+  const oval = g.layerSvg(layer({ mask: { center: { x: 50, y: 60 }, radius: 7, radius_y: 9 } }));
+  assert.deepEqual(oval.clip, { cx: "50", cy: "60", rx: "7", ry: "9" });
+  assert.equal(oval.clipShape, "ellipse");
 });
 
 test("the stage fits the screen in its box", () => {

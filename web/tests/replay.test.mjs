@@ -41,9 +41,12 @@ test("the recording menu groups by folder in library order", () => {
 });
 
 test("the decision line says the outcome, its reason and margin, and whether it matches the intent", () => {
-  assert.deepEqual(r.decisionText(null), { outcome: "", correct: "", headline: "–", reason: "" });
+  assert.deepEqual(r.decisionText(null), { outcome: "", correct: "", headline: "–", reason: "", fitState: "", fit: "", drag: "" });
   const s = { decision: "finish", reason: "progress 0.7 > 0.5", margin: 0.2, margin_unit: "progress", correct: true, intent: "finish" };
-  assert.deepEqual(r.decisionText(s), { outcome: "finish", correct: "true", headline: "finish", reason: "progress 0.7 > 0.5 · margin 0.2 progress · matches intent (finish)" });
+  assert.deepEqual(r.decisionText(s), {
+    outcome: "finish", correct: "true", headline: "finish", reason: "progress 0.7 > 0.5 · margin 0.2 progress · matches intent (finish)",
+    fitState: "", fit: "", drag: "",
+  });
   assert.equal(r.decisionText({ ...s, correct: false, intent: "cancel" }).reason, "progress 0.7 > 0.5 · margin 0.2 progress · meant cancel");
   assert.equal(r.decisionText({ decision: "cancel" }).reason, "");
 });
@@ -75,4 +78,18 @@ test("a reload keeps the playhead and pauses unless playing", () => {
   assert.deepEqual(r.reloadMessages(playback, { threshold: 0.3 }, 0.25).map((m) => m.type), ["load", "seek", "pause"]);
   assert.deepEqual(r.reloadMessages({ ...playback, playing: true }, {}, 0.25).map((m) => m.type), ["load", "seek"]);
   assert.deepEqual(r.reloadMessages(playback, { threshold: 0.3 }, 0.25)[0], { type: "load", recording: "a.pantrace", preset: "best", parameters: { threshold: 0.3 } });
+});
+
+test("the decision says which drag drives the preset and when the recording does not fit it", () => {
+  const fits = r.decisionText({ decision: "finish", reason: "x", fit: "fits", drag: "drag down (+y) over 0.5·H" });
+  assert.equal(fits.fit, "");
+  assert.equal(fits.fitState, "fits");
+  assert.equal(fits.drag, "driven by a drag down (+y) over 0.5·H");
+  const off = r.decisionText({
+    decision: "cancel", reason: "x", fit: "off_axis", suggested_direction: "down",
+    fit_note: "does not fit: it moves mostly across the preset's axis, 1 pt along x and 275 pt across",
+  });
+  assert.equal(off.fitState, "off_axis");
+  assert.equal(off.fit, "This recording does not drive the preset: it moves mostly across the preset's axis, 1 pt along x and 275 pt across (try direction = down)");
+  assert.equal(r.decisionText(null).fit, "");
 });

@@ -13,6 +13,8 @@ test("default axes: a choice's values, progress from 0.2 to 0.8, otherwise aroun
   assert.equal(t.defaultAxisKey(specs, 0), "n");
   assert.equal(t.defaultAxisKey(specs, 1), "");
   assert.equal(t.defaultAxisKey([{ key: "c", kind: "choice" }], 0), "c");
+  // The threshold wins over numbers listed before it (the drag's travel, say).
+  assert.equal(t.defaultAxisKey([{ key: "travel", kind: "number" }, { key: "threshold", kind: "number" }], 0), "threshold");
 });
 
 test("the grid is read from the axis rows; a row without a parameter is left out", () => {
@@ -38,6 +40,9 @@ const report = {
 test("the report's texts: status, best, a cell's tooltip, a table row", () => {
   assert.equal(t.sweepStatus(report), "10 recordings × 2 points");
   assert.equal(t.sweepStatus({}), "? recordings × ? points");
+  assert.equal(
+    t.sweepStatus({ ...report, excluded: { off_axis: 3, no_progress: 1, wrong_way: 0, not_fitting: [] } }),
+    "10 recordings × 2 points; left out, not driving the preset: 3 moving along the other axis, 1 never reaching progress 0.05");
   assert.equal(t.bestText(report), "best threshold=0.5: 9/10 (defaults 8/10)");
   assert.equal(t.bestText({ ...report, defaults: undefined }), "best threshold=0.5: 9/10");
   assert.equal(t.bestText({}), "");

@@ -82,6 +82,10 @@ extension JSONWriter {
             write(mask.center)
             raw(",\"radius\":")
             number(mask.radius)
+            if let radiusY = mask.radiusY {
+                raw(",\"radius_y\":")
+                number(radiusY)
+            }
             raw("}")
         }
         raw(",\"role\":")

@@ -70,9 +70,24 @@ package struct GestureTrack: Sendable, Hashable {
     /// The release sample (`ended` or `cancelled`).
     package var release: GestureInput { inputs[inputs.count - 1] }
 
-    /// The release state through `mapping`: what every decision of this gesture needs.
-    package func releaseState(mapping: ProgressMapping) -> ReleaseState {
-        ReleaseState(sample: release, lastMoveTime: lastMoveTime, mapping: mapping)
+    /// The release state through `mapping`, read as `reading` says: what every decision of
+    /// this gesture needs, exactly as ``InteractiveTransition`` computes it.
+    package func releaseState(mapping: ProgressMapping, reading: CallbackReading) -> ReleaseState {
+        let lastChanged = inputs.last { $0.phase == .changed }
+        let shown: Double?
+        if reading.progressSource == .lift {
+            shown = nil
+        } else {
+            shown = lastChanged.map { mapping.progress(for: $0.translation) }
+        }
+        return ReleaseState(
+            sample: release, shownProgress: shown, hasChanged: lastChanged != nil, lastMoveTime: lastMoveTime,
+            mapping: mapping, reading: reading)
+    }
+
+    /// The release state under `preset` on this track's screen.
+    package func releaseState(preset: Preset) -> ReleaseState {
+        releaseState(mapping: preset.mapping(screen: screen), reading: preset.reading)
     }
 
     /// The velocity at each sample: as recorded, or what the platform's tracker reports right

@@ -57,6 +57,20 @@ package struct ReplaySummary: Sendable, Hashable, Codable {
     package var isCorrect: Bool?
     /// How well `--realtime` kept time; absent in virtual time.
     package var pacing: PacingReport?
+    /// The drag that drives the preset, e.g. `"drag down (+y) over 0.5·H"`.
+    package var drag: String?
+    /// Whether the recording drives the preset: `fits`, `off_axis`, `no_progress` or
+    /// `wrong_way` (docs/MODEL.md §2.6).
+    package var fit: GestureFit.Verdict?
+    /// The fit in one sentence, with by how much it misses.
+    package var fitNote: String?
+    /// The largest progress any sample reached.
+    package var peakProgress: Double?
+    /// A `direction` that would let the recording drive the preset, when one would.
+    package var suggestedDirection: DragDirection?
+    /// Settings that make an outcome unreachable, and a completion bounded by
+    /// docs/MODEL.md §4.12; empty when there is nothing to say.
+    package var warnings: [String]?
 
     enum CodingKeys: String, CodingKey {
         case type, trace, preset, velocity, frames, decision, reason, rule, margin, overshoot, intent, pacing
@@ -73,6 +87,10 @@ package struct ReplaySummary: Sendable, Hashable, Codable {
         case isFlipProne = "flip_prone"
         case isFrameRateDependent = "frame_rate_dependent"
         case isCorrect = "correct"
+        case drag, fit, warnings
+        case fitNote = "fit_note"
+        case peakProgress = "peak_progress"
+        case suggestedDirection = "suggested_direction"
     }
 }
 

@@ -38,7 +38,7 @@ package struct Replayer: Sendable {
     package let track: GestureTrack
     /// The decision and metrics (known before the first frame: they depend only on the
     /// samples up to the release).
-    package let summary: ReplaySummary
+    package private(set) var summary: ReplaySummary
     /// How many frames the replay has.
     package let frameCount: Int
     /// The index of the next frame.
@@ -113,6 +113,23 @@ package struct Replayer: Sendable {
             intent: track.intent,
             isCorrect: track.intent.outcome.map { $0 == decision.outcome }
         )
+        let fit = GestureFit(inputs: track.inputs, mapping: preset.mapping(screen: track.screen))
+        summary.drag = preset.dragDescription
+        summary.fit = fit.verdict
+        summary.fitNote = fit.explanation
+        summary.peakProgress = fit.peakProgress
+        summary.suggestedDirection = fit.suggestedDirection
+        var warnings = preset.unreachableOutcomes
+        if trajectory.isBounded {
+            warnings.append(
+                "the completion would take \(Self.seconds(trajectory.plannedDuration)) s; it is bounded to \(Self.seconds(trajectory.duration)) s (docs/MODEL.md §4.12)")
+        }
+        summary.warnings = warnings
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int(rounded)) : "\(rounded)"
     }
 
     /// The smallest `k ≥ 0` with `start + k/rate ≥ end`.

@@ -44,8 +44,9 @@ package struct Tuner: Sendable {
         /// cancelled-phase handling, the projection rate and the direction dead-band.
         /// `TunerTests` checks that these leave the completion and the mapping unchanged.
         static let decisionKeys: Set<String> = ["threshold", "comparison", "cancelledPhase", "decelerationRate", "deadBand"]
-        /// Keys that enter the progress mapping (`Preset.mapping(screen:)`).
-        static let mappingKeys: Set<String> = ["rubberBand", "drawerWidth"]
+        /// Keys that enter the progress mapping (`Preset.mapping(screen:)`) or the reading of
+        /// the callbacks (`Preset.reading`), and so the release state.
+        static let mappingKeys: Set<String> = ["rubberBand", "direction", "travel", "travelUnit", "releaseProgress"]
 
         init(key: String) {
             if key == VelocitySource.parameterKey || Self.mappingKeys.contains(key) {
@@ -134,9 +135,10 @@ package struct Tuner: Sendable {
             }
         }
 
-        // Labelled, replayable traces; one track per velocity source.
+        // Labelled, replayable traces that drive the preset; one track per velocity source.
+        let variants = mappingVariants()
         var unknownIntent = 0
-        var offAxis = 0
+        var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
         var kept: [TraceCorpus.Entry] = []
         var tracks: [VelocitySource: [GestureTrack]] = [:]
@@ -145,17 +147,20 @@ package struct Tuner: Sendable {
                 unknownIntent += 1
                 continue
             }
-            // A gesture that moves mostly along the other axis does not drive this transition
-            // (an edge swipe under a swipe-down preset has progress ≈ 0 throughout): deciding it
-            // would only add noise, so it is left out and counted, like an unknown intent.
-            guard Self.movesAlong(defaults.preset.mapping(screen: Size(entry.trace.metadata.screen)).axis, entry.trace) else {
-                offAxis += 1
-                continue
-            }
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {
                     built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: configuration.screen)
+                }
+                // A gesture that does not drive the transition under any of the grid's mappings
+                // (moving mostly across its axis, never reaching a meaningful progress, or the
+                // wrong way) would only add noise: it is left out and counted with its reason
+                // (docs/MODEL.md §2.6), like an unknown intent.
+                let track = built[defaults.velocity]!
+                let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
+                guard fits.contains(where: \.fits) else {
+                    notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
+                    continue
                 }
                 for (source, track) in built { tracks[source, default: []].append(track) }
                 kept.append(entry)
@@ -163,16 +168,18 @@ package struct Tuner: Sendable {
                 unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
         }
+        let offAxis = notFitting.filter { $0.verdict == .offAxis }.count
         guard !kept.isEmpty else {
             throw ReplayError.noTraces(
-                "no readable, replayable trace with a known intent along the preset's axis (\(unknownIntent) with unknown intent, \(offAxis) along the other axis, "
+                "no readable, replayable trace with a known intent that drives the preset (\(unknownIntent) with unknown intent, "
+                    + "\(offAxis) along the other axis, \(notFitting.count - offAxis) never reaching progress \(GestureFit.minimumPeakProgress) or going the wrong way, "
                     + "\(corpus.failures.count) unreadable, \(unreplayable.count) without a release)")
         }
         let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
 
         func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
             let mapping = parameters.preset
-            let releases = tracks[parameters.velocity]!.map { $0.releaseState(mapping: mapping.mapping(screen: $0.screen)) }
+            let releases = tracks[parameters.velocity]!.map { $0.releaseState(preset: mapping) }
             return ReleaseSet(releases: releases, meantFinish: meantFinish)
         }
 
@@ -204,19 +211,42 @@ package struct Tuner: Sendable {
             preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
             defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
             traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
-            unknownIntentCount: unknownIntent, offAxisCount: offAxis, unreplayable: unreplayable, unreadable: corpus.failures,
-            misjudged: misjudged, fixedByBest: fixed, brokenByBest: broken)
+            unknownIntentCount: unknownIntent, notFitting: notFitting, unreplayable: unreplayable, unreadable: corpus.failures,
+            misjudged: misjudged, fixedByBest: fixed, brokenByBest: broken, unreachable: unreachableSettings())
     }
 
-    /// Whether the trace's largest excursion along `axis` is at least its largest across it.
-    static func movesAlong(_ axis: ProgressMapping.Axis, _ trace: Trace) -> Bool {
-        var along = 0.0, across = 0.0
-        for sample in trace.samples {
-            let (a, c) = axis == .x ? (sample.translation.x, sample.translation.y) : (sample.translation.y, sample.translation.x)
-            along = max(along, abs(a))
-            across = max(across, abs(c))
+    /// The presets of every combination of the grid's mapping axes (the defaults when it has
+    /// none): a trace is tuned when it drives at least one of them.
+    func mappingVariants() -> [Preset] {
+        let axes = grid.axes.filter { AxisRole.mappingKeys.contains($0.key) }
+        let count = axes.reduce(1) { $0 * $1.values.count }
+        return (0..<count).map { combination in
+            var remainder = combination
+            var overrides: [String: PresetValue] = [:]
+            for axis in axes.reversed() {
+                overrides[axis.key] = axis.values[remainder % axis.values.count]
+                remainder /= axis.values.count
+            }
+            return parameters(keys: Array(overrides.keys), values: Array(overrides.values)).preset
         }
-        return along >= across
+    }
+
+    /// Settings among the grid's points that make a decision outcome unreachable
+    /// (docs/MODEL.md §3.10), each once, with the first point that has them; at most 20.
+    func unreachableSettings() -> [String] {
+        var notes: [String] = []
+        var seen: Set<String> = []
+        let keys = grid.axes.map(\.key)
+        for index in 0..<min(grid.pointCount, TuningReport.maximumListedPoints) {
+            let preset = parameters(atPoint: index).preset
+            for note in preset.unreachableOutcomes where !seen.contains(note) {
+                seen.insert(note)
+                let values = zip(keys, grid.values(ofPoint: index)).map { "\($0)=\(TuningResult.text($1))" }.joined(separator: " ")
+                notes.append(values.isEmpty ? note : "\(values): \(note)")
+                if notes.count == 20 { return notes }
+            }
+        }
+        return notes
     }
 
     /// Scores every point, in grid order.

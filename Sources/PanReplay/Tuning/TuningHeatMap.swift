@@ -55,7 +55,7 @@ package struct TuningHeatMap: Sendable {
         let axesTitle = yAxis.map { "\(xAxis.key) × \($0.key)" } ?? xAxis.key
         let over = grid.axes.count > 2 ? " (best over " + grid.axes.dropFirst(2).map(\.key).joined(separator: ", ") + ")" : ""
         svg.append(##"<text x="\##(Self.n(left))" y="24" font-size="16" font-weight="600">\##(Self.escape("\(result.preset): accuracy over \(axesTitle)\(over)"))</text>"##)
-        svg.append(##"<text x="\##(Self.n(left))" y="44" fill="#555">\##(Self.escape("\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), \(grid.pointCount) grid points"))</text>"##)
+        svg.append(##"<text x="\##(Self.n(left))" y="44" fill="#555">\##(Self.escape("\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), \(grid.pointCount) grid points\(Self.exclusionNote(result))"))</text>"##)
 
         let showsText = cellWidth >= 34 && cellHeight >= 18
         for r in 0..<rows {
@@ -180,6 +180,13 @@ package struct TuningHeatMap: Sendable {
 
     static func n(_ value: Double, digits: Int = 1) -> String {
         String(format: "%.\(digits)f", value)
+    }
+
+    /// `"; excluded, not driving the preset: 3 moving along the other axis"`, or empty.
+    static func exclusionNote(_ result: TuningResult) -> String {
+        var note = result.fitExclusions.isEmpty ? "" : "; excluded, not driving the preset: " + result.fitExclusions.joined(separator: ", ")
+        if !result.unreachable.isEmpty { note += "; \(result.unreachable.count) setting(s) make an outcome unreachable" }
+        return note
     }
 
     static func escape(_ text: String) -> String {

@@ -63,6 +63,9 @@ package struct TuningReport: Sendable, Encodable {
     struct Excluded: Sendable, Encodable {
         var unknownIntent: Int
         var offAxis: Int
+        var noProgress: Int
+        var wrongWay: Int
+        var notFitting: [TuningResult.Misfit]
         var unreadable: [TraceCorpus.Failure]
         var unreplayable: [TraceCorpus.Failure]
 
@@ -70,6 +73,9 @@ package struct TuningReport: Sendable, Encodable {
             case unreadable, unreplayable
             case unknownIntent = "unknown_intent"
             case offAxis = "off_axis"
+            case noProgress = "no_progress"
+            case wrongWay = "wrong_way"
+            case notFitting = "not_fitting"
         }
     }
 
@@ -103,6 +109,8 @@ package struct TuningReport: Sendable, Encodable {
     var defaults: Point
     var improvement: Improvement
     var misjudged: [TuningResult.Misjudgement]
+    /// Grid settings that make a decision outcome unreachable.
+    var warnings: [String]
 
     /// The report of `result`.
     package init(_ result: TuningResult) {
@@ -117,7 +125,10 @@ package struct TuningReport: Sendable, Encodable {
                 : nil
         )
         traces = Traces(tuned: result.traceCount, finish: result.finishCount, cancel: result.cancelCount)
-        excluded = Excluded(unknownIntent: result.unknownIntentCount, offAxis: result.offAxisCount, unreadable: result.unreadable, unreplayable: result.unreplayable)
+        excluded = Excluded(
+            unknownIntent: result.unknownIntentCount, offAxis: result.offAxisCount, noProgress: result.noProgressCount,
+            wrongWay: result.wrongWayCount, notFitting: result.notFitting, unreadable: result.unreadable, unreplayable: result.unreplayable)
+        warnings = result.unreachable
         best = Point(point: result.bestPoint, values: Values(keys: keys, values: result.bestValues), score: result.best)
         defaults = Point(point: nil, values: Values(keys: keys, values: result.defaultValues), score: result.defaults)
         improvement = Improvement(

@@ -12,9 +12,16 @@ extension TuningResult {
         var lines: [String] = []
         let keys = grid.axes.map(\.key)
         var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
-        if offAxisCount > 0 { excluded.append("\(offAxisCount) moving along the other axis") }
+        excluded += fitExclusions
         if !unreplayable.isEmpty { excluded.append("\(unreplayable.count) without a release") }
         lines.append("tune \(preset): \(traceCount) traces (\(finishCount) finish, \(cancelCount) cancel); excluded: \(excluded.joined(separator: ", "))")
+        for misfit in notFitting.prefix(Self.maximumListedMisfits) {
+            lines.append("  not driving \(preset): \(misfit.file): \(misfit.reason)")
+        }
+        if notFitting.count > Self.maximumListedMisfits {
+            lines.append("  … and \(notFitting.count - Self.maximumListedMisfits) more not driving \(preset) (--json lists them all)")
+        }
+        for note in unreachable { lines.append("warning: \(note)") }
         lines.append("grid: " + grid.axes.map { "\($0.key) (\($0.values.count) values)" }.joined(separator: " × ") + " = \(grid.pointCount) points")
         lines.append("")
 
@@ -63,7 +70,21 @@ extension TuningResult {
         return lines.joined(separator: "\n")
     }
 
-    /// Every point as CSV: one column per axis, then the score columns.
+    /// Traces not driving the preset listed in the text report; `--json` lists them all.
+    package static let maximumListedMisfits = 10
+
+    /// The fit exclusions as phrases (`"3 moving along the other axis"` …), empty when every
+    /// trace drives the preset.
+    package var fitExclusions: [String] {
+        var phrases: [String] = []
+        if offAxisCount > 0 { phrases.append("\(offAxisCount) moving along the other axis") }
+        if noProgressCount > 0 { phrases.append("\(noProgressCount) never reaching progress \(TuningResult.text(.number(GestureFit.minimumPeakProgress)))") }
+        if wrongWayCount > 0 { phrases.append("\(wrongWayCount) dragging the wrong way") }
+        return phrases
+    }
+
+    /// Every point as CSV: one column per axis, then the score columns. When traces were left
+    /// out for not driving the preset, `#` comment lines after the rows say how many and why.
     package func csv() -> String {
         let keys = grid.axes.map(\.key)
         let header = keys + ["accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s", "mean_completion_s"]
@@ -76,6 +97,11 @@ extension TuningResult {
             ]
             lines.append(fields.map(Self.csvField).joined(separator: ","))
         }
+        if !notFitting.isEmpty {
+            lines.append("# excluded, not driving \(preset): " + fitExclusions.joined(separator: ", "))
+            for misfit in notFitting { lines.append("# \(misfit.file): \(misfit.verdict.rawValue): \(misfit.reason)") }
+        }
+        for note in unreachable { lines.append("# warning: \(note)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

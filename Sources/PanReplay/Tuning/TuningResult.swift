@@ -30,6 +30,23 @@ package struct TuningResult: Sendable {
         }
     }
 
+    /// A trace left out because it does not drive the preset (docs/MODEL.md §2.6).
+    package struct Misfit: Sendable, Hashable, Encodable {
+        /// The file the trace came from.
+        package var file: String
+        /// Why: `off_axis`, `no_progress` or `wrong_way`.
+        package var verdict: GestureFit.Verdict
+        /// The fit in one sentence, with by how much it misses.
+        package var reason: String
+
+        /// Creates a misfit.
+        package init(file: String, verdict: GestureFit.Verdict, reason: String) {
+            self.file = file
+            self.verdict = verdict
+            self.reason = reason
+        }
+    }
+
     /// The preset swept.
     package var preset: String
     /// The grid.
@@ -50,8 +67,14 @@ package struct TuningResult: Sendable {
     package var cancelCount: Int
     /// Traces left out because nobody labelled their intent.
     package var unknownIntentCount: Int
-    /// Traces left out because they move mostly across the preset's axis (another gesture).
-    package var offAxisCount: Int
+    /// Traces left out because they do not drive the preset, with the reason for each.
+    package var notFitting: [Misfit]
+    /// Of those, traces that move mostly across the preset's axis (another gesture).
+    package var offAxisCount: Int { notFitting.filter { $0.verdict == .offAxis }.count }
+    /// Of those, traces whose progress never reaches ``GestureFit/minimumPeakProgress``.
+    package var noProgressCount: Int { notFitting.filter { $0.verdict == .noProgress }.count }
+    /// Of those, traces that move the other way under a magnitude mapping.
+    package var wrongWayCount: Int { notFitting.filter { $0.verdict == .wrongWay }.count }
     /// Traces left out because they cannot be replayed (no release sample).
     package var unreplayable: [TraceCorpus.Failure]
     /// Files that could not be read.
@@ -62,6 +85,8 @@ package struct TuningResult: Sendable {
     package var fixedByBest: Int
     /// Traces the defaults got right and the best point gets wrong.
     package var brokenByBest: Int
+    /// Grid settings that make a decision outcome unreachable (docs/MODEL.md §3.10).
+    package var unreachable: [String] = []
 
     /// The best point's score.
     package var best: PointScore { scores[bestPoint] }

@@ -12,7 +12,7 @@ struct PresetsCommand: ParsableCommand {
     @Argument(help: "A preset name; all presets when omitted.")
     var name: String?
 
-    @Flag(help: "JSON: an array of presets, or one preset object (keys: name, summary, source, decision_rule, completion_model, velocity_estimator, parameters).")
+    @Flag(help: "JSON: an array of presets, or one preset object (keys: name, summary, source, decision_rule, completion_model, velocity_estimator, drag, parameters).")
     var json = false
 
     /// A catalog entry with plain JSON values (numbers and strings, not tagged enums).
@@ -57,10 +57,34 @@ struct PresetsCommand: ParsableCommand {
         var decisionRule: String
         var completionModel: String
         var velocityEstimator: String
+        var drag: Drag
         var parameters: [Parameter]
 
+        /// The drag that drives the preset (docs/MODEL.md §2.3).
+        struct Drag: Encodable {
+            /// `right`, `left`, `down` or `up`.
+            var direction: String
+            /// `x` or `y`.
+            var axis: String
+            /// +1 or −1: the sign of a translation toward finish.
+            var sign: Double
+            /// The travel that makes progress 1, in `travelUnit`.
+            var travel: Double
+            /// `width`, `height` or `points`.
+            var travelUnit: String
+            /// True when progress follows `|translation|` (either way along the axis).
+            var magnitude: Bool
+            /// In words.
+            var text: String
+
+            enum CodingKeys: String, CodingKey {
+                case direction, axis, sign, travel, magnitude, text
+                case travelUnit = "travel_unit"
+            }
+        }
+
         enum CodingKeys: String, CodingKey {
-            case name, summary, source, parameters
+            case name, summary, source, parameters, drag
             case decisionRule = "decision_rule"
             case completionModel = "completion_model"
             case velocityEstimator = "velocity_estimator"
@@ -73,6 +97,10 @@ struct PresetsCommand: ParsableCommand {
             decisionRule = entry.decisionRule
             completionModel = entry.completionModel
             velocityEstimator = entry.velocityEstimator
+            let preset = Preset(PresetName(rawValue: entry.name) ?? .uikitPercent)
+            drag = Drag(
+                direction: preset.dragDirection.rawValue, axis: preset.dragDirection.axis.rawValue, sign: preset.dragDirection.sign,
+                travel: preset.travel, travelUnit: preset.travelUnit, magnitude: preset.usesMagnitude, text: preset.dragDescription)
             parameters = entry.parameters.map { parameter in
                 var listed = Parameter(key: parameter.key, meaning: parameter.meaning, unit: parameter.unit, defaultValue: Value(parameter.defaultValue))
                 switch parameter.allowed {
@@ -106,7 +134,7 @@ struct PresetsCommand: ParsableCommand {
             let width = listings.map(\.name.count).max() ?? 0
             for listing in listings {
                 let padded = listing.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                print("\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator): \(listing.summary)")
+                print("\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator), \(listing.drag.text): \(listing.summary)")
             }
         } else {
             print(Self.details(listings[0]))
@@ -117,6 +145,7 @@ struct PresetsCommand: ParsableCommand {
         var lines = [
             "\(listing.name): \(listing.summary)",
             "decision \(listing.decisionRule), completion \(listing.completionModel), velocity \(listing.velocityEstimator)",
+            "driven by: \(listing.drag.text) (--set direction=right|left|down|up, travel=…, travelUnit=width|height|points)",
             "source: \(listing.source)",
             "",
         ]

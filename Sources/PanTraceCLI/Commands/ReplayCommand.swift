@@ -69,11 +69,24 @@ struct ReplayCommand: AsyncParsableCommand {
         let configuration = Replayer.Configuration(
             parameters: parameters, frameRate: Double(fps), screen: screen.map(Size.init))
         let replayer = try Replayer(trace: contents.trace, configuration: configuration)
+        for line in Self.notes(replayer.summary, file: file, preset: preset) { StandardError.line(line) }
         if realtime {
             try await Self.paced(replayer, speed: speed ?? 1, format: format)
         } else {
             FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
         }
+    }
+
+    /// What standard error says about the fit and the settings (docs/MODEL.md §2.6, §3.10, §4.12).
+    static func notes(_ summary: ReplaySummary, file: String, preset: String) -> [String] {
+        var lines: [String] = []
+        if let fit = summary.fit, fit != .fits {
+            var line = "warning: \(file) does not drive \(preset) (\(fit.rawValue)): \((summary.fitNote ?? "").replacingOccurrences(of: "does not fit: ", with: ""))"
+            if let direction = summary.suggestedDirection { line += "; try --set direction=\(direction.rawValue)" }
+            lines.append(line)
+        }
+        for warning in summary.warnings ?? [] { lines.append("warning: \(warning)") }
+        return lines
     }
 
     static func encoder() -> JSONEncoder {

@@ -41,7 +41,8 @@ public enum CompletionModel: Sendable, Hashable, Codable {
     ///   - decision: the decision (target, and the gated velocities).
     ///   - displayFrameRate: the display's frame rate in Hz; only the stepper uses it.
     public func trajectory(release: ReleaseState, decision: Decision, displayFrameRate: Double = 60) -> CompletionTrajectory {
-        let p0 = release.progress
+        // The completion continues from what the transition shows (UIKit's `percentComplete`).
+        let p0 = release.startProgress
         let q = decision.target
         let delta = q - p0
         switch self {
@@ -52,13 +53,19 @@ public enum CompletionModel: Sendable, Hashable, Codable {
         case .displayLinkStepper(let model):
             guard q == 1 else { return Self.percentDriven(model.cancel, p0: p0, q: q) }
             precondition(displayFrameRate > 0, "display frame rate must be positive")
-            let frames = model.snapFrame(from: p0)
+            // The stepper counts from the release callback's progress (the drawer repository
+            // computes it before its switch); on the snap frame `finish()` completes the rest
+            // percent-driven from the last value given to `update` (docs/MODEL.md §4.4).
+            let base = release.progress
+            let frames = model.snapFrame(from: base)
+            let last = frames > 1 ? base + Double(frames - 1) * model.rate : p0
+            let tail = model.finishesPercentDriven ? model.cancel.completionTime(from: last, to: 1) : 0
             return CompletionTrajectory(
                 kind: .displayLinkStepper,
                 start: p0,
                 target: q,
-                duration: Double(frames) / displayFrameRate,
-                shape: .steps(rate: model.rate, frameRate: displayFrameRate, snapFrame: frames)
+                duration: Double(frames) / displayFrameRate + tail,
+                shape: .steps(rate: model.rate, frameRate: displayFrameRate, snapFrame: frames, base: base, last: last, tail: tail)
             )
         case .spring(let model):
             return Self.spring(model, p0: p0, q: q, progressVelocity: decision.progressVelocity, axisVelocity: decision.axisVelocity, distance: release.distance)
@@ -97,7 +104,9 @@ public enum CompletionModel: Sendable, Hashable, Codable {
         let spring = model.effectiveSpring(axisVelocity: axisVelocity)
         let velocity = model.initialProgressVelocity(progressVelocity: progressVelocity, delta: q - p0)
         let oscillator = spring.oscillator(displacement: p0 - q, velocity: velocity)
-        var duration = oscillator.settleTime(epsilon: model.epsilon / distance)
+        // A UIView spring animation lasts its duration (docs/MODEL.md §4.7); otherwise the spring
+        // runs until it settles to epsilon points.
+        var duration = model.totalDuration ?? oscillator.settleTime(epsilon: model.epsilon / distance)
         if model.overshootClamping, let crossing = oscillator.firstZeroCrossing(), crossing < duration {
             duration = crossing
         }

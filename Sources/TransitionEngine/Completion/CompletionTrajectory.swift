@@ -27,7 +27,9 @@ public struct CompletionTrajectory: Sendable, Hashable {
     enum Shape: Sendable, Hashable {
         case linear
         case curve(TimingCurve)
-        case steps(rate: Double, frameRate: Double, snapFrame: Int)
+        /// `base + k·rate` on display frame `k` (`start` before the first), then from frame
+        /// `snapFrame` a linear finish from `last` to the target over `tail` seconds.
+        case steps(rate: Double, frameRate: Double, snapFrame: Int, base: Double, last: Double, tail: Double)
         case spring(DampedOscillator, springTarget: Double, clampsToUnit: Bool)
         case hermite(m0: Double)
     }
@@ -38,17 +40,28 @@ public struct CompletionTrajectory: Sendable, Hashable {
     public let startProgress: Double
     /// `q`.
     public let target: Double
-    /// The completion time `T`, s.
+    /// The completion time `T`, s: the planned time, at most ``maximumDuration``.
     public let duration: Double
+    /// The time the model planned, s, before the ``maximumDuration`` bound.
+    public let plannedDuration: Double
     let shape: Shape
+
+    /// The longest a completion lasts, s (docs/MODEL.md §4.12). A plan that would take longer
+    /// (a cancel from `p0 = 1` with `s = 1 − p0` takes `D/0.001`) is re-timed to end here
+    /// (percent-driven, fixed, Hermite), or ends here on its target (spring, stepper).
+    public static let maximumDuration = 10.0
 
     init(kind: Kind, start: Double, target: Double, duration: Double, shape: Shape) {
         self.kind = kind
         self.startProgress = start
         self.target = target
-        self.duration = max(0, duration)
+        self.plannedDuration = max(0, duration)
+        self.duration = min(max(0, duration), Self.maximumDuration)
         self.shape = shape
     }
+
+    /// True when the plan was longer than ``maximumDuration`` and was bounded.
+    public var isBounded: Bool { plannedDuration > duration }
 
     /// `Δ = q − p0`.
     @inlinable
@@ -71,10 +84,15 @@ public struct CompletionTrajectory: Sendable, Hashable {
             return startProgress + delta * (t / duration)
         case .curve(let curve):
             return startProgress + delta * curve.value(at: t / duration)
-        case .steps(let rate, let frameRate, _):
-            // Display frames arrive at k/f after release; progress holds between them.
+        case .steps(let rate, let frameRate, let snapFrame, let base, let last, let tail):
+            // Display frames arrive at k/f after release; progress holds between them. Until
+            // the first, the transition shows what the last `update` left.
             let frames = (t * frameRate + 1e-9).rounded(.down)
-            return startProgress + frames * rate
+            if frames < 1 { return startProgress }
+            if frames < Double(snapFrame) { return base + frames * rate }
+            guard tail > 0 else { return target }
+            let since = t - Double(snapFrame) / frameRate
+            return last + (target - last) * min(1, max(0, since / tail))
         case .spring(let oscillator, let springTarget, let clampsToUnit):
             let value = springTarget + oscillator.displacement(at: t)
             return clampsToUnit ? min(max(value, 0), 1) : value
@@ -98,7 +116,8 @@ public struct CompletionTrajectory: Sendable, Hashable {
             return delta / duration
         case .curve(let curve):
             return delta * curve.slope(at: t / duration) / duration
-        case .steps(let rate, let frameRate, _):
+        case .steps(let rate, let frameRate, let snapFrame, _, let last, let tail):
+            if tail > 0 && t >= Double(snapFrame) / frameRate { return (target - last) / tail }
             return rate * frameRate
         case .spring(let oscillator, _, _):
             return oscillator.velocity(at: t)

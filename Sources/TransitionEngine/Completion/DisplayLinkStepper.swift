@@ -1,5 +1,5 @@
 /// The `drawer` seed's completion: `p += rate` on every display frame until `p ≥ 0.98`,
-/// then snap to done; a cancel goes through the percent-driven path (docs/MODEL.md §4.4, §6.3).
+/// then `finish()` from the last stepped value; a cancel goes through the percent-driven path (docs/MODEL.md §4.4, §6.3).
 ///
 /// This model is frame-rate dependent on purpose, because the seed code is: at 120 Hz it
 /// finishes twice as fast as at 60 Hz. Its trajectory is therefore built for a given display
@@ -9,15 +9,20 @@ public struct DisplayLinkStepper: Sendable, Hashable, Codable {
     public var rate: Double
     /// The progress at or above which the stepper snaps to 1 (0.98 in the seed).
     public var snapThreshold: Double
-    /// The percent-driven model used for cancels.
+    /// The percent-driven model used for cancels, and for the finish after the snap frame.
     public var cancel: PercentDrivenCompletion
+    /// When true (the drawer article), the snap frame calls `finish()` on the percent-driven
+    /// transition, which completes from the last stepped value in `(1 − p)·D/s`; when false
+    /// the stepper jumps to 1 on the snap frame.
+    public var finishesPercentDriven: Bool
 
     /// Creates the model.
-    public init(rate: Double, snapThreshold: Double = 0.98, cancel: PercentDrivenCompletion) {
+    public init(rate: Double, snapThreshold: Double = 0.98, cancel: PercentDrivenCompletion, finishesPercentDriven: Bool = true) {
         precondition(rate > 0, "stepper rate must be positive")
         self.rate = rate
         self.snapThreshold = snapThreshold
         self.cancel = cancel
+        self.finishesPercentDriven = finishesPercentDriven
     }
 
     /// The display frame (1-based) on which the stepper snaps, reproducing the seed's
@@ -32,8 +37,13 @@ public struct DisplayLinkStepper: Sendable, Hashable, Codable {
         return frames
     }
 
-    /// The completion time at `frameRate` Hz: the snap frame over the frame rate.
-    public func completionTime(from p0: Double, frameRate: Double) -> Double {
-        Double(snapFrame(from: p0)) / frameRate
+    /// The completion time at `frameRate` Hz: the snap frame over the frame rate, plus the
+    /// percent-driven finish from the last stepped value when ``finishesPercentDriven``.
+    /// `shown` is the progress shown before the first frame (used when the first frame snaps).
+    public func completionTime(from p0: Double, frameRate: Double, shown: Double? = nil) -> Double {
+        let frames = snapFrame(from: p0)
+        guard finishesPercentDriven else { return Double(frames) / frameRate }
+        let last = frames > 1 ? p0 + Double(frames - 1) * rate : (shown ?? p0)
+        return Double(frames) / frameRate + cancel.completionTime(from: last, to: 1)
     }
 }

@@ -43,6 +43,10 @@ public struct SpringCompletion: Sendable, Hashable, Codable {
     public var overshootClamping: Bool
     /// When false, damping ratios above 1 are reduced to 1.
     public var allowsOverdamping: Bool
+    /// A `UIView` spring animation's duration, s, when the completion lasts exactly that
+    /// (Apple: "the total duration of the animations", docs/MODEL.md §4.7); nil to run until
+    /// the spring settles to ``epsilon``.
+    public var totalDuration: Double?
 
     /// Creates the model. Defaults follow docs/MODEL.md §4.8: matched velocity, clip 35, ε = 0.5 pt.
     public init(
@@ -52,9 +56,12 @@ public struct SpringCompletion: Sendable, Hashable, Codable {
         relativeVelocityLimit: Double? = 35,
         epsilon: Double = 0.5,
         overshootClamping: Bool = false,
-        allowsOverdamping: Bool = true
+        allowsOverdamping: Bool = true,
+        totalDuration: Double? = nil
     ) {
         precondition(epsilon > 0, "epsilon must be positive")
+        precondition(totalDuration.map { $0 > 0 } ?? true, "a total duration must be positive")
+        self.totalDuration = totalDuration
         self.spring = spring
         self.momentum = momentum
         self.initialVelocity = initialVelocity

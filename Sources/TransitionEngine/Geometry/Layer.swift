@@ -16,7 +16,7 @@ public struct Layer: Sendable, Hashable, Codable {
     public var alpha: Double
     /// The corner radius in points.
     public var cornerRadius: Double
-    /// An optional circular mask in screen coordinates.
+    /// An optional circular or oval mask in screen coordinates.
     public var mask: CircleMask?
 
     /// Creates a layer; everything but the role and frame defaults to identity.
@@ -69,4 +69,6 @@ public enum LayerRole: String, Sendable, Hashable, Codable, CaseIterable {
     case drawer
     /// The content a drawer slides over.
     case content
+    /// A mask view over another layer, drawn as a veil whose opacity is the layer's alpha.
+    case dimming
 }

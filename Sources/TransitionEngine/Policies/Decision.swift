@@ -33,6 +33,9 @@ public struct Decision: Sendable, Hashable, Codable {
         case fallback
         /// The gesture was `cancelled` and the policy cancels on that phase.
         case cancelledPhase
+        /// No `changed` callback came before the release, and the policy's flag is set only
+        /// there (``DecisionPolicy/requiresChange``).
+        case noChange
     }
 
     /// How the statistic was compared with the threshold.
@@ -86,7 +89,7 @@ public struct Decision: Sendable, Hashable, Codable {
         self.threshold = threshold
         self.comparison = comparison
         switch basis {
-        case .cancelledPhase, .fallback: margin = 0
+        case .cancelledPhase, .fallback, .noChange: margin = 0
         default: margin = abs(statistic - threshold)
         }
         self.axisVelocity = axisVelocity
@@ -133,6 +136,8 @@ public struct Decision: Sendable, Hashable, Codable {
             return "velocity inside the dead-band (\(value) pt/s) → \(verdict) by default"
         case .cancelledPhase:
             return "gesture cancelled → cancel"
+        case .noChange:
+            return "no changed callback before the release → cancel"
         }
     }
 

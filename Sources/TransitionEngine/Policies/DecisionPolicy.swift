@@ -15,12 +15,16 @@ public struct DecisionPolicy: Sendable, Hashable, Codable {
     public var gates: VelocityGates
     /// What a `cancelled` release does.
     public var cancelledPhase: CancelledPhaseHandling
+    /// When true, a release with no `changed` callback before it cancels, as the swipe
+    /// article's flag, set only in `.changed`, is still false (docs/MODEL.md §6.5).
+    public var requiresChange: Bool
 
     /// Creates a policy.
-    public init(rule: DecisionRule, gates: VelocityGates = .none, cancelledPhase: CancelledPhaseHandling = .cancel) {
+    public init(rule: DecisionRule, gates: VelocityGates = .none, cancelledPhase: CancelledPhaseHandling = .cancel, requiresChange: Bool = false) {
         self.rule = rule
         self.gates = gates
         self.cancelledPhase = cancelledPhase
+        self.requiresChange = requiresChange
     }
 
     /// Decides a release. Pure, and free of heap allocation, so a tuner can call it in a
@@ -31,6 +35,18 @@ public struct DecisionPolicy: Sendable, Hashable, Codable {
             return Decision(
                 outcome: .cancel,
                 basis: .cancelledPhase,
+                statistic: gated.progress,
+                threshold: 0,
+                comparison: .atLeast,
+                axisVelocity: gated.axisVelocity,
+                progressVelocity: gated.progressVelocity,
+                isVelocityGated: isGated
+            )
+        }
+        if requiresChange && !release.hasChanged {
+            return Decision(
+                outcome: .cancel,
+                basis: .noChange,
                 statistic: gated.progress,
                 threshold: 0,
                 comparison: .atLeast,

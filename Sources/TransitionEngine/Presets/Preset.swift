@@ -16,6 +16,8 @@ public struct Preset: Sendable, Hashable {
     public let transitionCurve: TimingCurve
     /// The rendered mapping `R`.
     public let scrub: ScrubMapping
+    /// How the preset reads the pan callbacks (docs/MODEL.md §1.4).
+    public let reading: CallbackReading
 
     /// The preset with its defaults.
     public init(_ name: PresetName) {
@@ -74,6 +76,7 @@ public struct Preset: Sendable, Hashable {
         self.transitionCurve = settings.transitionCurve
         // zoom-custom sets the scale directly from p while interactive: no animator to scrub.
         self.scrub = name == .zoomCustom ? .linear : settings.scrub
+        self.reading = Self.makeReading(name, settings)
         self.policy = Self.makePolicy(name, settings)
         self.completion = Self.makeCompletion(name, settings)
     }
@@ -95,37 +98,71 @@ public struct Preset: Sendable, Hashable {
     /// The transition duration `D` the preset uses, s.
     public var duration: Double { settings.duration }
 
-    /// How translation maps to progress on `screen` (docs/MODEL.md §2.3).
+    /// The drag that drives the preset: its `direction` parameter.
+    public var dragDirection: DragDirection { settings.direction }
+
+    /// The drag distance that makes progress 1, as set: a number in ``travelUnit``.
+    public var travel: Double { settings.travel }
+
+    /// What ``travel`` is measured in: `"width"` (a fraction of W), `"height"` (of H) or `"points"`.
+    public var travelUnit: String { settings.travelUnit.rawValue }
+
+    /// True when progress follows the magnitude of the translation (`parallax-push`'s
+    /// `fabs(tx / W)`), so a drag either way along the axis moves it.
+    public var usesMagnitude: Bool { name == .parallaxPush }
+
+    /// `L`, the points of drag that make progress 1 on `screen`.
+    public func travelDistance(screen: Size) -> Double {
+        switch settings.travelUnit {
+        case .width: settings.travel * screen.width
+        case .height: settings.travel * screen.height
+        case .points: settings.travel
+        }
+    }
+
+    /// The drag that drives the preset in words, e.g. `"drag down (+y) over 0.5·H"`.
+    public var dragDescription: String {
+        let amount = Decision.format(settings.travel, digits: 3)
+        let over: String
+        switch settings.travelUnit {
+        case .width: over = amount == "1" ? "W" : "\(amount)·W"
+        case .height: over = amount == "1" ? "H" : "\(amount)·H"
+        case .points: over = "\(amount) pt"
+        }
+        if usesMagnitude {
+            return "drag along \(settings.direction.axis.rawValue) (either way, |t\(settings.direction.axis.rawValue)|; velocity toward finish is \(settings.direction.rawValue), \(settings.direction.signedAxis)) over \(over)"
+        }
+        return "drag \(settings.direction.rawValue) (\(settings.direction.signedAxis)) over \(over)"
+    }
+
+    /// How translation maps to progress on `screen` (docs/MODEL.md §2.3): along the
+    /// `direction` parameter's axis and sign, `L` = ``travelDistance(screen:)``.
     public func mapping(screen: Size) -> ProgressMapping {
         let overflow: ProgressMapping.Overflow = settings.rubberBand > 0 ? .rubberBand(coefficient: settings.rubberBand) : .clamp
-        switch name {
-        case .zoom, .zoomCustom, .uikitPercent, .best:
-            // `zoom`: "p = tx / width clamped to [0,1]" (left-edge pop).
-            return ProgressMapping(axis: .x, sign: 1, distance: screen.width, overflow: overflow)
-        case .drawer:
-            return ProgressMapping(axis: .x, sign: 1, distance: screen.width * settings.drawerWidth, overflow: overflow)
-        case .circleReveal:
-            // Interactive push by dragging left (not given by the source).
-            return ProgressMapping(axis: .x, sign: -1, distance: screen.width, overflow: overflow)
-        case .swipeDismiss:
-            // "p = ty / (H/2) clamped".
-            return ProgressMapping(axis: .y, sign: 1, distance: screen.height / 2, overflow: overflow)
-        case .swipeBack:
-            // "p = tx / (W/2)".
-            return ProgressMapping(axis: .x, sign: 1, distance: screen.width / 2, overflow: overflow)
-        case .bouncePresent, .semiModal:
-            // Interactive presentation by dragging up over the full travel H (not given).
-            return ProgressMapping(axis: .y, sign: -1, distance: screen.height, overflow: overflow)
-        case .parallaxPush:
-            // "p = |tx| / W"; velocity toward finish is leftward (−vx).
-            return ProgressMapping(axis: .x, sign: -1, distance: screen.width, usesMagnitude: true, overflow: overflow)
-        }
+        let direction = settings.direction
+        return ProgressMapping(
+            axis: direction.axis, sign: direction.sign, distance: max(travelDistance(screen: screen), 1e-9),
+            usesMagnitude: usesMagnitude, overflow: overflow)
     }
 
     /// `R(p)`: what is drawn for timeline progress `p`.
     @inlinable
     public func renderedProgress(_ progress: Double) -> Double {
         scrub.rendered(progress, curve: transitionCurve)
+    }
+
+    private static func makeReading(_ name: PresetName, _ settings: PresetSettings) -> CallbackReading {
+        switch name {
+        case .zoom, .zoomCustom, .drawer, .parallaxPush:
+            // docs/MODEL.md §1.4: progress (or velocity) is computed on every callback before the
+            // switch and the release branch decides on it; `update` runs only in `.changed`.
+            return CallbackReading(progressSource: .changed, decidesOnReleaseCallback: true)
+        case .swipeDismiss, .swipeBack:
+            // docs/MODEL.md §6.5: the flag `p > 0.5` is set only in `.changed`.
+            return CallbackReading(progressSource: .changed, decidesOnReleaseCallback: false)
+        case .circleReveal, .bouncePresent, .semiModal, .uikitPercent, .best:
+            return CallbackReading(progressSource: settings.releaseProgress, decidesOnReleaseCallback: false)
+        }
     }
 
     private static func makePolicy(_ name: PresetName, _ settings: PresetSettings) -> DecisionPolicy {
@@ -140,6 +177,8 @@ public struct Preset: Sendable, Hashable {
                 gates: VelocityGates(stopTime: settings.stopTime),
                 cancelledPhase: settings.cancelledPhase
             )
+        case .swipeDismiss, .swipeBack:
+            return DecisionPolicy(rule: .threshold(threshold), cancelledPhase: settings.cancelledPhase, requiresChange: true)
         default:
             return DecisionPolicy(rule: .threshold(threshold), cancelledPhase: settings.cancelledPhase)
         }
@@ -165,7 +204,7 @@ public struct Preset: Sendable, Hashable {
             switch settings.springDuration {
             case .response:
                 response = settings.response
-            case .settling:
+            case .settling, .total:
                 // e^{−ζ ω0 D} = 10⁻³ ⇒ ω0 = ln(1000) / (ζ D).
                 let omega = 6.907755278982137 / (min(settings.dampingRatio, 1) * settings.response)
                 response = 2 * Double.pi / omega
@@ -174,7 +213,8 @@ public struct Preset: Sendable, Hashable {
                 spring: Spring(response: response, dampingRatio: settings.dampingRatio),
                 initialVelocity: settings.springVelocity,
                 relativeVelocityLimit: settings.velocityLimit,
-                epsilon: settings.epsilon
+                epsilon: settings.epsilon,
+                totalDuration: settings.springDuration == .total ? settings.response : nil
             ))
         case .best:
             let spring = SpringCompletion(
@@ -197,5 +237,31 @@ public struct Preset: Sendable, Hashable {
         default:
             return .percentDriven(percentDriven(settings))
         }
+    }
+}
+
+extension Preset {
+    /// Settings under which the decision rule can never reach an outcome, one sentence each
+    /// (docs/MODEL.md §3.10); empty when both outcomes are reachable.
+    ///
+    /// Progress is clamped to [0, 1] unless a rubber band lets it past the ends, so a
+    /// threshold test `p > 1` never finishes and `p ≥ 0` never cancels.
+    public var unreachableOutcomes: [String] {
+        let threshold: Threshold
+        switch policy.rule {
+        case .threshold(let t): threshold = t
+        case .direction(_, .threshold(let t)): threshold = t
+        default: return []
+        }
+        guard settings.rubberBand == 0 else { return [] }
+        var notes: [String] = []
+        let value = Decision.format(threshold.value, digits: 6)
+        if threshold.value > 1 || (threshold.value == 1 && threshold.comparison == .greaterThan) {
+            notes.append("finish is unreachable: progress is clamped to at most 1 and the rule needs p \(threshold.comparison == .atLeast ? "≥" : ">") \(value)")
+        }
+        if threshold.value < 0 || (threshold.value == 0 && threshold.comparison == .atLeast) {
+            notes.append("the rule never cancels: progress is at least 0 and the rule finishes at p ≥ \(value)")
+        }
+        return notes
     }
 }

@@ -15,10 +15,33 @@ struct PresetSettings: Sendable, Hashable {
 
     /// What a `UIView` spring's duration means is not documented (docs/MODEL.md §4.11 U5).
     enum SpringDuration: String, Sendable, Hashable, CaseIterable {
+        /// Apple's definition: the duration is the animation's total duration. ω0 as for
+        /// ``settling``, and the completion ends at exactly the duration (docs/MODEL.md §4.7).
+        case total
         /// `k = (2π/duration)²` (the SwiftUI mapping, docs/MODEL.md §4.7).
         case response
-        /// ω0 chosen so that the envelope `e^{−ζ ω0 t}` falls to 0.1 % at the duration.
+        /// ω0 chosen so that the envelope `e^{−ζ ω0 t}` falls to 0.1 % at the duration; the
+        /// completion lasts until the spring settles to `epsilon`.
         case settling
+    }
+
+    /// What the travel distance is measured in.
+    enum TravelUnit: String, Sendable, Hashable, CaseIterable {
+        /// A fraction of the screen width `W`.
+        case width
+        /// A fraction of the screen height `H`.
+        case height
+        /// Points.
+        case points
+    }
+
+    /// The drawer's geometry (docs/MODEL.md §6.3).
+    enum DrawerStyle: String, Sendable, Hashable, CaseIterable {
+        /// The repository's: the current screen slides right to `W − drawerGap`, revealing the
+        /// drawer underneath, under a mask view fading to `dimming`.
+        case reveal
+        /// A panel `drawerWidth·W` wide slides in over the static content.
+        case overlay
     }
 
     enum BestCompletion: String, Sendable, Hashable, CaseIterable {
@@ -30,6 +53,10 @@ struct PresetSettings: Sendable, Hashable {
 
     // Mapping.
     var rubberBand = 0.0
+    var direction: DragDirection = .right
+    var travel = 1.0
+    var travelUnit: TravelUnit = .width
+    var releaseProgress: ReleaseProgress = .changed
     // Decision.
     var threshold = 0.5
     var comparison: Decision.Comparison = .atLeast
@@ -53,7 +80,7 @@ struct PresetSettings: Sendable, Hashable {
     var response = 0.4
     var dampingRatio = 1.0
     var springVelocity: SpringCompletion.InitialVelocity = .matched
-    var springDuration: SpringDuration = .response
+    var springDuration: SpringDuration = .total
     var momentumSpeed = 1200.0
     var momentumDampingRatio = 0.8
     var velocityLimit = 35.0
@@ -62,8 +89,13 @@ struct PresetSettings: Sendable, Hashable {
     // Geometry.
     var minimumScale = 0.1
     var drawerWidth = 0.8
+    var drawerStyle: DrawerStyle = .reveal
+    var drawerGap = 50.0
+    var dimming = 0.8
     var buttonX = 0.9
     var buttonY = 0.07
+    var buttonWidth = 79.0
+    var buttonHeight = 48.0
     var cornerRadius = 15.0
     var presentingScale = 0.85
     var finalY = 1.0 / 3.0
@@ -120,6 +152,10 @@ struct ParameterSpec: Sendable {
     /// Every spec, by key.
     static let all: [String: ParameterSpec] = {
         let specs: [ParameterSpec] = [
+            .choice("direction", "the drag that drives progress: right (+x), left (−x), down (+y) or up (−y)", \.direction),
+            .number("travel", "the drag distance that makes progress 1, in travelUnit", unit: "travelUnit", range: 0.01...10000, \.travel),
+            .choice("travelUnit", "what travel is measured in: width (fraction of W), height (fraction of H) or points", \.travelUnit),
+            .choice("releaseProgress", "which callbacks move the transition: changed (began does not move it; the release reads the last changed value, as UIKit apps call update only in .changed) or lift (every callback, the release reads the lift's own translation)", \.releaseProgress),
             .number("rubberBand", "rubber-band coefficient c past [0, 1] (docs/MODEL.md §2.2, UIScrollView-like 0.55); 0 clamps", unit: "", range: 0...1, \.rubberBand),
             .number("threshold", "progress threshold θ of the decision rule", unit: "progress", range: 0...1, \.threshold),
             .choice("comparison", "threshold test: atLeast (p ≥ θ) or greaterThan (p > θ, as the source's if/else)", \.comparison),
@@ -140,7 +176,7 @@ struct ParameterSpec: Sendable {
             .number("response", "spring response 2π/ω0 (or the UIView spring duration)", unit: "s", range: 0.05...5, \.response),
             .number("dampingRatio", "spring damping ratio ζ (1 = critical)", unit: "", range: 0.05...3, \.dampingRatio),
             .choice("springVelocity", "spring initial velocity: matched to the finger, or zero", \.springVelocity),
-            .choice("springDuration", "meaning of a UIView spring duration: response or settling (docs/MODEL.md §4.11 U5)", \.springDuration),
+            .choice("springDuration", "meaning of a UIView spring duration: total (Apple: the animation's total duration; ends exactly then), response, or settling (docs/MODEL.md §4.7, §4.11 U5)", \.springDuration),
             .number("momentumSpeed", "axis speed at which momentumDampingRatio replaces dampingRatio", unit: "pt/s", range: 0...20000, \.momentumSpeed),
             .number("momentumDampingRatio", "damping ratio for fast releases (WWDC18 'reward momentum')", unit: "", range: 0.05...3, \.momentumDampingRatio),
             .number("velocityLimit", "clip on the relative spring velocity |v_rel| (Apple sample: 35)", unit: "1/s", range: 0...1000, \.velocityLimit),
@@ -148,6 +184,11 @@ struct ParameterSpec: Sendable {
             .choice("completionModel", "spring (T4) or hermite (T10, fixed end time)", \.bestCompletion),
             .number("minimumScale", "scale of the outgoing view at p = 1", unit: "", range: 0...1, \.minimumScale),
             .number("drawerWidth", "drawer width as a fraction of the screen width", unit: "fraction of W", range: 0.1...1, \.drawerWidth),
+            .choice("drawerStyle", "reveal: the screen slides right to W − drawerGap over the drawer (the repository's); overlay: a drawerWidth·W panel slides over the screen", \.drawerStyle),
+            .number("drawerGap", "reveal: how much of the screen stays visible at the right", unit: "pt", range: 0...1000, \.drawerGap),
+            .number("dimming", "reveal: the mask view's final alpha over the screen", unit: "", range: 0...1, \.dimming),
+            .number("buttonWidth", "width of the button the mask grows from (the demo's 79 pt)", unit: "pt", range: 0...1000, \.buttonWidth),
+            .number("buttonHeight", "height of the button the mask grows from (the demo's 48 pt)", unit: "pt", range: 0...1000, \.buttonHeight),
             .number("buttonX", "x of the button centre the circle grows from", unit: "fraction of W", range: 0...1, \.buttonX),
             .number("buttonY", "y of the button centre the circle grows from", unit: "fraction of H", range: 0...1, \.buttonY),
             .number("cornerRadius", "corner radius of the presented view", unit: "pt", range: 0...200, \.cornerRadius),

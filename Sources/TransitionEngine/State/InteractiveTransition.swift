@@ -74,6 +74,11 @@ public struct InteractiveTransition: Sendable {
     public private(set) var decision: Decision?
     /// The planned completion after the last release, if any.
     public private(set) var trajectory: CompletionTrajectory?
+    /// The progress the last `changed` callback (or re-grab) left, UIKit's `percentComplete`;
+    /// nil before any.
+    public private(set) var shownProgress: Double?
+    /// Whether a `changed` callback has come since the gesture began.
+    public private(set) var hasChanged = false
 
     /// Creates a transition in the `idle` state.
     public init(configuration: Configuration) {
@@ -92,7 +97,7 @@ public struct InteractiveTransition: Sendable {
         case (.idle, .began), (.idle, .changed):
             gesture = input
             lastMoveTime = input.time
-            let progress = mapping.progress(for: input.translation)
+            let progress = interactiveProgress(input)
             state = .interactive(progress: progress)
             return .began(progress: progress)
         case (.idle, .ended), (.idle, .cancelled):
@@ -103,7 +108,7 @@ public struct InteractiveTransition: Sendable {
                 lastMoveTime = input.time
             }
             gesture = input
-            let progress = mapping.progress(for: input.translation)
+            let progress = interactiveProgress(input)
             state = .interactive(progress: progress)
             return .updated(progress: progress)
         case (.interactive, .ended), (.interactive, .cancelled):
@@ -115,6 +120,20 @@ public struct InteractiveTransition: Sendable {
         case (.completing, _), (.finished, _), (.cancelled, _):
             return .none
         }
+    }
+
+    /// The progress a `began` or `changed` input leaves (docs/MODEL.md §1.3): with
+    /// ``ReleaseProgress/changed`` a `began` does not move the transition.
+    private mutating func interactiveProgress(_ input: GestureInput) -> Double {
+        let moves = input.phase == .changed || configuration.preset.reading.progressSource == .lift
+        guard moves else {
+            if case .interactive(let current) = state { return current }
+            return shownProgress ?? mapping.startProgress
+        }
+        let progress = mapping.progress(for: input.translation)
+        shownProgress = progress
+        if input.phase == .changed { hasChanged = true }
+        return progress
     }
 
     /// Moves time forward: a completion whose time is up becomes `finished` or `cancelled`.
@@ -133,7 +152,9 @@ public struct InteractiveTransition: Sendable {
     }
 
     private mutating func releaseNow(_ input: GestureInput) -> Action {
-        let release = ReleaseState(sample: input, lastMoveTime: lastMoveTime, mapping: mapping)
+        let release = ReleaseState(
+            sample: input, shownProgress: shownProgress, hasChanged: hasChanged, lastMoveTime: lastMoveTime,
+            mapping: mapping, reading: configuration.preset.reading)
         let preset = configuration.preset
         let decision = preset.policy.decide(release)
         let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: configuration.displayFrameRate)
@@ -155,7 +176,9 @@ public struct InteractiveTransition: Sendable {
         gesture = input
         lastMoveTime = input.time
         self.trajectory = nil
-        state = .interactive(progress: mapping.progress(for: input.translation))
+        let regrabbed = mapping.progress(for: input.translation)
+        shownProgress = regrabbed
+        state = .interactive(progress: regrabbed)
         return .paused(progress: progress, velocity: velocity)
     }
 

@@ -4,8 +4,16 @@
 /// parameter, so a tuner can evaluate many policies against one `ReleaseState` with the
 /// non-allocating ``DecisionPolicy/decide(_:)``. Inputs are docs/MODEL.md §1.5.
 public struct ReleaseState: Sendable, Hashable, Codable {
-    /// Progress at release, `p0` (after clamping or rubber-banding).
+    /// The progress the decision reads, `p0` (after clamping or rubber-banding): the release
+    /// callback's own, or the last `changed` value, as the preset's ``CallbackReading`` says.
     public var progress: Double
+    /// The progress the transition shows at release, where the completion starts (UIKit's
+    /// `percentComplete`: the last value given to `update(_:)`). Equal to ``progress`` unless
+    /// the decision reads the release callback while only `changed` moves the transition.
+    public var startProgress: Double
+    /// Whether a `changed` callback came before the release (the swipe articles' decision
+    /// flag is set only there).
+    public var hasChanged: Bool
     /// The gesture velocity vector in pt/s, as recorded or estimated.
     public var velocity: Vector2
     /// Velocity along the transition axis, pt/s, positive toward finish (`v`).
@@ -33,10 +41,14 @@ public struct ReleaseState: Sendable, Hashable, Codable {
         gain: Double = 1,
         phase: GesturePhase,
         time: Double,
-        lastMoveTime: Double
+        lastMoveTime: Double,
+        startProgress: Double? = nil,
+        hasChanged: Bool = true
     ) {
         precondition(distance > 0, "distance must be positive")
         self.progress = progress
+        self.startProgress = startProgress ?? progress
+        self.hasChanged = hasChanged
         self.velocity = velocity
         self.axisVelocity = axisVelocity
         self.crossVelocity = crossVelocity
@@ -47,7 +59,49 @@ public struct ReleaseState: Sendable, Hashable, Codable {
         self.lastMoveTime = lastMoveTime
     }
 
-    /// Computes the release state of `sample` through `mapping`.
+    /// Computes the release state of `sample` through `mapping`, reading the callbacks as
+    /// `reading` says (docs/MODEL.md §1.4, §1.5).
+    ///
+    /// - Parameters:
+    ///   - sample: the `ended` or `cancelled` sample (its velocity is used, and its
+    ///     translation when the reading asks for the release callback's progress).
+    ///   - shownProgress: the progress the last `changed` left (nil when there was none: the
+    ///     mapping's start progress).
+    ///   - hasChanged: whether any `changed` callback came before the release.
+    ///   - lastMoveTime: when the finger last moved; defaults to the sample's own time.
+    ///   - mapping: the preset's progress mapping.
+    ///   - reading: the preset's reading of the callbacks.
+    public init(
+        sample: GestureInput, shownProgress: Double?, hasChanged: Bool, lastMoveTime: Double? = nil,
+        mapping: ProgressMapping, reading: CallbackReading
+    ) {
+        let lift = mapping.progress(for: sample.translation)
+        let start: Double
+        let decided: Double
+        if reading.progressSource == .lift {
+            start = lift
+            decided = lift
+        } else {
+            start = shownProgress ?? mapping.startProgress
+            decided = reading.decidesOnReleaseCallback ? lift : start
+        }
+        self.init(
+            progress: decided,
+            velocity: sample.velocity,
+            axisVelocity: mapping.axisVelocity(for: sample.velocity),
+            crossVelocity: mapping.crossComponent(of: sample.velocity),
+            distance: mapping.distance,
+            gain: mapping.gain,
+            phase: sample.phase,
+            time: sample.time,
+            lastMoveTime: lastMoveTime ?? sample.time,
+            startProgress: start,
+            hasChanged: hasChanged
+        )
+    }
+
+    /// Computes the release state of `sample` through `mapping` from the lift's own
+    /// translation (``ReleaseProgress/lift``).
     ///
     /// - Parameters:
     ///   - sample: the `ended` or `cancelled` sample (its translation and velocity are used).
