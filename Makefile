@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
+.PHONY: all build lint test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
 
 all: build
 
@@ -24,6 +24,14 @@ build: setup
 # The live viewer on 127.0.0.1 with the bundled recordings.
 serve: build
 	$(BIN) serve --host 127.0.0.1 --port 8080 --recordings recordings --web web
+
+# The toolchain's formatter with the committed .swift-format (no finding allowed), a build
+# with warnings as errors (its own scratch folder, so the test build is not redone), and
+# node --check on every viewer module.
+lint: setup
+	swift format lint --strict --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-lint
+	@for f in web/*.mjs web/tests/*.mjs; do node --check "$$f" || exit 1; done; echo "lint: node --check passed on web/"
 
 # Fuzz smoke, the real-server and browser tests first, so the Swift test summary is printed last.
 test: build fuzz-smoke test-bridge test-web test-browser

@@ -16,9 +16,5 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     echo "browser-deps: installed ${need_apt[*]}"
 fi
 
-# The venv with pytest and websockets (the bridge tests' clients) comes from setup.sh.
+# The venv with the pinned Python test packages (Tests/requirements.txt, selenium among them).
 scripts/setup.sh python
-if ! .venv/bin/python -c "import selenium" 2>/dev/null; then
-    echo "browser-deps: installing Python packages into .venv: selenium"
-    .venv/bin/pip install -q selenium
-fi

@@ -30,14 +30,20 @@ python_deps() {
         python3 -m venv "$venv" 2>/dev/null || { need_apt+=(python3-venv); apt_install; python3 -m venv "$venv"; }
         echo "setup: created Python venv $venv"
     fi
-    local wanted=(websockets pytest)
-    local missing=()
-    for pkg in "${wanted[@]}"; do
-        "$venv/bin/python" -c "import $pkg" 2>/dev/null || missing+=("$pkg")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "setup: installing Python packages into $venv: ${missing[*]}"
-        "$venv/bin/pip" install -q "${missing[@]}"
+    # Every pinned requirement at its pinned version (Tests/requirements.txt), else install.
+    if ! "$venv/bin/python" - Tests/requirements.txt <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+for line in open(sys.argv[1]):
+    line = line.split("#", 1)[0].strip()
+    if line:
+        name, pinned = line.split("==")
+        if version(name) != pinned:
+            sys.exit(1)
+PY
+    then
+        echo "setup: installing Python packages into $venv: $(grep -v '^#' Tests/requirements.txt | xargs)"
+        "$venv/bin/pip" install -q -r Tests/requirements.txt
     fi
 }
 
