@@ -5,7 +5,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 
 let package = Package(
@@ -17,10 +17,10 @@ let package = Package(
         // The pure transition engine, for apps and tools that want the model without files or
         // a server: documented public API (docs/MODEL.md). PanReplay and LiveBridge are not
         // products: what they share with the CLI and the tests is `package` access.
-        .library(name: "TransitionEngine", targets: ["TransitionEngine"]),
+        .library(name: "TransitionEngine", targets: ["TransitionEngine"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // zlib through a system-library module; shim.h wraps the macros Swift cannot import.
@@ -68,7 +68,7 @@ let package = Package(
                 "TransitionEngine",
                 "PanReplay",
                 "LiveBridge",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
         ),
@@ -76,7 +76,7 @@ let package = Package(
             name: "pantrace",
             dependencies: [
                 "PanTraceCLI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
         ),
@@ -148,9 +148,9 @@ let package = Package(
             name: "PanTraceCLITests",
             dependencies: [
                 "PanTraceCLI", "PanTrace", "PanCapture", "pantrace",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
-        ),
+        )
     ]
 )

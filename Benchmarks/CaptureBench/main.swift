@@ -205,7 +205,9 @@ print(
     "| \(logBytes >> 20) MiB | \(logEvents) | \(recording.gestures.count) | \(String(format: "%.1f", recordTime)) s "
         + "| \(String(format: "%.2f", Double(logEvents) / recordTime / 1e6)) M | \(String(format: "%.0f", Double(logBytes) / recordTime / 1e6)) "
         + "| \(outputBytes >> 20) MiB | \(rssBefore.peak / 1024) MiB | \(rssAfter.peak / 1024) MiB | \(rssAfter.current / 1024) MiB |")
-print("\n(log written in \(String(format: "%.1f", generationTime)) s; read buffer \(summary.bufferCapacity) bytes, peak \(summary.peakBufferedBytes) bytes held)\n")
+print(
+    "\n(log written in \(String(format: "%.1f", generationTime)) s; read buffer \(summary.bufferCapacity) bytes, peak \(summary.peakBufferedBytes) bytes held)\n"
+)
 
 // MARK: 2. recognizer + lsq2, one core
 
@@ -221,10 +223,11 @@ let recognizerTime = measure(minimum: 2) {
     }
 }
 let naiveSlice = Array(events.prefix(events.count / 10))
-let naiveTime = measure(minimum: 2) {
-    var naive = NaiveRecognizer()
-    for event in naiveSlice { sink += naive.handle(event) }
-} * 10
+let naiveTime =
+    measure(minimum: 2) {
+        var naive = NaiveRecognizer()
+        for event in naiveSlice { sink += naive.handle(event) }
+    } * 10
 
 // MARK: 3. CSV import, parsing only
 

@@ -24,14 +24,20 @@ if environment["PANTRACE_LEVEL"] != nil || environment["PANTRACE_CHUNK"] != nil 
     c.maximumChunkSamples = environment["PANTRACE_CHUNK"].flatMap(Int.init) ?? c.maximumChunkSamples
     let encoder = TraceEncoder(configuration: c)
     var bytes = 0
-    let t = try measure { bytes = 0; for trace in traces { bytes += try encoder.encode(trace).count } }
+    let t = try measure {
+        bytes = 0; for trace in traces { bytes += try encoder.encode(trace).count }
+    }
     var long: [PanSample] = []
     for trace in traces.prefix(1000) {
         let offset = (long.last?.time ?? -0.01) + 0.01
-        long += trace.samples.map { var s = $0; s.time += offset; s.phase = .changed; return s }
+        long += trace.samples.map {
+            var s = $0; s.time += offset; s.phase = .changed; return s
+        }
     }
     let longBytes = try encoder.encode(Trace(metadata: TraceMetadata(id: "long"), samples: long)).count
-    print("level \(c.compressionLevel), chunk \(c.maximumChunkSamples): \(Double(bytes) / Double(sampleCount)) B/sample, \(Double(sampleCount) / t / 1e6) M samples/s; long recording \(Double(longBytes) / Double(long.count)) B/sample")
+    print(
+        "level \(c.compressionLevel), chunk \(c.maximumChunkSamples): \(Double(bytes) / Double(sampleCount)) B/sample, \(Double(sampleCount) / t / 1e6) M samples/s; long recording \(Double(longBytes) / Double(long.count)) B/sample"
+    )
     exit(0)
 }
 if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
@@ -44,9 +50,12 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
 // Encode (archive layout, as synth and convert write).
 let encoder = TraceEncoder()
 var archive: [[UInt8]] = try traces.map { try encoder.encode($0) }
-let encodeTime = ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" ? 1 : try measure {
-    archive = try traces.map { try encoder.encode($0) }
-}
+let encodeTime =
+    ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode"
+    ? 1
+    : try measure {
+        archive = try traces.map { try encoder.encode($0) }
+    }
 let liveEncoder = TraceEncoder(configuration: .live)
 let live = try traces.map { try liveEncoder.encode($0) }
 
@@ -107,16 +116,17 @@ let decodeRate = Double(sampleCount) / decodeTime
 let baselineRate = Double(baselineSamples) / baselineTime
 
 func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
-print("""
+print(
+    """
 
-| measure | .pantrace | gzip JSONL (grid values) | ratio |
-|---|---|---|---|
-| bytes per sample, whole files (archive layout) | \(f(perSample(archive))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(archive), 1)) |
-| bytes per sample, live layout (chunk every 100 ms) | \(f(perSample(live))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(live), 1)) |
-| bytes per sample vs unquantized gzip JSONL | \(f(perSample(archive))) | \(f(perSample(jsonlFull))) | 1/\(f(perSample(jsonlFull) / perSample(archive), 1)) |
-| decode, million samples/s (one core) | \(f(decodeRate / 1e6)) | \(f(baselineRate / 1e6, 3)) | \(f(decodeRate / baselineRate, 0))× faster |
-| encode, million samples/s (one core) | \(f(encodeRate / 1e6)) | | |
-| one \(longSamples.count)-sample recording: bytes per sample | \(f(Double(longBytes.count) / Double(longSamples.count))) | | |
-| one \(longSamples.count)-sample recording: decode, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
-| one \(longSamples.count)-sample recording: encode, million samples/s | \(f(Double(longSamples.count) / longEncodeTime / 1e6)) | | |
-""")
+    | measure | .pantrace | gzip JSONL (grid values) | ratio |
+    |---|---|---|---|
+    | bytes per sample, whole files (archive layout) | \(f(perSample(archive))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(archive), 1)) |
+    | bytes per sample, live layout (chunk every 100 ms) | \(f(perSample(live))) | \(f(perSample(jsonl))) | 1/\(f(perSample(jsonl) / perSample(live), 1)) |
+    | bytes per sample vs unquantized gzip JSONL | \(f(perSample(archive))) | \(f(perSample(jsonlFull))) | 1/\(f(perSample(jsonlFull) / perSample(archive), 1)) |
+    | decode, million samples/s (one core) | \(f(decodeRate / 1e6)) | \(f(baselineRate / 1e6, 3)) | \(f(decodeRate / baselineRate, 0))× faster |
+    | encode, million samples/s (one core) | \(f(encodeRate / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: bytes per sample | \(f(Double(longBytes.count) / Double(longSamples.count))) | | |
+    | one \(longSamples.count)-sample recording: decode, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: encode, million samples/s | \(f(Double(longSamples.count) / longEncodeTime / 1e6)) | | |
+    """)

@@ -25,7 +25,9 @@ func releasedTransition(_ name: PresetName) -> InteractiveTransition {
     let distance = mapping.distance
     for step in 0...10 {
         let along = direction * distance * 0.06 * Double(step)
-        _ = transition.handle(GestureInput(time: Double(step) * 0.016, phase: step == 0 ? .began : .changed, translation: vector(along), velocity: vector(direction * 400)))
+        _ = transition.handle(
+            GestureInput(
+                time: Double(step) * 0.016, phase: step == 0 ? .began : .changed, translation: vector(along), velocity: vector(direction * 400)))
     }
     let lift = direction * distance * 0.6
     _ = transition.handle(GestureInput(time: 0.17, phase: .ended, translation: vector(lift), velocity: vector(direction * 600)))
@@ -101,14 +103,19 @@ for name in PresetName.allCases {
         slowestHot = min(slowestHot, hot.framesPerSecond)
     }
     worstHotAllocations = max(worstHotAllocations, hot.allocationsPerFrame)
-    print("| \(name.rawValue) | \(model)\(analytic) | \(millions(hot.framesPerSecond)) | \(format(hot.allocationsPerFrame, digits: 3)) | \(millions(baseline.framesPerSecond)) | \(format(baseline.allocationsPerFrame, digits: 3)) | \(format(hot.framesPerSecond / baseline.framesPerSecond, digits: 1))× |")
+    print(
+        "| \(name.rawValue) | \(model)\(analytic) | \(millions(hot.framesPerSecond)) | \(format(hot.allocationsPerFrame, digits: 3)) | \(millions(baseline.framesPerSecond)) | \(format(baseline.allocationsPerFrame, digits: 3)) | \(format(hot.framesPerSecond / baseline.framesPerSecond, digits: 1))× |"
+    )
 }
 
 // The tuner's inner loop: decide one release under many policies.
-let release = ReleaseState(progress: 0.42, velocity: Vector2(x: 350, y: 20), axisVelocity: 350, crossVelocity: 20, distance: 390, phase: .ended, time: 0.3, lastMoveTime: 0.29)
+let release = ReleaseState(
+    progress: 0.42, velocity: Vector2(x: 350, y: 20), axisVelocity: 350, crossVelocity: 20, distance: 390, phase: .ended, time: 0.3,
+    lastMoveTime: 0.29)
 let (decisions, decisionSum) = measure(span: 1) { time in
     let theta = 0.3 + (time - 0.17) * 0.4
-    let policy = DecisionPolicy(rule: .projection(decelerationRate: 0.998, threshold: Threshold(theta), isExact: false), gates: VelocityGates(stopTime: 0.04))
+    let policy = DecisionPolicy(
+        rule: .projection(decelerationRate: 0.998, threshold: Threshold(theta), isExact: false), gates: VelocityGates(stopTime: 0.04))
     let decision = policy.decide(release)
     return decision.margin + decision.target
 }
@@ -118,5 +125,7 @@ print("| tuner inner loop | decisions/s | allocs/decision |")
 print("|---|---:|---:|")
 print("| `DecisionPolicy.decide` (D5 + stop gate) | \(millions(decisions.framesPerSecond)) | \(format(decisions.allocationsPerFrame, digits: 3)) |")
 print("")
-print("slowest analytic preset: \(millions(slowestHot)) frames/s (target ≥ 5 M); worst hot-path allocations/frame: \(format(worstHotAllocations, digits: 3)) (target 0)")
+print(
+    "slowest analytic preset: \(millions(slowestHot)) frames/s (target ≥ 5 M); worst hot-path allocations/frame: \(format(worstHotAllocations, digits: 3)) (target 0)"
+)
 print("checksum \(checksum)")

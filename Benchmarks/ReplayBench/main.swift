@@ -83,7 +83,9 @@ for name in PresetName.allCases {
     let model = Preset(name).completion
     if !model.isFrameRateDependent { slowestAnalytic = min(slowestAnalytic, hot) }
     let note = model.isFrameRateDependent ? " (frame-rate dependent)" : ""
-    print("| \(name.rawValue) | \(model.identifier)\(note) | \(perReplay) | \(millions(hot)) | \(millions(baseline)) | \(format(hot / baseline, digits: 0))× |")
+    print(
+        "| \(name.rawValue) | \(model.identifier)\(note) | \(perReplay) | \(millions(hot)) | \(millions(baseline)) | \(format(hot / baseline, digits: 0))× |"
+    )
 }
 print("")
 print("Slowest analytic preset: \(millions(slowestAnalytic)) frames/s (target ≥ 5 M).")
@@ -104,7 +106,7 @@ struct Sweep {
 
 let sweeps = [
     Sweep(preset: "swipe-dismiss", axes: ["threshold=0.0001:1:0.0001"], corpus: downCorpus),
-    Sweep(preset: "best", axes: ["threshold=0.01:1:0.01", "decelerationRate=0.9:0.999:0.001"], corpus: edgeCorpus),
+    Sweep(preset: "best", axes: ["threshold=0.01:1:0.01", "decelerationRate=0.9:0.999:0.001"], corpus: edgeCorpus)
 ]
 
 print("## ReplayBench — tune, \(traceCount) traces × 10,000 grid points (\(cores) cores)")
@@ -134,7 +136,11 @@ for sweep in sweeps {
     }
     let naiveRate = Double(slice * traceCount) / seconds(clock.now - naiveStart)
     let rate = decisions / elapsed
-    print("| \(sweep.preset) | \(sweep.axes.joined(separator: " ")) | \(format(decisions / 1e6, digits: 0)) M | \(format(elapsed, digits: 2)) s | \(millions(rate)) | \(millions(naiveRate)) | \(format(rate / naiveRate, digits: 0))× |")
+    print(
+        "| \(sweep.preset) | \(sweep.axes.joined(separator: " ")) | \(format(decisions / 1e6, digits: 0)) M | \(format(elapsed, digits: 2)) s | \(millions(rate)) | \(millions(naiveRate)) | \(format(rate / naiveRate, digits: 0))× |"
+    )
 }
 print("")
-print("Targets: ≥ 20 M decisions/s on both cores; 10,000 × 10,000 in under 10 s. (checksum \(format(checksum.truncatingRemainder(dividingBy: 1000), digits: 3)))")
+print(
+    "Targets: ≥ 20 M decisions/s on both cores; 10,000 × 10,000 in under 10 s. (checksum \(format(checksum.truncatingRemainder(dividingBy: 1000), digits: 3)))"
+)

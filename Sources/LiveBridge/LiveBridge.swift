@@ -114,7 +114,8 @@ package final class LiveBridge: Sendable {
         LibWebSocketsLog.install(verbose: configuration.logsLibWebSockets ? configuration.log : nil)
         let descriptors = DescriptorLimit.raised()
         self.descriptors = descriptors
-        let policy = RequestPolicy(port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
+        let policy = RequestPolicy(
+            port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
         servers = (0..<configuration.serviceThreads).map { [inbox] shard in
             var server = WebSocketServer.Configuration(
                 host: configuration.host, port: configuration.port, policy: policy,
@@ -215,7 +216,8 @@ package final class LiveBridge: Sendable {
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
             // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
-            let deadline: DispatchTime? = controller.wantsTicks
+            let deadline: DispatchTime? =
+                controller.wantsTicks
                 ? .now() + max(0, nextFrame - seconds()) : nil
             let inputs = inbox.wait(until: deadline)
             var out: [Outgoing] = []
@@ -233,14 +235,15 @@ package final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            deliver(out.compactMap { outgoing in
-                if let key = outgoing.shareKey, let cached = shared, cached.key == key {
-                    return delivery(cached.message, to: outgoing.target)
-                }
-                guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
-                if let key = outgoing.shareKey { shared = (key, message) }
-                return delivery
-            })
+            deliver(
+                out.compactMap { outgoing in
+                    if let key = outgoing.shareKey, let cached = shared, cached.key == key {
+                        return delivery(cached.message, to: outgoing.target)
+                    }
+                    guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
+                    if let key = outgoing.shareKey { shared = (key, message) }
+                    return delivery
+                })
         }
     }
 
@@ -330,4 +333,3 @@ package struct LiveBridgeError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
-

@@ -96,7 +96,7 @@ struct BridgeControllerTests {
         (#"{"type":"speed","value":0.05}"#, "invalid"), (#"{"type":"speed","value":4.5}"#, "invalid"),
         (#"{"type":"load","recording":"../../../etc/passwd","preset":"zoom"}"#, "not_found"),
         (#"{"type":"load","recording":"synthetic/edge-back-0.pantrace","preset":"spin"}"#, "invalid"),
-        (#"{"type":"load","recording":"synthetic/edge-back-0.pantrace","preset":"zoom","parameters":{"treshold":0.4}}"#, "invalid"),
+        (#"{"type":"load","recording":"synthetic/edge-back-0.pantrace","preset":"zoom","parameters":{"treshold":0.4}}"#, "invalid")
     ])
     func badRequestsGetOneErrorAndChangeNothing(text: String, code: String) throws {
         try Self.refused(text, code: code)
@@ -116,7 +116,7 @@ struct BridgeControllerTests {
         (#"{"type":"pointer","t_ms":1,"x":1,"y":-1e10,"phase":"down"}"#, "bad_message"),
         (#"{"type":"pointer","t_ms":9007199254740993,"x":1,"y":1,"phase":"down"}"#, "bad_message"),
         (#"{"type":"record","screen":{"width":5e-324,"height":5e-324,"scale":3}}"#, "bad_message"),
-        (#"{"type":"tune","recordings":[],"preset":"swipe-back","grid":["threshold=0:1:1e-12"]}"#, "invalid"),
+        (#"{"type":"tune","recordings":[],"preset":"swipe-back","grid":["threshold=0:1:1e-12"]}"#, "invalid")
     ])
     func hostileNumbersAreRefusedAndTheControllerGoesOn(text: String, code: String) throws {
         try Self.refused(text, code: code)
@@ -149,8 +149,12 @@ struct BridgeControllerTests {
     @Test func loadingBroadcastsTheSummaryPlaybackAndAFrame() throws {
         var controller = try Self.controller()
         _ = controller.handle(.opened(1, canControl: true), now: 0)
-        let out = controller.handle(.message(1, Self.json(
-            #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)), now: 0.1)
+        let out = controller.handle(
+            .message(
+                1,
+                Self.json(
+                    #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)),
+            now: 0.1)
         #expect(out.map(\.message.type) == ["summary", "playback", "frame"])
         #expect(out.map(\.target) == [.everyone, .everyone, .frames])
         #expect(controller.player?.state.parameters == ["threshold": .number(0.3)])
@@ -218,7 +222,7 @@ struct BridgeControllerTests {
     @Test(arguments: [
         ("0", "844", "3", false), ("-0.0", "844", "3", false), ("5e-324", "5e-324", "3", false), ("390", "1e308", "3", false),
         ("390", "844", "0", false), ("390", "844", "1e-300", false), ("390", "844", "101", false), ("0.999", "844", "3", false),
-        ("1", "1", "0.1", true), ("100000", "100000", "100", true),
+        ("1", "1", "0.1", true), ("100000", "100000", "100", true)
     ])
     func aPadOutsideTheScreenLimitsIsRefused(width: String, height: String, scale: String, accepted: Bool) throws {
         var controller = try Self.controller()

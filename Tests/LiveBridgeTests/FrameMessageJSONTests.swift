@@ -51,11 +51,12 @@ struct FrameMessageJSONTests {
         #expect(message.sortedKeysJSON() != nil)
     }
 
-    @Test(arguments: [
-        (0.0, "0"), (-0.0, "-0"), (844, "844"), (-1, "-1"), (0.25, "0.25"), (1e-5, "1e-05"),
-        (999_999_999_999_999, "999999999999999"), (1e15, "1000000000000000"), (1e16, "1e+16"),
-        (-3.14e-12, "-3.14e-12"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (-0.0, "-0"), (844, "844"), (-1, "-1"), (0.25, "0.25"), (1e-5, "1e-05"),
+            (999_999_999_999_999, "999999999999999"), (1e15, "1000000000000000"), (1e16, "1e+16"),
+            (-3.14e-12, "-3.14e-12")
+        ] as [(Double, String)])
     func numbersAreWrittenAsTheEncoderWritesThem(value: Double, expected: String) {
         var writer = JSONWriter(capacity: 32)
         writer.number(value)
@@ -89,7 +90,9 @@ extension Double {
             let exponent = Int.random(in: -30...30, using: &random)
             return Double.random(in: -10...10, using: &random) * pow(10, Double(exponent))
         case 5: return Double(Int64.random(in: -(1 << 60)...(1 << 60), using: &random))
-        case 6: return [1e15, -1e15, 1e15 - 1, 1e16, 9_007_199_254_740_992, .leastNonzeroMagnitude, .greatestFiniteMagnitude][Int.random(in: 0..<7, using: &random)]
+        case 6:
+            return [1e15, -1e15, 1e15 - 1, 1e16, 9_007_199_254_740_992, .leastNonzeroMagnitude, .greatestFiniteMagnitude][
+                Int.random(in: 0..<7, using: &random)]
         default:
             let value = Double(bitPattern: random.next())
             return value.isFinite ? value : 1.5
@@ -101,7 +104,8 @@ extension String {
     /// Strings with everything JSON escaping must handle: quotes, backslashes, slashes, every
     /// control character, DEL, and multi-byte characters.
     static func anyText(using random: inout SplitMix64) -> String {
-        let pool: [Unicode.Scalar] = (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
+        let pool: [Unicode.Scalar] =
+            (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
             + ["\"", "\\", "/", "\u{7F}", "a", "Z", " ", "é", "≤", "→", "😀", "\u{2028}", "\u{FEFF}", ".", "-"]
         let count = Int.random(in: 0..<24, using: &random)
         var text = ""
@@ -120,7 +124,8 @@ extension FrameMessage {
                 scale: number(), translation: vector(), alpha: number(), cornerRadius: number(),
                 mask: Bool.random(using: &random) ? CircleMask(center: vector(), radius: number()) : nil)
         }
-        let gesture = Bool.random(using: &random)
+        let gesture =
+            Bool.random(using: &random)
             ? GestureInput(time: number(), phase: GesturePhase.allCases.randomElement(using: &random)!, translation: vector(), velocity: vector())
             : nil
         var release: ReleaseReport?
@@ -130,7 +135,8 @@ extension FrameMessage {
                 outcome: Bool.random(using: &random) ? .finish : .cancel, basis: bases.randomElement(using: &random)!,
                 statistic: number(), threshold: number(), comparison: Decision.Comparison.allCases.randomElement(using: &random)!,
                 axisVelocity: number(), progressVelocity: number(), isVelocityGated: Bool.random(using: &random))
-            release = ReleaseReport(decision: decision, rule: .anyText(using: &random), completionModel: .anyText(using: &random), completionTime: number())
+            release = ReleaseReport(
+                decision: decision, rule: .anyText(using: &random), completionModel: .anyText(using: &random), completionTime: number())
         }
         let frame = FrameState(
             time: number(), phase: TransitionPhase.allCases.randomElement(using: &random)!, progress: number(),

@@ -7,7 +7,7 @@ struct RequestPolicyTests {
     @Test(arguments: [
         ("127.0.0.1:8080", true), ("localhost:8080", true), ("[::1]:8080", true), ("192.168.1.5:8080", true),
         ("LOCALHOST:8080", true), ("evil.example:8080", false), ("127.0.0.1:8081", false), ("127.0.0.1", false),
-        ("127.0.0.1.nip.io:8080", false), ("", false), ("256.0.0.1:8080", false),
+        ("127.0.0.1.nip.io:8080", false), ("", false), ("256.0.0.1:8080", false)
     ])
     func hostNamesThisServerByAddressOrLocalhost(host: String, allowed: Bool) {
         #expect(policy.isAllowedHost(host) == allowed)
@@ -19,7 +19,7 @@ struct RequestPolicyTests {
 
     @Test(arguments: [
         (nil as String?, true), ("http://127.0.0.1:8080", true), ("http://localhost:8080", false),
-        ("http://evil.example", false), ("https://127.0.0.1:8080", false), ("http://192.168.1.5:8080", true), ("null", false),
+        ("http://evil.example", false), ("https://127.0.0.1:8080", false), ("http://192.168.1.5:8080", true), ("null", false)
     ])
     func originMustBeThisSameOrigin(origin: String?, allowed: Bool) {
         #expect(policy.isAllowedOrigin(origin, host: "127.0.0.1:8080") == allowed)

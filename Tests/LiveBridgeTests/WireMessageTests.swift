@@ -49,16 +49,24 @@ struct WireMessageTests {
             load: 1, recording: info.id, preset: "swipe-dismiss", parameters: ["threshold": .number(0.5)], playing: true, speed: 1, loop: true,
             time: frames[3].time, start: frames[0].time, end: frames.last!.time, release: replayer.summary.releaseTime, fps: 60)
         return [
-            "hello": .hello(Hello(v: wireProtocolVersion, server: "pantrace 0.1.0", canControl: true, state: Snapshot(
-                library: [info], presets: [PresetCatalog.entry(for: .swipeDismiss)], playback: playback,
-                summary: replayer.summary, recording: nil, tune: nil))),
+            "hello": .hello(
+                Hello(
+                    v: wireProtocolVersion, server: "pantrace 0.1.0", canControl: true,
+                    state: Snapshot(
+                        library: [info], presets: [PresetCatalog.entry(for: .swipeDismiss)], playback: playback,
+                        summary: replayer.summary, recording: nil, tune: nil))),
             "library": .library([info]),
             "playback": .playback(playback),
             "frame": .frame(FrameMessage(seq: 42, load: 1, emittedMicroseconds: 1_763_700_000_000_000, recording: info.id, frame: frames[3])),
             "frame-release": .frame(FrameMessage(seq: 43, load: 1, emittedMicroseconds: 1_763_700_000_016_666, recording: info.id, frame: release)),
             "summary": .summary(replayer.summary),
-            "recording": .recording(RecordingStatus(state: "capturing", samples: 31, durationSeconds: 0.25, intent: .unknown, file: "live/20261121-101500.pantrace", id: nil, message: nil)),
-            "error": .error(ErrorMessage(code: .forbidden, message: "pause changes state: connect with the ?token= that pantrace serve printed", inReplyTo: "pause")),
+            "recording": .recording(
+                RecordingStatus(
+                    state: "capturing", samples: 31, durationSeconds: 0.25, intent: .unknown, file: "live/20261121-101500.pantrace", id: nil,
+                    message: nil)),
+            "error": .error(
+                ErrorMessage(
+                    code: .forbidden, message: "pause changes state: connect with the ?token= that pantrace serve printed", inReplyTo: "pause"))
         ]
     }
 

@@ -8,7 +8,7 @@ struct ASCIINumberTests {
     @Test(arguments: [
         ("235089067.457", Int64(235_089_067_457_000)), ("0", 0), ("12.5", 12_500_000), ("-3", -3_000_000),
         ("0.000001", 1), ("0.0000004", 0), ("0.0000005", 1), ("1E3", 1_000_000_000), ("4.5e0", 4_500_000),
-        ("9007199254.740993", 9_007_199_254_740_993),
+        ("9007199254.740993", 9_007_199_254_740_993)
     ])
     func millisecondsBecomeExactNanoseconds(text: String, nanoseconds: Int64) {
         #expect(ASCIINumber.nanoseconds(fromMilliseconds: Self.bytes(text)) == nanoseconds)

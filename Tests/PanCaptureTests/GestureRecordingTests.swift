@@ -59,7 +59,7 @@ struct GestureRecordingTests {
             PointerEvent(nanoseconds: 16_000_000, x: 30, y: 0, phase: .move),
             PointerEvent(nanoseconds: 16_000_000, x: 33, y: 0, phase: .move),
             PointerEvent(nanoseconds: 24_000_000, x: 40, y: 0, phase: .move),
-            PointerEvent(nanoseconds: 24_000_000, x: 40, y: 0, phase: .up),
+            PointerEvent(nanoseconds: 24_000_000, x: 40, y: 0, phase: .up)
         ]
         for event in events { _ = try recording.handle(event) }
         let samples = try CaptureTestFiles.read("\(folder)/g-1.pantrace").trace.samples
@@ -111,7 +111,7 @@ struct GestureRecordingTests {
             PointerEvent(nanoseconds: 0, x: 200, y: 0, phase: .down), PointerEvent(nanoseconds: 1, x: 200, y: 0, phase: .up),
             PointerEvent(nanoseconds: 2, x: 5, y: 0, phase: .down), PointerEvent(nanoseconds: 3, x: 5, y: 0, phase: .up),
             PointerEvent(nanoseconds: 4, x: 5, y: 0, phase: .down), PointerEvent(nanoseconds: 5, x: 50, y: 0, phase: .down, pointer: 1),
-            PointerEvent(nanoseconds: 6, x: 5, y: 0, phase: .cancel), PointerEvent(nanoseconds: 7, x: 50, y: 0, phase: .up, pointer: 1),
+            PointerEvent(nanoseconds: 6, x: 5, y: 0, phase: .cancel), PointerEvent(nanoseconds: 7, x: 50, y: 0, phase: .up, pointer: 1)
         ]
         for event in events { _ = try recording.handle(event) }
         #expect(recording.failures == [.outsideEdgeZone: 1, .liftedWithinSlop: 1, .cancelledWithinSlop: 1])

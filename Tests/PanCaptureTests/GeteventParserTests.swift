@@ -40,7 +40,7 @@ struct GeteventParserTests {
         let codes = [
             "EV_KEY": "0001", "EV_ABS": "0003", "EV_SYN": "0000", "BTN_TOUCH": "014a", "ABS_MT_TRACKING_ID": "0039",
             "ABS_MT_POSITION_X": "0035", "ABS_MT_POSITION_Y": "0036", "ABS_MT_PRESSURE": "003a", "SYN_REPORT": "0000",
-            "ABS_MT_SLOT": "002f", "DOWN": "00000001", "UP": "00000000",
+            "ABS_MT_SLOT": "002f", "DOWN": "00000001", "UP": "00000000"
         ]
         var out = ""
         for line in labelled.split(separator: "\n") where line.hasPrefix("[") {
@@ -68,7 +68,7 @@ struct GeteventParserTests {
         PointerEvent(nanoseconds: 53_890_836_000_000, x: 0x240, y: 0x4fd, phase: .move, pointer: 0x16d),
         PointerEvent(nanoseconds: 53_890_836_000_000, x: 0x10, y: 0x20, phase: .down, pointer: 0x16e),
         PointerEvent(nanoseconds: 53_890_844_000_000, x: 0x10, y: 0x20, phase: .up, pointer: 0x16e),
-        PointerEvent(nanoseconds: 53_891_102_311_000, x: 0x240, y: 0x4fd, phase: .up, pointer: 0x16d),
+        PointerEvent(nanoseconds: 53_891_102_311_000, x: 0x240, y: 0x4fd, phase: .up, pointer: 0x16d)
     ]
 
     @Test func labelledLogBecomesPointerEventsPerSlot() throws {
@@ -84,7 +84,8 @@ struct GeteventParserTests {
         let options = GeteventOptions(axes: axes, screen: ScreenGeometry(width: 360, height: 800, scale: 3))
         let folder = try CaptureTestFiles.folder()
         let path = try CaptureTestFiles.log(Self.labelled, name: "touch.txt")
-        let recording = GestureRecording(configuration: .init(metadata: TraceMetadata(id: "")), destination: RecordingDestination(folder: folder, stem: "t"))
+        let recording = GestureRecording(
+            configuration: .init(metadata: TraceMetadata(id: "")), destination: RecordingDestination(folder: folder, stem: "t"))
         _ = try PointerLogImporter(configuration: .init(format: .getevent, getevent: options)).record(logAt: path, into: recording)
         let samples = try CaptureTestFiles.read("\(folder)/t-1.pantrace").trace.samples
         // x_pt = raw · 360 / 1080; the second contact is ignored.
@@ -99,7 +100,8 @@ struct GeteventParserTests {
     @Test func recordingNeedsAxisRanges() throws {
         let path = try CaptureTestFiles.log(Self.labelled, name: "touch.txt")
         let recording = GestureRecording(
-            configuration: .init(metadata: TraceMetadata(id: "")), destination: RecordingDestination(folder: try CaptureTestFiles.folder(), stem: "t"))
+            configuration: .init(metadata: TraceMetadata(id: "")), destination: RecordingDestination(folder: try CaptureTestFiles.folder(), stem: "t")
+        )
         let options = GeteventOptions(screen: .phone)
         let error = #expect(throws: CaptureError.self) {
             try PointerLogImporter(configuration: .init(format: .getevent, getevent: options)).record(logAt: path, into: recording)
@@ -129,7 +131,7 @@ struct GeteventParserTests {
     @Test(arguments: [
         "[   53891.102311] /dev/input/event2: EV_SYN       SYN_REPO",
         "[   53891.102311] /dev/input/event2: EV_ABS       ABS_MT_POSITION_X    000002",
-        "[   53891.1023",
+        "[   53891.1023"
     ])
     func aLogCutMidLineKeepsEveryEventBeforeItWithAWarning(cut: String) throws {
         let lines = Self.labelled.split(separator: "\n").dropLast()
@@ -146,7 +148,7 @@ struct GeteventParserTests {
         ("[   53890.813990] /dev/input/event2: EV_ABS ABS_MT_POSITION_X 1e0", "eight hex digits"),
         ("hello", "not a getevent line"),
         ("[   53890.813990] /dev/input/event2: EV_SYN SYN_MT_REPORT 00000000", "protocol A is not supported"),
-        ("[   53890.813990] /dev/input/event2: EV_ABS ABS_MT_SLOT 00000040", "ABS_MT_SLOT must be"),
+        ("[   53890.813990] /dev/input/event2: EV_ABS ABS_MT_SLOT 00000040", "ABS_MT_SLOT must be")
     ])
     func badGeteventLinesAreErrorsNamingTheLine(line: String, message: String) throws {
         let text = "[   53890.800000] /dev/input/event2: EV_ABS       ABS_MT_SLOT          00000000\n\(line)\n"

@@ -17,7 +17,7 @@ struct PanRecognizerTests {
         (PanVector(x: 10, y: 0), false),
         (PanVector(x: 10.001, y: 0), true),
         (PanVector(x: 6, y: 8), false),
-        (PanVector(x: -6, y: -8.001), true),
+        (PanVector(x: -6, y: -8.001), true)
     ])
     func beginsOnlyOnceTheMoveIsStrictlyBeyondTheSlop(offset: PanVector, begins: Bool) {
         let actions = Self.run([Self.event(0, 100, 100, .down), Self.event(10, 100 + offset.x, 100 + offset.y, .move)])
@@ -53,7 +53,7 @@ struct PanRecognizerTests {
         (ScreenEdge.left, PanVector(x: 20, y: 400), true), (.left, PanVector(x: 20.01, y: 400), false),
         (.right, PanVector(x: 370, y: 400), true), (.right, PanVector(x: 369.99, y: 400), false),
         (.top, PanVector(x: 100, y: 20), true), (.top, PanVector(x: 100, y: 20.5), false),
-        (.bottom, PanVector(x: 100, y: 824), true), (.bottom, PanVector(x: 100, y: 823.9), false),
+        (.bottom, PanVector(x: 100, y: 824), true), (.bottom, PanVector(x: 100, y: 823.9), false)
     ])
     func edgeModeBeginsOnlyForTouchesDownWithinTheZone(edge: ScreenEdge, down: PanVector, begins: Bool) {
         let configuration = PanRecognizer.Configuration(edge: edge, screen: .phone)
@@ -70,7 +70,7 @@ struct PanRecognizerTests {
     @Test func translationIsRelativeToTouchDownAndTimeToTheBeganEvent() throws {
         let actions = Self.run([
             Self.event(1000, 30, 40, .down), Self.event(1010, 31, 40, .move), Self.event(1020, 45, 38, .move),
-            Self.event(1030, 60, 35, .move), Self.event(1040, 60, 35, .up),
+            Self.event(1030, 60, 35, .move), Self.event(1040, 60, 35, .up)
         ])
         guard case .began(let began) = actions[2], case .changed(let changed) = actions[3], case .ended(let ended, _) = actions[4] else {
             Issue.record("unexpected actions \(actions)")
@@ -88,7 +88,7 @@ struct PanRecognizerTests {
     @Test func aSecondPointerIsIgnoredAndDoesNotEndTheGesture() {
         let actions = Self.run([
             Self.event(0, 0, 0, .down), Self.event(10, 20, 0, .move), Self.event(15, 200, 200, .down, 7),
-            Self.event(20, 300, 300, .move, 7), Self.event(25, 300, 300, .up, 7), Self.event(30, 40, 0, .move), Self.event(40, 40, 0, .up),
+            Self.event(20, 300, 300, .move, 7), Self.event(25, 300, 300, .up, 7), Self.event(30, 40, 0, .move), Self.event(40, 40, 0, .up)
         ])
         #expect(actions[2] == .ignored(.extraPointer))
         #expect(actions[3] == .ignored(.extraPointer))
@@ -125,7 +125,7 @@ struct PanRecognizerTests {
         ([event(0, 0, 0, .down), event(1, 0, 0, .down)], .alreadyDown(pointer: 0)),
         ([event(10, 0, 0, .down), event(9.999999, 0, 0, .move)], .timeGoesBackwards(nanoseconds: 9_999_999, previous: 10_000_000)),
         ([event(0, 0, 0, .down), event(1, .nan, 0, .move)], .nonFiniteLocation(.move, pointer: 0)),
-        ([event(0, .infinity, 0, .down)], .nonFiniteLocation(.down, pointer: 0)),
+        ([event(0, .infinity, 0, .down)], .nonFiniteLocation(.down, pointer: 0))
     ])
     func streamsThatCannotHappenAreRejectedWithoutChangingState(events: [PointerEvent], rejection: PanRecognizer.Rejection) {
         var recognizer = PanRecognizer()
@@ -144,7 +144,7 @@ struct PanRecognizerTests {
     @Test(arguments: [
         (VelocityStrategy.lsq2, 40.0, true), (.lsq2, 40.001, false),
         (.impulse, 40.0, true), (.impulse, 40.001, false),
-        (.flutter, 40.999, true), (.flutter, 41.0, true),
+        (.flutter, 40.999, true), (.flutter, 41.0, true)
     ])
     func releaseVelocityFollowsThePlatformsStoppedPointerRule(strategy: VelocityStrategy, liftDelay: Double, hasVelocity: Bool) {
         let actions = Self.run(
@@ -162,7 +162,7 @@ struct PanRecognizerTests {
 
     @Test func sampleVelocityIsTheEstimateAfterEachMoveWithoutTheLiftPosition() {
         let actions = Self.run([
-            Self.event(0, 0, 0, .down), Self.event(10, 15, 0, .move), Self.event(20, 30, 0, .move), Self.event(25, 500, 0, .up),
+            Self.event(0, 0, 0, .down), Self.event(10, 15, 0, .move), Self.event(20, 30, 0, .move), Self.event(25, 500, 0, .up)
         ])
         guard case .changed(let changed) = actions[2], case .ended(let ended, true) = actions[3] else {
             Issue.record("unexpected \(actions)")

@@ -9,9 +9,11 @@ struct PointerLogImporterTests {
         PointerLogImporter(configuration: .init(format: format, bufferSize: bufferSize))
     }
 
-    static func record(_ path: String, into folder: String, format: PointerLogFormat = .csv) throws -> (GestureRecording, PointerLogImporter.Summary) {
+    static func record(_ path: String, into folder: String, format: PointerLogFormat = .csv) throws -> (GestureRecording, PointerLogImporter.Summary)
+    {
         let recording = GestureRecording(
-            configuration: .init(metadata: TraceMetadata(id: "", source: format.source)), destination: RecordingDestination(folder: folder, stem: "g"))
+            configuration: .init(metadata: TraceMetadata(id: "", source: format.source)), destination: RecordingDestination(folder: folder, stem: "g")
+        )
         return (recording, try importer(format).record(logAt: path, into: recording))
     }
 
@@ -66,7 +68,7 @@ struct PointerLogImporterTests {
         ("t_ms,x,y,phase\nsoon,0,0,down\n", 2, "t_ms is not a number: \"soon\""),
         ("time,x,y,phase\n0,0,0,down\n", 1, "the header must name t_ms, x, y and phase"),
         ("t_ms,x,y,phase,pointer\n0,0,0,down,first\n", 2, "pointer is not an integer"),
-        ("t_ms,x,y,phase\n0,0,0,down\n1,0,0,down\n", 3, "down of pointer 0, which is already down"),
+        ("t_ms,x,y,phase\n0,0,0,down\n1,0,0,down\n", 3, "down of pointer 0, which is already down")
     ])
     func badCSVLinesAreErrorsNamingTheLine(log: String, line: Int, message: String) throws {
         let path = try CaptureTestFiles.log(log)
@@ -86,7 +88,7 @@ struct PointerLogImporterTests {
         ("{\"t_ms\":0,\"x\":0,\"y\":0,\"phase\":\"down\"} {}\n", "text after the object"),
         ("[1,2]\n", "one JSON object"),
         ("{\"t_ms\":\"0\",\"x\":0,\"y\":0,\"phase\":\"down\"}\n", "t_ms is not a number"),
-        ("{\"t_ms\":0,\"x\":0,\"y\":0,\"phase\":down}\n", "not a JSON value"),
+        ("{\"t_ms\":0,\"x\":0,\"y\":0,\"phase\":down}\n", "not a JSON value")
     ])
     func badJSONLLinesAreErrorsNamingTheLine(line: String, message: String) throws {
         let path = try CaptureTestFiles.log("{\"t_ms\":0,\"x\":0,\"y\":0,\"phase\":\"cancel\",\"pointer\":9}\n" + line, name: "log.jsonl")
@@ -129,7 +131,9 @@ struct PointerLogImporterTests {
     func aLastLineCutBeforeItsNewlineIsDroppedWithAWarningOnlyIfUnreadable(lastLine: String, isDropped: Bool) throws {
         let path = try CaptureTestFiles.log("t_ms,x,y,phase\n0,0,0,down\n" + lastLine)
         var events: [PointerEvent] = []
-        let summary = try Self.importer().forEachEvent(inLogAt: path) { events.append($0); return true }
+        let summary = try Self.importer().forEachEvent(inLogAt: path) {
+            events.append($0); return true
+        }
         #expect(events.count == (isDropped ? 1 : 2))
         #expect(summary.warnings.count == (isDropped ? 1 : 0))
         if isDropped { #expect(summary.warnings.first?.description.contains("line 3 at byte 26: the log ends in the middle of this line") == true) }

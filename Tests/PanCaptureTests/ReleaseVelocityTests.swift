@@ -7,9 +7,12 @@ import PanTrace
 /// `pantrace velocity`'s library half, run on logs written from the platforms' own test
 /// vectors (read from the shared data folder, ``SharedData``), through the CSV and JSONL importers.
 struct ReleaseVelocityTests {
-    static func velocity(ofLog text: String, name: String = "log.csv", format: PointerLogFormat = .csv, strategy: VelocityStrategy) throws -> PanVector? {
+    static func velocity(ofLog text: String, name: String = "log.csv", format: PointerLogFormat = .csv, strategy: VelocityStrategy) throws
+        -> PanVector?
+    {
         let path = try CaptureTestFiles.log(text, name: name)
-        return try ReleaseVelocity.ofFirstPointer(inLogAt: path, importer: PointerLogImporter(configuration: .init(format: format)), strategy: strategy)
+        return try ReleaseVelocity.ofFirstPointer(
+            inLogAt: path, importer: PointerLogImporter(configuration: .init(format: format)), strategy: strategy)
     }
 
     @Test(.needsVelocityVectors, arguments: try AndroidVectorCheck.applicable().filter { $0.api == nil })

@@ -14,7 +14,8 @@ struct TraceRecorderTests {
     @Test func statesFromAPanHandlerBecomeOneFilePerGesture() throws {
         let folder = try CaptureTestFiles.folder()
         let recorder = TraceRecorder(
-            destination: RecordingDestination(folder: folder, stem: "ios"), metadata: TraceMetadata(id: "", source: "ios", edge: .left, intent: .finish))
+            destination: RecordingDestination(folder: folder, stem: "ios"),
+            metadata: TraceMetadata(id: "", source: "ios", edge: .left, intent: .finish))
         #expect(try Self.handler(recorder, .possible, 100.0, 0) == nil)
         #expect(try Self.handler(recorder, .began, 100.5, 12) == nil)
         #expect(try Self.handler(recorder, .changed, 100.508, 20) == nil)

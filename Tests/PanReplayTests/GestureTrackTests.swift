@@ -55,9 +55,11 @@ struct GestureTrackTests {
 
     @Test
     func aGestureThatEndsBeforeItBeginsIsRejected() {
-        let trace = Trace(metadata: TraceMetadata(id: "lift-only"), samples: [
-            PanSample(time: 0, phase: .ended, translation: .zero, velocity: .zero),
-        ])
+        let trace = Trace(
+            metadata: TraceMetadata(id: "lift-only"),
+            samples: [
+                PanSample(time: 0, phase: .ended, translation: .zero, velocity: .zero)
+            ])
         #expect(throws: ReplayError.self) { try GestureTrack(trace: trace, velocity: .recorded) }
     }
 }

@@ -28,7 +28,7 @@ struct GridAxisTests {
         ("threshold=0.2:0.8", "FROM:TO:STEP"),
         ("threshold=a:b:c", "finite numbers"),
         ("threshold=0.3,,0.5", "empty value"),
-        ("0.2:0.8:0.1", "KEY=FROM:TO:STEP"),
+        ("0.2:0.8:0.1", "KEY=FROM:TO:STEP")
     ])
     func badAxesAreRejectedWithTheReason(text: String, reason: String) {
         let error = #expect(throws: ReplayError.self) { try GridAxis(parsing: text) }
@@ -52,7 +52,7 @@ struct GridAxisTests {
     func gridsAboveTenMillionPointsNeedConfirmation(first: Int, second: Int, needsYes: Bool) throws {
         let axes = [
             GridAxis(key: "threshold", values: Array(repeating: .number(0.5), count: first)),
-            GridAxis(key: "duration", values: Array(repeating: .number(0.3), count: second)),
+            GridAxis(key: "duration", values: Array(repeating: .number(0.3), count: second))
         ]
         if needsYes {
             let error = #expect(throws: ReplayError.self) { try TuningGrid(axes: axes) }
@@ -68,7 +68,7 @@ struct GridAxisTests {
     func pointsAreRowMajorAndRoundTrip() throws {
         let grid = try TuningGrid(axes: [
             GridAxis(key: "threshold", values: [0.3, 0.4, 0.5]),
-            GridAxis(key: "velocity", values: ["recorded", "lsq2"]),
+            GridAxis(key: "velocity", values: ["recorded", "lsq2"])
         ])
         #expect(grid.pointCount == 6)
         #expect(grid.values(ofPoint: 1) == [.number(0.3), .choice("lsq2")])

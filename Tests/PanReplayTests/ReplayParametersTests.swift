@@ -40,7 +40,9 @@ struct ReplayParametersTests {
         #expect(parameters.value(forKey: "velocity") == .choice("recorded"))
     }
 
-    @Test(arguments: [("threshold=0.4", "threshold", PresetValue.number(0.4)), ("velocity=lsq2", "velocity", .choice("lsq2")), ("a=b=c", "a", .choice("b=c"))])
+    @Test(arguments: [
+        ("threshold=0.4", "threshold", PresetValue.number(0.4)), ("velocity=lsq2", "velocity", .choice("lsq2")), ("a=b=c", "a", .choice("b=c"))
+    ])
     func assignmentsParse(text: String, key: String, value: PresetValue) throws {
         let parsed = try ReplayParameters.assignment(parsing: text)
         #expect(parsed.key == key)

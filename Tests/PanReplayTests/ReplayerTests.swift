@@ -5,7 +5,9 @@ import TransitionEngine
 @testable import PanReplay
 
 struct ReplayerTests {
-    static func replayer(_ trace: Trace, preset: String = "swipe-dismiss", _ overrides: [String: PresetValue] = [:], fps: Double = 60) throws -> Replayer {
+    static func replayer(_ trace: Trace, preset: String = "swipe-dismiss", _ overrides: [String: PresetValue] = [:], fps: Double = 60) throws
+        -> Replayer
+    {
         let parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
         return try Replayer(trace: trace, configuration: Replayer.Configuration(parameters: parameters, frameRate: fps))
     }
@@ -120,7 +122,10 @@ struct ReplayerTests {
         let replayer = try Self.replayer(Fixtures.swipes(1)[0])
         let data = try JSONEncoder().encode(replayer.summary)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        for key in ["type", "decision", "reason", "margin", "release_s", "completion_s", "overshoot", "discontinuity_pt_s", "flip_prone", "rule", "completion_model", "frames", "intent", "correct"] {
+        for key in [
+            "type", "decision", "reason", "margin", "release_s", "completion_s", "overshoot", "discontinuity_pt_s", "flip_prone", "rule",
+            "completion_model", "frames", "intent", "correct"
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["type"] as? String == "summary")
@@ -135,7 +140,7 @@ struct ReplayerTests {
         let samples = [
             PanSample(time: 0, phase: .began, translation: PanVector(x: 0, y: 10), velocity: .zero),
             PanSample(time: 0.1, phase: .changed, translation: PanVector(x: 0, y: ty), velocity: .zero),
-            PanSample(time: 0.2, phase: .ended, translation: PanVector(x: 0, y: ty), velocity: .zero),
+            PanSample(time: 0.2, phase: .ended, translation: PanVector(x: 0, y: ty), velocity: .zero)
         ]
         let trace = Trace(metadata: TraceMetadata(id: "edge"), samples: samples)
         #expect(try Self.replayer(trace).summary.decision.rawValue == expected)

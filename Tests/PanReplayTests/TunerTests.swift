@@ -36,7 +36,8 @@ struct TunerTests {
         let result = try Self.tune(traces, preset: "best", ["threshold=0.4,0.6", "response=0.3,0.5", "velocity=recorded,lsq2"])
         for point in 0..<result.grid.pointCount {
             let values = result.grid.values(ofPoint: point)
-            let parameters = try ReplayParameters(presetNamed: "best", overrides: ["threshold": values[0], "response": values[1], "velocity": values[2]])
+            let parameters = try ReplayParameters(
+                presetNamed: "best", overrides: ["threshold": values[0], "response": values[1], "velocity": values[2]])
             let summaries = try traces.map { try Replayer(trace: $0, configuration: .init(parameters: parameters)).summary }
             let score = result.scores[point]
             #expect(score.flipProne == summaries.filter(\.isFlipProne).count)
@@ -92,14 +93,15 @@ struct TunerTests {
         ((8, 0.1, 10.0), (9, 0.0, 50.0), 1),
         ((9, 0.2, 10.0), (9, 0.1, 5.0), 0),
         ((9, 0.1, 10.0), (9, 0.1, 5.0), 1),
-        ((9, 0.1, 5.0), (9, 0.1, 5.0), 0),
+        ((9, 0.1, 5.0), (9, 0.1, 5.0), 0)
     ])
     func theBestPointHasTheMostCorrectThenTheLargestMinimumMarginThenTheSmallestDiscontinuity(
         first: (Int, Double, Double), second: (Int, Double, Double), best: Int
     ) {
         func score(_ s: (Int, Double, Double)) -> PointScore {
-            PointScore(traces: 10, correct: s.0, falseFinishes: 10 - s.0, falseCancels: 0, flipProne: 0,
-                       meanMargin: 0.2, minimumMargin: s.1, meanDiscontinuity: s.2, meanCompletionTime: 0.3)
+            PointScore(
+                traces: 10, correct: s.0, falseFinishes: 10 - s.0, falseCancels: 0, flipProne: 0,
+                meanMargin: 0.2, minimumMargin: s.1, meanDiscontinuity: s.2, meanCompletionTime: 0.3)
         }
         #expect(TuningResult.bestIndex(of: [score(first), score(second)]) == best)
     }
@@ -147,8 +149,9 @@ struct TunerTests {
                     #expect(changed.mapping(screen: screen) == base.mapping(screen: screen), "\(name.rawValue).\(parameter.key)")
                 }
                 if role == .decision {
-                    #expect(changed.completion == base.completion && changed.scrub == base.scrub
-                        && changed.transitionCurve == base.transitionCurve && changed.policy.gates == base.policy.gates,
+                    #expect(
+                        changed.completion == base.completion && changed.scrub == base.scrub
+                            && changed.transitionCurve == base.transitionCurve && changed.policy.gates == base.policy.gates,
                         "\(name.rawValue).\(parameter.key)")
                 }
             }

@@ -27,7 +27,8 @@ struct BinaryTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func temporaryFolder() throws -> String {
@@ -54,7 +55,9 @@ struct BinaryTests {
         let result = try Self.run(["inspect", "--json", "\(dir)/\(file)"])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for key in ["file", "samples", "duration_s", "rate_hz", "peak_velocity_pt_s", "intent", "source", "chunks", "bytes", "bytes_per_sample", "complete"] {
+        for key in [
+            "file", "samples", "duration_s", "rate_hz", "peak_velocity_pt_s", "intent", "source", "chunks", "bytes", "bytes_per_sample", "complete"
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["complete"] as? Bool == true)

@@ -5,7 +5,10 @@ import Testing
 
 struct CommandParsingTests {
     @Test func synthParsesItsOptions() throws {
-        let command = try #require(try PanTraceCommand.parseAsRoot(["synth", "-o", "out", "--count", "3", "--seed", "9", "--rate", "240", "--scenario", "quick-flick", "--kind", "swipe-down"]) as? SynthCommand)
+        let command = try #require(
+            try PanTraceCommand.parseAsRoot([
+                "synth", "-o", "out", "--count", "3", "--seed", "9", "--rate", "240", "--scenario", "quick-flick", "--kind", "swipe-down"
+            ]) as? SynthCommand)
         #expect(command.count == 3)
         #expect(command.seed == 9)
         #expect(command.rate == 240)
@@ -13,7 +16,10 @@ struct CommandParsingTests {
         #expect(command.kind == .swipeDown)
     }
 
-    @Test(arguments: [["synth", "-o", "x", "--rate", "90"], ["synth", "-o", "x", "--count", "-1"], ["synth", "-o", "x", "--scenario", "moonwalk"], ["synth"], ["synth", "-o", "x", "--screen", "10by20"], ["synth", "-o", "x", "--tremor", "nan"]])
+    @Test(arguments: [
+        ["synth", "-o", "x", "--rate", "90"], ["synth", "-o", "x", "--count", "-1"], ["synth", "-o", "x", "--scenario", "moonwalk"], ["synth"],
+        ["synth", "-o", "x", "--screen", "10by20"], ["synth", "-o", "x", "--tremor", "nan"]
+    ])
     func badSynthArgumentsAreRejected(arguments: [String]) {
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(arguments) }
     }

@@ -33,7 +33,7 @@ struct RecordCommandTests {
         let command = try #require(
             try PanTraceCommand.parseAsRoot([
                 "record", "--from", "touch.txt", "--format", "getevent", "-o", "out/", "--intent", "cancel", "--slop", "8", "--edge", "left",
-                "--velocity", "impulse", "--screen", "360x800", "--scale", "2.625", "--axis-range", "0:1079,0:2399", "--device", "/dev/input/event2",
+                "--velocity", "impulse", "--screen", "360x800", "--scale", "2.625", "--axis-range", "0:1079,0:2399", "--device", "/dev/input/event2"
             ]) as? RecordCommand)
         #expect(command.format == .getevent)
         #expect(command.intent == .cancel)
@@ -48,7 +48,7 @@ struct RecordCommandTests {
         ["record", "--from", "log.csv"], ["record", "-o", "x"], ["record", "--from", "log.txt", "-o", "x"],
         ["record", "--from", "log.csv", "-o", "x", "--intent", "maybe"], ["record", "--from", "log.csv", "-o", "x", "--edge", "middle"],
         ["record", "--from", "log.csv", "-o", "x", "--velocity", "guess"], ["record", "--from", "log.csv", "-o", "x", "--slop", "-1"],
-        ["velocity", "log.csv", "--strategy", "lsq3"], ["velocity"],
+        ["velocity", "log.csv", "--strategy", "lsq3"], ["velocity"]
     ])
     func badRecordAndVelocityArgumentsAreRejected(arguments: [String]) {
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(arguments) }

@@ -17,10 +17,11 @@ struct ReplayCommandTests {
     }
 
     @Test func replayParsesItsOptions() throws {
-        let command = try #require(try PanTraceCommand.parseAsRoot([
-            "replay", "a.pantrace", "--preset", "best", "--set", "threshold=0.4", "--set", "velocity=lsq2",
-            "--fps", "120", "--screen", "400x800", "--realtime", "--speed", "2", "--format", "summary",
-        ]) as? ReplayCommand)
+        let command = try #require(
+            try PanTraceCommand.parseAsRoot([
+                "replay", "a.pantrace", "--preset", "best", "--set", "threshold=0.4", "--set", "velocity=lsq2",
+                "--fps", "120", "--screen", "400x800", "--realtime", "--speed", "2", "--format", "summary"
+            ]) as? ReplayCommand)
         #expect(command.assignments == ["threshold=0.4", "velocity=lsq2"])
         #expect(command.fps == 120)
         #expect(command.realtime && command.speed == 2)
@@ -33,17 +34,18 @@ struct ReplayCommandTests {
         ["replay", "a.pantrace", "--preset", "zoom", "--realtime", "--speed", "0"],
         ["replay", "a.pantrace", "--preset", "zoom", "--format", "xml"],
         ["replay", "a.pantrace"],
-        ["tune", "recordings", "--preset", "zoom", "--threads", "0"],
+        ["tune", "recordings", "--preset", "zoom", "--threads", "0"]
     ])
     func badArgumentsAreRejected(arguments: [String]) {
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(arguments) }
     }
 
     @Test func tuneParsesRepeatedGrids() throws {
-        let command = try #require(try PanTraceCommand.parseAsRoot([
-            "tune", "a", "b", "--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.05", "--grid", "velocity=recorded,lsq2",
-            "--json", "--csv", "out.csv", "--svg", "out.svg", "--yes",
-        ]) as? TuneCommand)
+        let command = try #require(
+            try PanTraceCommand.parseAsRoot([
+                "tune", "a", "b", "--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.05", "--grid", "velocity=recorded,lsq2",
+                "--json", "--csv", "out.csv", "--svg", "out.svg", "--yes"
+            ]) as? TuneCommand)
         #expect(command.paths == ["a", "b"])
         #expect(command.grids.count == 2)
         #expect(command.json && command.yes)
@@ -87,7 +89,9 @@ struct ReplayCommandTests {
         let file = try Self.firstFile(in: try Self.swipes(count: 1))
         let result = try BinaryTests.run(["replay", file, "--preset", "swipe-dismiss", "--set", "treshold=0.3"])
         #expect(result.status != 0)
-        #expect(result.stderr.hasPrefix("error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold"))
+        #expect(
+            result.stderr.hasPrefix(
+                "error: preset 'swipe-dismiss': unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -102,7 +106,7 @@ struct ReplayCommandTests {
         let dir = try Self.swipes(count: 24)
         let out = try BinaryTests.temporaryFolder()
         let result = try BinaryTests.run([
-            "tune", dir, "--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.05", "--json", "--csv", "\(out)/t.csv", "--svg", "\(out)/t.svg",
+            "tune", dir, "--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.05", "--json", "--csv", "\(out)/t.csv", "--svg", "\(out)/t.svg"
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -128,7 +132,7 @@ struct ReplayCommandTests {
         (["--grid", "threshold=0.2:0.8:0"], "the step is zero"),
         (["--grid", "threshold="], "empty grid"),
         ([], "empty grid"),
-        (["--grid", "threshold=0:1:0.0001", "--grid", "duration=0.01:10:0.001"], "pass --yes"),
+        (["--grid", "threshold=0:1:0.0001", "--grid", "duration=0.01:10:0.001"], "pass --yes")
     ])
     func badGridsAreRejectedWithTheReason(grid: [String], reason: String) throws {
         let dir = try Self.swipes(count: 2)

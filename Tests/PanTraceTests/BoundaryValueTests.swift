@@ -28,7 +28,7 @@ struct BoundaryValueTests {
     func aHeaderWithAHostileScreenIsRefusedNamingTheChunk(value: Double) throws {
         for screen in [
             ScreenGeometry(width: value, height: 844, scale: 3), ScreenGeometry(width: 390, height: value, scale: 3),
-            ScreenGeometry(width: 390, height: 844, scale: value),
+            ScreenGeometry(width: 390, height: 844, scale: value)
         ] {
             let error = #expect(throws: PanTraceError.self) { try TraceReader().decode(Self.file(screen: screen)) }
             #expect(error?.chunk == 0)

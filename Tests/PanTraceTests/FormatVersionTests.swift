@@ -27,7 +27,7 @@ import Testing
     /// copied from `recordings/synthetic/` at that time), and where each lives now.
     static let versionOneFixtures = [
         ("synth-10-00000.pantrace", "recordings/synthetic/edge-back-120hz/synth-10-00000.pantrace"),
-        ("synth-15-00000.pantrace", "recordings/synthetic/swipe-down-60hz/synth-15-00000.pantrace"),
+        ("synth-15-00000.pantrace", "recordings/synthetic/swipe-down-60hz/synth-15-00000.pantrace")
     ]
 
     @Test func versionOneFilesReadAsTheSameTraceAsTheirVersionTwoRemakes() throws {
@@ -137,9 +137,11 @@ import Testing
         timed.groupBytes = 200  // several members
         var live = TraceWriter.Configuration.live
         live.groupsChunks = true
-        let traces = [TestTraces.synthetic(0), TestTraces.synthetic(5), TestTraces.everyField(),
-                      Trace(metadata: TraceMetadata(id: "empty"), samples: []),
-                      Trace(metadata: TraceMetadata(id: "seven"), samples: Array(TestTraces.synthetic(1).samples.prefix(14)))]
+        let traces = [
+            TestTraces.synthetic(0), TestTraces.synthetic(5), TestTraces.everyField(),
+            Trace(metadata: TraceMetadata(id: "empty"), samples: []),
+            Trace(metadata: TraceMetadata(id: "seven"), samples: Array(TestTraces.synthetic(1).samples.prefix(14)))
+        ]
         for configuration in [TraceWriter.Configuration.archive, small, timed, live] {
             let encoder = TraceEncoder(configuration: configuration)
             for trace in traces {
@@ -164,7 +166,8 @@ import Testing
             }
             return TestTraces.member(ChunkPayload.encodeSamples(columns, firstIndex: first, isFinal: isFinal))
         }
-        let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
+        let bytes =
+            try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
             + chunk([0, 0.1, 0.2], first: 0, isFinal: false)
             + chunk([0.3, 0.05], first: 3, isFinal: false)  // backwards inside the chunk
             + chunk([0.4], first: 5, isFinal: true)
@@ -197,8 +200,10 @@ import Testing
         #expect(try ChunkPayload.decodeHeader(&r).metadata == metadata)
     }
 
-    @Test(arguments: ["2026-02-31T00:00:00Z", "2026-01-01T00:00:00.5Z", "2026-01-01T00:00:00+01:00", "2026-01-01t00:00:00z",
-                      "1969-12-31T23:59:59Z", "2026-13-01T00:00:00Z", "２０２６-01-01T00:00:00Z", "", "yesterday"])
+    @Test(arguments: [
+        "2026-02-31T00:00:00Z", "2026-01-01T00:00:00.5Z", "2026-01-01T00:00:00+01:00", "2026-01-01t00:00:00z",
+        "1969-12-31T23:59:59Z", "2026-13-01T00:00:00Z", "２０２６-01-01T00:00:00Z", "", "yesterday"
+    ])
     func otherTimesAreKeptVerbatim(_ text: String) throws {
         #expect(CanonicalTime.seconds(text) == nil)
         let metadata = TraceMetadata(id: "t", created: text)
@@ -250,11 +255,14 @@ import Testing
             var shapes: [[Int64]] = []
             shapes.append((0..<length).map { _ in 0 })
             shapes.append((0..<length).map { Int64($0) * 8333 + Int64(rng.next() % 41) - 20 })  // a clock with jitter
-            shapes.append((0..<length).map { _ in Int64(bitPattern: rng.next()) % limit })      // anything on the grid
-            shapes.append((0..<length).map { $0 % 2 == 0 ? limit : -limit })                    // the worst jumps
+            shapes.append((0..<length).map { _ in Int64(bitPattern: rng.next()) % limit })  // anything on the grid
+            shapes.append((0..<length).map { $0 % 2 == 0 ? limit : -limit })  // the worst jumps
             var walk: Int64 = 0
-            shapes.append((0..<length).map { _ in walk += Int64(rng.next() % 201) - 100; return walk * walk })
-            shapes.append((0..<length).map { $0 == length / 2 ? 1 << 50 : Int64($0) })          // one spike
+            shapes.append(
+                (0..<length).map { _ in
+                    walk += Int64(rng.next() % 201) - 100; return walk * walk
+                })
+            shapes.append((0..<length).map { $0 == length / 2 ? 1 << 50 : Int64($0) })  // one spike
             for values in shapes {
                 var w = ByteWriter()
                 ColumnCoding.encode(values, into: &w)
@@ -273,8 +281,10 @@ import Testing
     /// large values that take the other path.
     @Test func ticksRoundExactlyAsRoundedDoes() {
         var rng = SeededGenerator(seed: 7)
-        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
-                                0x1p51 - 0.5, -(0x1p51 - 0.5), 0x1p51, -0x1p51, 0x1p51 + 1, 0x1p52 + 0.5, 0x1p53 - 1, -(0x1p53 - 1)]
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+            0x1p51 - 0.5, -(0x1p51 - 0.5), 0x1p51, -0x1p51, 0x1p51 + 1, 0x1p52 + 0.5, 0x1p53 - 1, -(0x1p53 - 1)
+        ]
         for _ in 0..<20_000 {
             let magnitude = Double(1 << (rng.next() % 52))
             let value = (Double(rng.next() % 1_000_000) / 1_000_000 - 0.5) * 2 * magnitude
@@ -297,8 +307,8 @@ import Testing
         let values = (0..<120).map { Int64($0) * 8333 + ($0 % 3 == 0 ? 2 : -1) }
         var w = ByteWriter()
         ColumnCoding.encode(values, into: &w)
-        #expect(w.bytes[0] >> 6 == 1)       // order 1
-        #expect(w.bytes[0] & 0x20 != 0)     // with a bias
+        #expect(w.bytes[0] >> 6 == 1)  // order 1
+        #expect(w.bytes[0] & 0x20 != 0)  // with a bias
         #expect(w.bytes.count < 120 * 5 / 8 + 8)  // residuals −3, 0, 3: at most five bits a value
     }
 }

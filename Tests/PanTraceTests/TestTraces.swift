@@ -15,12 +15,13 @@ enum TestTraces {
         var samples: [PanSample] = []
         for i in 0..<40 {
             let t = Double(i) / 120
-            samples.append(PanSample(
-                time: t, phase: i == 0 ? .began : (i == 39 ? .ended : .changed),
-                translation: PanVector(x: 3.5 * Double(i), y: -0.25 * Double(i % 7)),
-                velocity: PanVector(x: 420 + Double(i), y: -12.5),
-                location: i % 3 == 0 ? nil : PanVector(x: 10 + Double(i), y: 400.01),
-                touches: i % 5 == 0 ? nil : 1 + i % 2))
+            samples.append(
+                PanSample(
+                    time: t, phase: i == 0 ? .began : (i == 39 ? .ended : .changed),
+                    translation: PanVector(x: 3.5 * Double(i), y: -0.25 * Double(i % 7)),
+                    velocity: PanVector(x: 420 + Double(i), y: -12.5),
+                    location: i % 3 == 0 ? nil : PanVector(x: 10 + Double(i), y: 400.01),
+                    touches: i % 5 == 0 ? nil : 1 + i % 2))
         }
         let metadata = TraceMetadata(
             id: "every-field", created: "2026-11-21T10:00:00Z", source: "import:csv",

@@ -104,7 +104,8 @@ struct TraceReaderTests {
         payload.varint(0)
         payload.varint(UInt64(Int32.max))  // claims two billion samples in a few bytes
         payload.byte(0)
-        let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x"))) + TestTraces.member(payload.bytes)
+        let bytes =
+            try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x"))) + TestTraces.member(payload.bytes)
         let error = #expect(throws: PanTraceError.self) { try reader.decode(bytes) }
         #expect(error?.chunk == 1)
         #expect(error?.description.contains("exceeds the limit of 65536") == true)
@@ -131,7 +132,8 @@ struct TraceReaderTests {
         payload.byte(0)
         payload.varint(1)
         payload.varint(60_000)
-        let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x"))) + TestTraces.member(payload.bytes)
+        let bytes =
+            try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x"))) + TestTraces.member(payload.bytes)
         let error = #expect(throws: PanTraceError.self) { try reader.decode(bytes) }
         #expect(error?.chunk == 1)
     }
@@ -156,7 +158,8 @@ struct TraceReaderTests {
         var columns = QuantizedColumns()
         try columns.append(PanSample(time: 0.02, phase: .began, translation: .zero, velocity: .zero), grid: .standard, sample: 0)
         try columns.append(PanSample(time: 0.01, phase: .ended, translation: .zero, velocity: .zero), grid: .standard, sample: 1)
-        let bytes = try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
+        let bytes =
+            try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
             + TestTraces.member(ChunkPayload.encodeSamples(columns, firstIndex: 0, isFinal: true))
         let error = #expect(throws: PanTraceError.self) { try reader.decode(bytes) }
         #expect(error?.description.contains("goes backwards") == true)

@@ -177,7 +177,8 @@ struct CompletionModelTests {
 
     @Test
     func displayLinkStepperDependsOnTheFrameRate() {
-        let model = CompletionModel.displayLinkStepper(DisplayLinkStepper(rate: 0.02, cancel: PercentDrivenCompletion(duration: 0.3), finishesPercentDriven: false))
+        let model = CompletionModel.displayLinkStepper(
+            DisplayLinkStepper(rate: 0.02, cancel: PercentDrivenCompletion(duration: 0.3), finishesPercentDriven: false))
         // From 0.5: p += 0.02 reaches ≥ 0.98 on frame 24 (24 × 0.02 = 0.48, up to accumulation).
         let at60 = Self.plan(model, .finish, p0: 0.5, frameRate: 60)
         let at120 = Self.plan(model, .finish, p0: 0.5, frameRate: 120)
@@ -205,7 +206,7 @@ struct CompletionModelTests {
         .spring(SpringCompletion(spring: Spring(response: 0.8, dampingRatio: 0.6))),
         .spring(SpringCompletion(spring: Spring(response: 0.3, dampingRatio: 1.6))),
         .flutterFling(FlingCompletion()),
-        .hermite(HermiteCompletion(transitionDuration: 0.4)),
+        .hermite(HermiteCompletion(transitionDuration: 0.4))
     ]
 
     @Test(arguments: analyticModels)

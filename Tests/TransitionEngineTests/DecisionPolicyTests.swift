@@ -87,7 +87,8 @@ struct DecisionPolicyTests {
 
     @Test
     func flutterFlingNeedsSpeedAndDominance() {
-        let policy = DecisionPolicy(rule: .dominantAxisFling(minimumVelocity: 700, minimumVelocityDelta: 400, threshold: Threshold(0.4, .greaterThan)))
+        let policy = DecisionPolicy(
+            rule: .dominantAxisFling(minimumVelocity: 700, minimumVelocityDelta: 400, threshold: Threshold(0.4, .greaterThan)))
         #expect(policy.decide(Self.release(progress: 0.1, velocity: 700)).outcome == .finish)
         #expect(policy.decide(Self.release(progress: 0.1, velocity: 699)).outcome == .cancel)
         // |vx| − |vy| = 399 < 400: no fling.

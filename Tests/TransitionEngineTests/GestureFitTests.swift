@@ -68,17 +68,18 @@ struct GestureFitTests {
         ("zoom", "right", 1.0, "width"), ("zoom-custom", "right", 1.0, "width"), ("drawer", "right", 1.0, "width"),
         ("circle-reveal", "left", 1.0, "width"), ("swipe-dismiss", "down", 0.5, "height"), ("swipe-back", "right", 0.5, "width"),
         ("bounce-present", "up", 1.0, "height"), ("semi-modal", "up", 1.0, "height"), ("parallax-push", "left", 1.0, "width"),
-        ("uikit-percent", "right", 1.0, "width"), ("best", "right", 1.0, "width"),
+        ("uikit-percent", "right", 1.0, "width"), ("best", "right", 1.0, "width")
     ])
     func defaultsAreTheSourcesMappings(_ name: String, _ direction: String, _ travel: Double, _ unit: String) throws {
         let preset = try Preset(named: name)
         #expect(preset.dragDirection.rawValue == direction && preset.travel == travel && preset.travelUnit == unit)
     }
 
-    @Test(arguments: [
-        (1.0, "greaterThan", "finish is unreachable"), (0.999, "greaterThan", nil), (1.0, "atLeast", nil),
-        (0.0, "atLeast", "never cancels"), (0.0, "greaterThan", nil), (0.001, "atLeast", nil),
-    ] as [(Double, String, String?)])
+    @Test(
+        arguments: [
+            (1.0, "greaterThan", "finish is unreachable"), (0.999, "greaterThan", nil), (1.0, "atLeast", nil),
+            (0.0, "atLeast", "never cancels"), (0.0, "greaterThan", nil), (0.001, "atLeast", nil)
+        ] as [(Double, String, String?)])
     func aThresholdThatMakesAnOutcomeUnreachableIsReported(_ threshold: Double, _ comparison: String, _ note: String?) throws {
         let preset = try Preset(named: "uikit-percent", overrides: ["threshold": .number(threshold), "comparison": .choice(comparison)])
         if let note {
@@ -87,7 +88,8 @@ struct GestureFitTests {
             #expect(preset.unreachableOutcomes.isEmpty)
         }
         // A rubber band lets progress past the ends: both outcomes stay reachable.
-        let banded = try Preset(named: "uikit-percent", overrides: ["threshold": .number(threshold), "comparison": .choice(comparison), "rubberBand": 0.55])
+        let banded = try Preset(
+            named: "uikit-percent", overrides: ["threshold": .number(threshold), "comparison": .choice(comparison), "rubberBand": 0.55])
         #expect(banded.unreachableOutcomes.isEmpty)
     }
 
@@ -96,7 +98,8 @@ struct GestureFitTests {
     @Test(arguments: [(1.0, true), (0.85, false)])
     func completionsAreBoundedToTenSeconds(_ p0: Double, _ bounded: Bool) throws {
         let preset = try Preset(named: "swipe-dismiss", overrides: ["threshold": 1])
-        let release = ReleaseState(progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 422, phase: .ended, time: 0, lastMoveTime: 0)
+        let release = ReleaseState(
+            progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 422, phase: .ended, time: 0, lastMoveTime: 0)
         let decision = preset.policy.decide(release)
         #expect(decision.outcome == .cancel)
         let trajectory = preset.completion.trajectory(release: release, decision: decision)

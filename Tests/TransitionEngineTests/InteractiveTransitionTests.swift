@@ -148,7 +148,8 @@ struct InteractiveTransitionTests {
         }
         _ = transition.handle(GestureInput(time: 0, phase: .began, translation: vector(0)))
         _ = transition.handle(GestureInput(time: 0.1, phase: .changed, translation: vector(mapping.sign * mapping.distance * 0.55)))
-        _ = transition.handle(GestureInput(time: 0.12, phase: .ended, translation: vector(mapping.sign * mapping.distance * 0.6), velocity: vector(mapping.sign * 500)))
+        _ = transition.handle(
+            GestureInput(time: 0.12, phase: .ended, translation: vector(mapping.sign * mapping.distance * 0.6), velocity: vector(mapping.sign * 500)))
         return transition
     }
 

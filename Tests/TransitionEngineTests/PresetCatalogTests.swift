@@ -4,10 +4,11 @@ import TransitionEngine
 struct PresetCatalogTests {
     @Test
     func catalogListsEveryDesignRow() {
-        #expect(PresetCatalog.names == [
-            "zoom", "zoom-custom", "drawer", "circle-reveal", "swipe-dismiss", "swipe-back",
-            "bounce-present", "semi-modal", "parallax-push", "uikit-percent", "best",
-        ])
+        #expect(
+            PresetCatalog.names == [
+                "zoom", "zoom-custom", "drawer", "circle-reveal", "swipe-dismiss", "swipe-back",
+                "bounce-present", "semi-modal", "parallax-push", "uikit-percent", "best"
+            ])
     }
 
     @Test(arguments: PresetName.allCases)
@@ -34,7 +35,8 @@ struct PresetCatalogTests {
     @Test
     func overridesChangeTheBehaviour() throws {
         let preset = try Preset(named: "zoom", overrides: ["threshold": 0.3, "comparison": "atLeast"])
-        let release = ReleaseState(progress: 0.3, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 390, phase: .ended, time: 0, lastMoveTime: 0)
+        let release = ReleaseState(
+            progress: 0.3, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 390, phase: .ended, time: 0, lastMoveTime: 0)
         #expect(preset.policy.decide(release).outcome == .finish)
         #expect(preset.value(forKey: "threshold") == .number(0.3))
         let numeric = try Preset(named: "uikit-percent", numericOverrides: ["duration": 0.5, "completionSpeed": 2])
@@ -53,7 +55,9 @@ struct PresetCatalogTests {
         let error = #expect(throws: TransitionEngineError.self) { try Preset(named: "zoom", overrides: ["treshold": 0.4]) }
         #expect(error?.key == "treshold")
         #expect(error?.preset == "zoom")
-        #expect(error?.description.contains("unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold, comparison, cancelledPhase, duration") == true)
+        #expect(
+            error?.description.contains(
+                "unknown parameter 'treshold'; valid keys: direction, travel, travelUnit, threshold, comparison, cancelledPhase, duration") == true)
     }
 
     @Test(arguments: [-0.01, 1.01])

@@ -141,7 +141,8 @@ struct PresetTests {
     @Test(arguments: [(0.3, 0.4), (0.9, 0.4)])
     func zoomCustomCompletesInAFixedTimeWhateverTheProgress(_ p0: Double, _ expected: Double) {
         let preset = Preset(.zoomCustom)
-        let release = ReleaseState(progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: Self.width, phase: .ended, time: 0, lastMoveTime: 0)
+        let release = ReleaseState(
+            progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: Self.width, phase: .ended, time: 0, lastMoveTime: 0)
         let trajectory = preset.completion.trajectory(release: release, decision: preset.policy.decide(release))
         #expect(trajectory.duration == expected)
         #expect(trajectory.kind == .fixedDuration)
@@ -149,7 +150,7 @@ struct PresetTests {
 
     @Test
     func drawerFinishesAboveFortyPercent() {
-        let drawer = Self.width   // progress = tx / W (LVTransitioningDelegateHelper.swift)
+        let drawer = Self.width  // progress = tx / W (LVTransitioningDelegateHelper.swift)
         #expect(Self.decide(.drawer, translation: Vector2(x: 0.4 * drawer, y: 0)).outcome == .cancel)
         #expect(Self.decide(.drawer, translation: Vector2(x: 0.41 * drawer, y: 0)).outcome == .finish)
     }
@@ -157,7 +158,8 @@ struct PresetTests {
     @Test
     func drawerFinishesWithTheStepperAndCancelsPercentDriven() {
         let preset = Preset(.drawer)
-        let release = ReleaseState(progress: 0.6, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 312, phase: .ended, time: 0, lastMoveTime: 0)
+        let release = ReleaseState(
+            progress: 0.6, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 312, phase: .ended, time: 0, lastMoveTime: 0)
         let finish = preset.completion.trajectory(release: release, decision: preset.policy.decide(release), displayFrameRate: 60)
         #expect(finish.kind == .displayLinkStepper)
         var cancelRelease = release
@@ -182,7 +184,8 @@ struct PresetTests {
     func swipeDismissTimesFollowOneMinusProgressSpeed() {
         let preset = Preset(.swipeDismiss)
         for (p0, outcome, expected) in [(0.51, Decision.Outcome.finish, 1.5), (0.5, .cancel, 0.5 * 1.5 / 0.5), (0.2, .cancel, 0.2 * 1.5 / 0.8)] {
-            let release = ReleaseState(progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: Self.height / 2, phase: .ended, time: 0, lastMoveTime: 0)
+            let release = ReleaseState(
+                progress: p0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: Self.height / 2, phase: .ended, time: 0, lastMoveTime: 0)
             let decision = preset.policy.decide(release)
             #expect(decision.outcome == outcome)
             #expect(abs(preset.completion.trajectory(release: release, decision: decision).duration - expected) < 1e-12)

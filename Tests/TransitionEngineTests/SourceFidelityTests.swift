@@ -44,8 +44,9 @@ struct SourceFidelityTests {
             _ = transition.handle(GestureInput(time: 0.05, phase: .changed, translation: translation(preset, changed / 2)))
             _ = transition.handle(GestureInput(time: 0.1, phase: .changed, translation: translation(preset, changed)))
         }
-        _ = transition.handle(GestureInput(
-            time: 0.12, phase: scenario.phase, translation: translation(preset, scenario.lift), velocity: velocity(preset, scenario.velocity)))
+        _ = transition.handle(
+            GestureInput(
+                time: 0.12, phase: scenario.phase, translation: translation(preset, scenario.lift), velocity: velocity(preset, scenario.velocity)))
         return (transition, preset)
     }
 
@@ -73,7 +74,7 @@ struct SourceFidelityTests {
                 // parallax-push: `Ended || Cancelled: if (vx > 0) cancel else finish`; v = −vx.
                 Scenario(preset: "parallax-push", changed: 0.9, lift: 0.9, velocity: -0.01, phase: phase, expected: .cancel),
                 Scenario(preset: "parallax-push", changed: 0.1, lift: 0.1, velocity: 0, phase: phase, expected: .finish),
-                Scenario(preset: "parallax-push", changed: 0.1, lift: 0.1, velocity: 0.01, phase: phase, expected: .finish),
+                Scenario(preset: "parallax-push", changed: 0.1, lift: 0.1, velocity: 0.01, phase: phase, expected: .finish)
             ]
         }
         // PanTrace's own drives: D1 p ≥ 0.5 on the last .changed value; cancelled cancels.
@@ -83,7 +84,7 @@ struct SourceFidelityTests {
                 Scenario(preset: name, changed: 0.49, lift: 0.9, expected: .cancel),
                 Scenario(preset: name, changed: 0.9, lift: 0.9, phase: .cancelled, expected: .cancel),
                 Scenario(preset: name, overrides: ["releaseProgress": "lift"], changed: 0.1, lift: 0.5, expected: .finish),
-                Scenario(preset: name, overrides: ["releaseProgress": "lift"], changed: 0.9, lift: 0.49, expected: .cancel),
+                Scenario(preset: name, overrides: ["releaseProgress": "lift"], changed: 0.9, lift: 0.49, expected: .cancel)
             ]
         }
         return cases
@@ -96,13 +97,18 @@ struct SourceFidelityTests {
         #expect(decision.outcome == scenario.expected)
     }
 
-    @Test(arguments: ["zoom", "zoom-custom", "drawer", "swipe-dismiss", "swipe-back", "parallax-push", "circle-reveal", "bounce-present", "semi-modal", "uikit-percent"], rates)
+    @Test(
+        arguments: [
+            "zoom", "zoom-custom", "drawer", "swipe-dismiss", "swipe-back", "parallax-push", "circle-reveal", "bounce-present", "semi-modal",
+            "uikit-percent"
+        ], rates)
     func beganDoesNotMoveTheTransition(_ name: String, fps: Double) throws {
         let preset = try Preset(named: name)
         var transition = InteractiveTransition(preset: preset, screen: Self.screen, displayFrameRate: fps)
         #expect(transition.handle(GestureInput(time: 0, phase: .began, translation: Self.translation(preset, 0.3))) == .began(progress: 0))
         #expect(transition.snapshot(at: 0).progress == 0)
-        guard case .updated(let moved) = transition.handle(GestureInput(time: 0.05, phase: .changed, translation: Self.translation(preset, 0.4))) else {
+        guard case .updated(let moved) = transition.handle(GestureInput(time: 0.05, phase: .changed, translation: Self.translation(preset, 0.4)))
+        else {
             Issue.record("a changed sample updates the transition")
             return
         }
@@ -144,7 +150,8 @@ struct SourceFidelityTests {
     @Test(arguments: rates)
     func zoomCustomAnimatesAFixedPointFourSecondsFromTheLastChangedValue(fps: Double) throws {
         for (changed, lift) in [(0.2, 0.7), (0.9, 0.3)] {
-            let trajectory = try #require(try Self.run(Scenario(preset: "zoom-custom", changed: changed, lift: lift, expected: .finish), fps: fps).0.trajectory)
+            let trajectory = try #require(
+                try Self.run(Scenario(preset: "zoom-custom", changed: changed, lift: lift, expected: .finish), fps: fps).0.trajectory)
             #expect(abs(trajectory.startProgress - changed) < 1e-12 && trajectory.duration == 0.4)
         }
     }
@@ -170,7 +177,8 @@ struct SourceFidelityTests {
 
     @Test(arguments: rates)
     func drawerCancelsPercentDrivenFromTheLastChangedValue(fps: Double) throws {
-        let trajectory = try #require(try Self.run(Scenario(preset: "drawer", changed: 0.3, lift: 0.35, phase: .cancelled, expected: .cancel), fps: fps).0.trajectory)
+        let trajectory = try #require(
+            try Self.run(Scenario(preset: "drawer", changed: 0.3, lift: 0.35, phase: .cancelled, expected: .cancel), fps: fps).0.trajectory)
         #expect(abs(trajectory.startProgress - 0.3) < 1e-12 && abs(trajectory.duration - 0.3 * 0.4) < 1e-9)
     }
 
@@ -193,8 +201,10 @@ struct SourceFidelityTests {
     @Test
     func theOlderSpringReadingsRemainReachable() throws {
         let response = try Preset(named: "bounce-present", overrides: ["springDuration": "response"])
-        let release = ReleaseState(progress: 0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 844, phase: .ended, time: 0, lastMoveTime: 0)
-        let decision = Decision(outcome: .finish, basis: .progress, statistic: 0, threshold: 0.5, comparison: .atLeast, axisVelocity: 0, progressVelocity: 0)
+        let release = ReleaseState(
+            progress: 0, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 844, phase: .ended, time: 0, lastMoveTime: 0)
+        let decision = Decision(
+            outcome: .finish, basis: .progress, statistic: 0, threshold: 0.5, comparison: .atLeast, axisVelocity: 0, progressVelocity: 0)
         #expect(response.completion.trajectory(release: release, decision: decision).duration > 1.5)
     }
 
@@ -206,12 +216,15 @@ struct SourceFidelityTests {
 
     @Test
     func theDrawersFormerValuesStayReachable() throws {
-        let former = try Preset(named: "drawer", overrides: [
-            "stepRate": 0.02, "duration": 0.3, "travel": 0.8, "drawerStyle": "overlay", "cancelledPhase": "cancel",
-        ])
+        let former = try Preset(
+            named: "drawer",
+            overrides: [
+                "stepRate": 0.02, "duration": 0.3, "travel": 0.8, "drawerStyle": "overlay", "cancelledPhase": "cancel"
+            ])
         #expect(abs(former.mapping(screen: Self.screen).distance - 0.8 * 390) < 1e-9)
         #expect(former.layers(renderedProgress: 0.5, screen: Self.screen).map(\.role) == [.content, .drawer])
-        let release = ReleaseState(progress: 0.9, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 312, phase: .cancelled, time: 0, lastMoveTime: 0)
+        let release = ReleaseState(
+            progress: 0.9, velocity: .zero, axisVelocity: 0, crossVelocity: 0, distance: 312, phase: .cancelled, time: 0, lastMoveTime: 0)
         #expect(former.policy.decide(release).outcome == .cancel)
     }
 }

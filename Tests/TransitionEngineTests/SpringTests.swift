@@ -36,7 +36,7 @@ struct SpringTests {
         Case(spring: Spring(response: 0.4, dampingRatio: 1), displacement: -0.3, velocity: 4, regime: .critical),
         Case(spring: Spring(mass: 4, stiffness: 900, damping: 120), displacement: 0.7, velocity: -2, regime: .critical),
         Case(spring: Spring(mass: 1, stiffness: 200, damping: 40), displacement: -0.5, velocity: 10, regime: .overdamped),
-        Case(spring: Spring(response: 0.5, dampingRatio: 2.5), displacement: 1, velocity: 0, regime: .overdamped),
+        Case(spring: Spring(response: 0.5, dampingRatio: 2.5), displacement: 1, velocity: 0, regime: .overdamped)
     ]
 
     /// Fourth-order Runge–Kutta on `m y'' + c y' + k y = 0` with a fine step.

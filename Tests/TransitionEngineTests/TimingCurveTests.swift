@@ -16,7 +16,7 @@ struct TimingCurveTests {
         SlopeCase(curve: .easeOut, start: 1 / 0.58, end: 0),
         SlopeCase(curve: .easeInOut, start: 0, end: 0),
         SlopeCase(curve: .systemDefault, start: 0.4, end: 0),
-        SlopeCase(curve: .materialStandard, start: 0, end: 0),
+        SlopeCase(curve: .materialStandard, start: 0, end: 0)
     ]
 
     @Test(arguments: slopes)

@@ -88,7 +88,9 @@ extension WebSocketServer {
         let asked = version.map { "version \($0)" } ?? "no version (a version 1 viewer)"
         let error = ErrorMessage(
             code: .version,
-            message: "this server speaks protocol version \(wireProtocolVersion) and the viewer asked for \(asked): reload the page to get the matching viewer")
+            message:
+                "this server speaks protocol version \(wireProtocolVersion) and the viewer asked for \(asked): reload the page to get the matching viewer"
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes: Data
@@ -108,8 +110,10 @@ extension WebSocketServer {
     /// Writes `first`, and with it the messages queued behind it that fit in one batch, in
     /// their queue order (control first, then frames: ``ClientOutbox/next(now:)``).
     /// - Returns: false when lws failed the write (the connection must close).
-    private func write(_ first: OutboundMessage, andWhatFollowsFrom outbox: inout ClientOutbox,
-                       to wsi: OpaquePointer, now time: Double) -> Bool {
+    private func write(
+        _ first: OutboundMessage, andWhatFollowsFrom outbox: inout ClientOutbox,
+        to wsi: OpaquePointer, now time: Double
+    ) -> Bool {
         // Frames are built by OutboundMessage, so every write is raw: LWS_WRITE_HTTP is
         // LWS_WRITE_RAW, and lws sends the bytes as they are.
         guard let second = outbox.upcoming, first.frameCount + second.frameCount <= batch.capacity else {

@@ -247,7 +247,8 @@ final class WebSocketServer: @unchecked Sendable {
         info.protocols = UnsafePointer(protocols)
         info.pvo = UnsafePointer(pvo)
         info.retry_and_idle_policy = UnsafePointer(retry)
-        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        info.options =
+            UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
             | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND)
         if iface != nil { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
@@ -300,8 +301,10 @@ final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    fileprivate func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                            _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    fileprivate func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
             // `in` carries the accepted descriptor and `wsi` is the listener

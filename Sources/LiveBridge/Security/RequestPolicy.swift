@@ -46,9 +46,10 @@ struct RequestPolicy: Sendable {
     static func isIPLiteral(_ host: String) -> Bool {
         if host.contains(":") { return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.allSatisfy { o in
-            !o.isEmpty && o.count <= 3 && o.allSatisfy(\.isASCII) && o.allSatisfy(\.isNumber) && Int(o)! <= 255
-        }
+        return octets.count == 4
+            && octets.allSatisfy { o in
+                !o.isEmpty && o.count <= 3 && o.allSatisfy(\.isASCII) && o.allSatisfy(\.isNumber) && Int(o)! <= 255
+            }
     }
 
     /// Whether a `Host` header names this server.

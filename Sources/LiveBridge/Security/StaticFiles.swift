@@ -24,7 +24,7 @@ struct StaticFiles: Sendable {
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
         "css": "text/css; charset=utf-8", "svg": "image/svg+xml", "json": "application/json", "png": "image/png",
         "ico": "image/x-icon", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "map": "application/json",
-        "webmanifest": "application/manifest+json",
+        "webmanifest": "application/manifest+json"
     ]
 
     init(root: String) {

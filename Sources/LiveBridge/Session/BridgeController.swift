@@ -74,8 +74,9 @@ struct BridgeController {
     /// - Returns: why it could not, for the server to report at start (nil when it loaded or
     ///   the library is empty).
     mutating func loadDefault() -> String? {
-        guard let first = library.recordings.first(where: { $0.tags.contains("edge-back") || $0.tags.contains("swipe-down") })
-            ?? library.recordings.first
+        guard
+            let first = library.recordings.first(where: { $0.tags.contains("edge-back") || $0.tags.contains("swipe-down") })
+                ?? library.recordings.first
         else { return nil }
         let preset = first.tags.contains("swipe-down") ? "swipe-dismiss" : "swipe-back"
         do {
@@ -153,7 +154,8 @@ struct BridgeController {
             return reply(.badMessage, "not a valid message: \(DecodingProblem.describe(error))", to: id)
         }
         guard client.canControl else {
-            return reply(.forbidden, "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
+            return reply(
+                .forbidden, "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
         }
         do {
             return try apply(message, from: id, now: now)
@@ -187,7 +189,9 @@ struct BridgeController {
             try withPlayer { $0.step(frames: frames) }
         case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
-                try throttled(BridgeFailure(.rateLimited, "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"), for: id, now: now)
+                try throttled(
+                    BridgeFailure(.rateLimited, "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"),
+                    for: id, now: now)
                 return []
             }
             return try pointer(message: request, from: id, now: now)
@@ -266,8 +270,12 @@ struct BridgeController {
         var out: [Outgoing] = []
         if let frame {
             frameSequence += 1
-            out.append(Outgoing(target: .frames, message: .frame(FrameMessage(
-                seq: frameSequence, load: -1, emittedMicroseconds: 0, recording: active.status.file ?? "", frame: frame))))
+            out.append(
+                Outgoing(
+                    target: .frames,
+                    message: .frame(
+                        FrameMessage(
+                            seq: frameSequence, load: -1, emittedMicroseconds: 0, recording: active.status.file ?? "", frame: frame))))
         }
         if active.state != before {
             out.append(recordingStatus())
@@ -281,8 +289,12 @@ struct BridgeController {
                     } catch {
                         // The recording is kept either way; say why it is not shown.
                         let message = (error as? BridgeFailure)?.message ?? "\(error)"
-                        out.append(Outgoing(target: .client(id), message: .error(ErrorMessage(
-                            code: .invalid, message: "recorded, but cannot replay it: \(message)", inReplyTo: "pointer"))))
+                        out.append(
+                            Outgoing(
+                                target: .client(id),
+                                message: .error(
+                                    ErrorMessage(
+                                        code: .invalid, message: "recorded, but cannot replay it: \(message)", inReplyTo: "pointer"))))
                     }
                 }
             }
@@ -364,7 +376,7 @@ struct BridgeController {
         self.player = player
         return [
             Outgoing(target: .everyone, message: .playback(player.state)),
-            Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player))),
+            Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player)))
         ]
     }
 

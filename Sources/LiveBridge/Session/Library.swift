@@ -55,7 +55,8 @@ struct Library {
             let path = folder + "/" + relative
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
-            let entry = cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
+            let entry =
+                cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
                 ?? Entry(stamp: stamp, outcome: read(relative, at: path))
             seen[relative] = entry
             switch entry.outcome {
@@ -74,9 +75,10 @@ struct Library {
         do {
             let file = try reader.read(contentsOf: path)
             let m = file.trace.metadata
-            return .success(RecordingInfo(
-                id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
-                durationSeconds: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
+            return .success(
+                RecordingInfo(
+                    id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
+                    durationSeconds: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
         } catch {
             return .failure(error)
         }

@@ -73,7 +73,9 @@ struct LiveSession {
         // gesture as a whole, which no replay may be asked to cover for longer than an hour.
         if let first = firstEventNanoseconds, (message.milliseconds * 1e6 - Double(first)).magnitude > ValueLimits.replaySpan * 1e9 {
             throw BridgeFailure(
-                .invalid, "t_ms \(message.milliseconds) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that")
+                .invalid,
+                "t_ms \(message.milliseconds) is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first event; a recording spans at most that"
+            )
         }
         guard let phase = PointerEvent.Phase(rawValue: message.phase) else {
             throw BridgeFailure(.invalid, "unknown pointer phase \"\(message.phase)\" (expected down, move, up or cancel)")

@@ -24,7 +24,8 @@ struct TuneJob: Sendable {
             do {
                 parsed = try TuningGrid(parsing: grid, maximumPoints: Self.maximumPoints)
             } catch let error as ReplayError where error.isGridTooLarge {
-                throw BridgeFailure(.invalid, "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
+                throw BridgeFailure(
+                    .invalid, "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
             }
             let tuner = try Tuner(presetNamed: preset, grid: parsed)
             var entries: [TraceCorpus.Entry] = []

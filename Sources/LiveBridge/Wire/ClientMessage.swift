@@ -173,7 +173,9 @@ extension ClientMessage: Codable {
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
-                debugDescription: "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard or tune)")
+                debugDescription:
+                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard or tune)"
+            )
         }
     }
 

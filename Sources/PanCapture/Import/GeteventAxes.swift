@@ -25,7 +25,8 @@ public struct GeteventAxes: Hashable, Sendable {
             return Int(low)...Int(high)
         }
         guard parts.count == 2, let x = range(parts[0]), let y = range(parts[1]) else {
-            throw CaptureError(.invalidArgument("axis range must be XMIN:XMAX,YMIN:YMAX with each min below its max and both 32-bit integers, got \"\(argument)\""))
+            throw CaptureError(
+                .invalidArgument("axis range must be XMIN:XMAX,YMIN:YMAX with each min below its max and both 32-bit integers, got \"\(argument)\""))
         }
         self.init(x: x, y: y)
     }

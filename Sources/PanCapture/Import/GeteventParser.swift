@@ -85,7 +85,8 @@ struct GeteventParser: PointerLogParser {
         }
         guard let followed, device == followed else { return }
         if type == Self.evSYN, code == Self.synMTReport {
-            throw CaptureError(.unsupported("SYN_MT_REPORT: multi-touch protocol A is not supported (only protocol B: ABS_MT_SLOT, ABS_MT_TRACKING_ID)"))
+            throw CaptureError(
+                .unsupported("SYN_MT_REPORT: multi-touch protocol A is not supported (only protocol B: ABS_MT_SLOT, ABS_MT_TRACKING_ID)"))
         }
         if type == Self.evSYN, code == Self.synDropped {
             for index in slots.indices {
@@ -174,9 +175,10 @@ struct GeteventParser: PointerLogParser {
         if let axes = options.deviceAxes[device] { return axes }
         if device.isEmpty, options.deviceAxes.count == 1, let only = options.deviceAxes.first?.value { return only }
         let known = options.deviceAxes.keys.sorted().joined(separator: ", ")
-        throw CaptureError(.invalidArgument(
-            "no ABS_MT_POSITION_X/Y ranges for \(device.isEmpty ? "the device" : device): pass --device-info (a getevent -p dump) or --axis-range"
-                + (known.isEmpty ? "" : " (the dump has \(known))")))
+        throw CaptureError(
+            .invalidArgument(
+                "no ABS_MT_POSITION_X/Y ranges for \(device.isEmpty ? "the device" : device): pass --device-info (a getevent -p dump) or --axis-range"
+                    + (known.isEmpty ? "" : " (the dump has \(known))")))
     }
 
     private func event(_ nanoseconds: Int64, _ slot: Slot, _ phase: PointerEvent.Phase, id: Int32) -> PointerEvent {

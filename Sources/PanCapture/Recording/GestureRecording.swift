@@ -152,7 +152,8 @@ public final class GestureRecording {
         metadata.screen = configuration.recognizer.screen
         metadata.edge = configuration.recognizer.edge
         metadata.velocityOrigin = configuration.recognizer.velocity.rawValue
-        let file = try destination.createNextFile(number: &nextNumber, metadata: metadata, grid: configuration.grid, configuration: configuration.writer)
+        let file = try destination.createNextFile(
+            number: &nextNumber, metadata: metadata, grid: configuration.grid, configuration: configuration.writer)
         current = file
         return file
     }

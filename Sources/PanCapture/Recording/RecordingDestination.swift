@@ -57,7 +57,10 @@ public struct RecordingDestination: Hashable, Sendable {
         var out = ""
         var lastWasDash = false
         for scalar in name.unicodeScalars {
-            let isSafe = scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "_" || scalar == "-")
+            let isSafe =
+                scalar.isASCII
+                && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "." || scalar == "_"
+                    || scalar == "-")
             if isSafe {
                 out.unicodeScalars.append(scalar)
                 lastWasDash = scalar == "-"

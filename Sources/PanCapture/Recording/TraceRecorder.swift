@@ -85,7 +85,8 @@ public final class TraceRecorder {
         timestamp: Double
     ) throws(CaptureError) -> RecordedGesture? {
         func sample(_ phase: GesturePhase) -> PanSample {
-            PanSample(time: timestamp - beganTimestamp, phase: phase, translation: translation, velocity: velocity, location: location, touches: touches)
+            PanSample(
+                time: timestamp - beganTimestamp, phase: phase, translation: translation, velocity: velocity, location: location, touches: touches)
         }
         switch state {
         case .possible:

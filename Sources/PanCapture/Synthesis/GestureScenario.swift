@@ -28,7 +28,6 @@ public enum GestureScenario: String, Sendable, CaseIterable, Codable {
     }
 }
 
-
 /// Which transition the synthetic gesture drives.
 public enum GestureKind: String, Sendable, CaseIterable, Codable {
     /// An edge swipe from the left edge to go back: along +x, distance = screen width.

@@ -87,28 +87,31 @@ public struct GestureSynthesizer: Sendable {
     static func plan(for scenario: GestureScenario, using rng: inout SeededGenerator) -> Plan {
         switch scenario {
         case .slowComplete:
-            return Plan(segments: [Segment(target: rng.uniform(0.6...0.95), duration: rng.uniform(0.5...0.9))], releaseFraction: rng.uniform(0.85...1))
+            return Plan(
+                segments: [Segment(target: rng.uniform(0.6...0.95), duration: rng.uniform(0.5...0.9))], releaseFraction: rng.uniform(0.85...1))
         case .slowAbort:
-            return Plan(segments: [Segment(target: rng.uniform(0.1...0.35), duration: rng.uniform(0.4...0.8))], releaseFraction: rng.uniform(0.85...1))
+            return Plan(
+                segments: [Segment(target: rng.uniform(0.1...0.35), duration: rng.uniform(0.4...0.8))], releaseFraction: rng.uniform(0.85...1))
         case .quickFlick:
-            return Plan(segments: [Segment(target: rng.uniform(0.5...0.9), duration: rng.uniform(0.12...0.22))], releaseFraction: rng.uniform(0.45...0.65))
+            return Plan(
+                segments: [Segment(target: rng.uniform(0.5...0.9), duration: rng.uniform(0.12...0.22))], releaseFraction: rng.uniform(0.45...0.65))
         case .flickBack:
             return Plan(
                 segments: [
                     Segment(target: rng.uniform(0.4...0.6), duration: rng.uniform(0.35...0.6)),
-                    Segment(target: rng.uniform(0...0.15), duration: rng.uniform(0.15...0.25)),
+                    Segment(target: rng.uniform(0...0.15), duration: rng.uniform(0.15...0.25))
                 ], releaseFraction: rng.uniform(0.45...0.65))
         case .hesitateGo:
             return Plan(
                 segments: [
                     Segment(target: rng.uniform(0.15...0.3), duration: rng.uniform(0.25...0.4), hold: rng.uniform(0.15...0.4)),
-                    Segment(target: rng.uniform(0.7...0.95), duration: rng.uniform(0.25...0.4)),
+                    Segment(target: rng.uniform(0.7...0.95), duration: rng.uniform(0.25...0.4))
                 ], releaseFraction: rng.uniform(0.7...1))
         case .overshootReturn:
             return Plan(
                 segments: [
                     Segment(target: rng.uniform(0.6...0.8), duration: rng.uniform(0.35...0.5), hold: rng.uniform(0.05...0.15)),
-                    Segment(target: rng.uniform(0.2...0.4), duration: rng.uniform(0.3...0.45)),
+                    Segment(target: rng.uniform(0.2...0.4), duration: rng.uniform(0.3...0.45))
                 ], releaseFraction: rng.uniform(0.9...1))
         }
     }
@@ -181,9 +184,10 @@ public struct GestureSynthesizer: Sendable {
             let time = max(previousTime + 1e-4, frame + jitter - began!)
             previousTime = time
             let phase: GesturePhase = samples.isEmpty ? .began : (isRelease ? .ended : .changed)
-            samples.append(PanSample(
-                time: time, phase: phase, translation: moved,
-                velocity: PanVector(x: velocity.x + vNoise.x, y: velocity.y + vNoise.y)))
+            samples.append(
+                PanSample(
+                    time: time, phase: phase, translation: moved,
+                    velocity: PanVector(x: velocity.x + vNoise.x, y: velocity.y + vNoise.y)))
             if isRelease { break }
         }
         if samples.count == 1 {

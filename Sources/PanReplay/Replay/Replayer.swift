@@ -122,7 +122,8 @@ package struct Replayer: Sendable {
         var warnings = preset.unreachableOutcomes
         if trajectory.isBounded {
             warnings.append(
-                "the completion would take \(Self.seconds(trajectory.plannedDuration)) s; it is bounded to \(Self.seconds(trajectory.duration)) s (docs/MODEL.md §4.12)")
+                "the completion would take \(Self.seconds(trajectory.plannedDuration)) s; it is bounded to \(Self.seconds(trajectory.duration)) s (docs/MODEL.md §4.12)"
+            )
         }
         summary.warnings = warnings
     }
@@ -176,7 +177,8 @@ package struct Replayer: Sendable {
     package mutating func seek(toFrame index: Int) {
         let target = max(0, min(frameCount, index))
         if target < frameIndex {
-            transition = InteractiveTransition(preset: configuration.parameters.preset, screen: track.screen, displayFrameRate: configuration.frameRate)
+            transition = InteractiveTransition(
+                preset: configuration.parameters.preset, screen: track.screen, displayFrameRate: configuration.frameRate)
             cursor = 0
             nextInputTime = startTime
         }

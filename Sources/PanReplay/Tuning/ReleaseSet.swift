@@ -41,13 +41,16 @@ struct ReleaseSet: Sendable {
 
         /// The completion time and `|discontinuity|` of `release` decided as `decision`.
         @inline(__always)
-        mutating func metrics(trace: Int, release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (time: Double, discontinuity: Double) {
+        mutating func metrics(trace: Int, release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (
+            time: Double, discontinuity: Double
+        ) {
             let slot = trace &* 4 &+ (decision.outcome == .finish ? 2 : 0) &+ (decision.isVelocityBased ? 1 : 0)
             if stamps[slot] != generation {
                 let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
                 times[slot] = trajectory.duration
-                discontinuities[slot] = abs(TransitionMetrics.velocityDiscontinuity(
-                    release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+                discontinuities[slot] = abs(
+                    TransitionMetrics.velocityDiscontinuity(
+                        release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
                 stamps[slot] = generation
             }
             return (times[slot], discontinuities[slot])

@@ -201,10 +201,11 @@ package struct Tuner: Sendable {
             if isRight && !wasRight { fixed += 1 }
             if !isRight && wasRight { broken += 1 }
             guard !isRight else { continue }
-            misjudged.append(TuningResult.Misjudgement(
-                file: kept[index].file, trace: kept[index].trace.metadata.id, intent: kept[index].trace.metadata.intent,
-                decision: decision.outcome, reason: decision.reason, margin: decision.margin,
-                progressAtRelease: bestSet.releases[index].progress, velocity: decision.axisVelocity))
+            misjudged.append(
+                TuningResult.Misjudgement(
+                    file: kept[index].file, trace: kept[index].trace.metadata.id, intent: kept[index].trace.metadata.intent,
+                    decision: decision.outcome, reason: decision.reason, margin: decision.margin,
+                    progressAtRelease: bestSet.releases[index].progress, velocity: decision.axisVelocity))
         }
 
         return TuningResult(

@@ -50,12 +50,18 @@ package struct TuningHeatMap: Sendable {
         let width = left + plotWidth + 130, height = top + plotHeight + 96
 
         var svg: [String] = []
-        svg.append(##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Self.n(width))" height="\##(Self.n(height))" viewBox="0 0 \##(Self.n(width)) \##(Self.n(height))" font-family="system-ui, -apple-system, Helvetica, Arial, sans-serif" font-size="12">"##)
+        svg.append(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Self.n(width))" height="\##(Self.n(height))" viewBox="0 0 \##(Self.n(width)) \##(Self.n(height))" font-family="system-ui, -apple-system, Helvetica, Arial, sans-serif" font-size="12">"##
+        )
         svg.append(##"<rect width="100%" height="100%" fill="#ffffff"/>"##)
         let axesTitle = yAxis.map { "\(xAxis.key) × \($0.key)" } ?? xAxis.key
         let over = grid.axes.count > 2 ? " (best over " + grid.axes.dropFirst(2).map(\.key).joined(separator: ", ") + ")" : ""
-        svg.append(##"<text x="\##(Self.n(left))" y="24" font-size="16" font-weight="600">\##(Self.escape("\(result.preset): accuracy over \(axesTitle)\(over)"))</text>"##)
-        svg.append(##"<text x="\##(Self.n(left))" y="44" fill="#555">\##(Self.escape("\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), \(grid.pointCount) grid points\(Self.exclusionNote(result))"))</text>"##)
+        svg.append(
+            ##"<text x="\##(Self.n(left))" y="24" font-size="16" font-weight="600">\##(Self.escape("\(result.preset): accuracy over \(axesTitle)\(over)"))</text>"##
+        )
+        svg.append(
+            ##"<text x="\##(Self.n(left))" y="44" fill="#555">\##(Self.escape("\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), \(grid.pointCount) grid points\(Self.exclusionNote(result))"))</text>"##
+        )
 
         let showsText = cellWidth >= 34 && cellHeight >= 18
         for r in 0..<rows {
@@ -65,12 +71,17 @@ package struct TuningHeatMap: Sendable {
                 let y = top + Double(rows - 1 - r) * cellHeight
                 let fraction = high > low ? (value - low) / (high - low) : 1
                 let color = Self.color(fraction)
-                let label = "\(xAxis.key)=\(Self.label(column: c, of: columns, axis: xAxis))"
+                let label =
+                    "\(xAxis.key)=\(Self.label(column: c, of: columns, axis: xAxis))"
                     + (yAxis.map { ", \($0.key)=\(Self.label(column: r, of: rows, axis: $0))" } ?? "")
-                svg.append(##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="\##(Self.n(cellWidth))" height="\##(Self.n(cellHeight))" fill="\##(color)"><title>\##(Self.escape("\(label): \(TuningResult.percent(value)) (\(counts[r * columns + c])/\(result.traceCount))"))</title></rect>"##)
+                svg.append(
+                    ##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="\##(Self.n(cellWidth))" height="\##(Self.n(cellHeight))" fill="\##(color)"><title>\##(Self.escape("\(label): \(TuningResult.percent(value)) (\(counts[r * columns + c])/\(result.traceCount))"))</title></rect>"##
+                )
                 if showsText {
                     let ink = fraction > 0.6 ? "#000000" : "#ffffff"
-                    svg.append(##"<text x="\##(Self.n(x + cellWidth / 2))" y="\##(Self.n(y + cellHeight / 2 + 4))" text-anchor="middle" font-size="10" fill="\##(ink)">\##(Self.n(value * 100, digits: 0))</text>"##)
+                    svg.append(
+                        ##"<text x="\##(Self.n(x + cellWidth / 2))" y="\##(Self.n(y + cellHeight / 2 + 4))" text-anchor="middle" font-size="10" fill="\##(ink)">\##(Self.n(value * 100, digits: 0))</text>"##
+                    )
                 }
             }
         }
@@ -79,16 +90,24 @@ package struct TuningHeatMap: Sendable {
         let xStep = max(1, (columns + 11) / 12)
         for c in stride(from: 0, to: columns, by: xStep) {
             let x = left + (Double(c) + 0.5) * cellWidth
-            svg.append(##"<text x="\##(Self.n(x))" y="\##(Self.n(top + plotHeight + 16))" text-anchor="middle" fill="#333">\##(Self.escape(Self.label(column: c, of: columns, axis: xAxis)))</text>"##)
+            svg.append(
+                ##"<text x="\##(Self.n(x))" y="\##(Self.n(top + plotHeight + 16))" text-anchor="middle" fill="#333">\##(Self.escape(Self.label(column: c, of: columns, axis: xAxis)))</text>"##
+            )
         }
-        svg.append(##"<text x="\##(Self.n(left + plotWidth / 2))" y="\##(Self.n(top + plotHeight + 36))" text-anchor="middle" font-weight="600">\##(Self.escape(xAxis.key))</text>"##)
+        svg.append(
+            ##"<text x="\##(Self.n(left + plotWidth / 2))" y="\##(Self.n(top + plotHeight + 36))" text-anchor="middle" font-weight="600">\##(Self.escape(xAxis.key))</text>"##
+        )
         if let yAxis {
             let yStep = max(1, (rows + 11) / 12)
             for r in stride(from: 0, to: rows, by: yStep) {
                 let y = top + (Double(rows - 1 - r) + 0.5) * cellHeight + 4
-                svg.append(##"<text x="\##(Self.n(left - 6))" y="\##(Self.n(y))" text-anchor="end" fill="#333">\##(Self.escape(Self.label(column: r, of: rows, axis: yAxis)))</text>"##)
+                svg.append(
+                    ##"<text x="\##(Self.n(left - 6))" y="\##(Self.n(y))" text-anchor="end" fill="#333">\##(Self.escape(Self.label(column: r, of: rows, axis: yAxis)))</text>"##
+                )
             }
-            svg.append(##"<text x="18" y="\##(Self.n(top + plotHeight / 2))" text-anchor="middle" font-weight="600" transform="rotate(-90 18 \##(Self.n(top + plotHeight / 2)))">\##(Self.escape(yAxis.key))</text>"##)
+            svg.append(
+                ##"<text x="18" y="\##(Self.n(top + plotHeight / 2))" text-anchor="middle" font-weight="600" transform="rotate(-90 18 \##(Self.n(top + plotHeight / 2)))">\##(Self.escape(yAxis.key))</text>"##
+            )
         }
 
         // Markers: the best point (ring) and the defaults (diamond).
@@ -103,8 +122,12 @@ package struct TuningHeatMap: Sendable {
         }
         let radius = max(4, min(cellWidth, cellHeight) * 0.38)
         if let best = position(result.bestValues) {
-            svg.append(##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#ffffff" stroke-width="4"/>"##)
-            svg.append(##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#d62728" stroke-width="2"/>"##)
+            svg.append(
+                ##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#ffffff" stroke-width="4"/>"##
+            )
+            svg.append(
+                ##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#d62728" stroke-width="2"/>"##
+            )
         }
         let defaultsPosition = position(result.defaultValues)
         if let mark = defaultsPosition {
@@ -122,7 +145,9 @@ package struct TuningHeatMap: Sendable {
         for step in 0..<steps {
             let fraction = Double(step) / Double(steps - 1)
             let y = top + legendHeight * (1 - Double(step + 1) / Double(steps))
-            svg.append(##"<rect x="\##(Self.n(legendX))" y="\##(Self.n(y))" width="14" height="\##(Self.n(legendHeight / Double(steps) + 0.5))" fill="\##(Self.color(fraction))"/>"##)
+            svg.append(
+                ##"<rect x="\##(Self.n(legendX))" y="\##(Self.n(y))" width="14" height="\##(Self.n(legendHeight / Double(steps) + 0.5))" fill="\##(Self.color(fraction))"/>"##
+            )
         }
         svg.append(##"<text x="\##(Self.n(legendX + 20))" y="\##(Self.n(top + 10))">\##(TuningResult.percent(high))</text>"##)
         svg.append(##"<text x="\##(Self.n(legendX + 20))" y="\##(Self.n(top + legendHeight))">\##(TuningResult.percent(low))</text>"##)
@@ -132,11 +157,17 @@ package struct TuningHeatMap: Sendable {
         }
         let footer = top + plotHeight + 60
         svg.append(##"<circle cx="\##(Self.n(left + 6))" cy="\##(Self.n(footer - 4))" r="6" fill="none" stroke="#d62728" stroke-width="2"/>"##)
-        svg.append(##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer))">\##(Self.escape("best: \(settings(result.bestValues)) — \(TuningResult.percent(result.best.accuracy)), min margin \(TuningResult.fixed(result.best.minimumMargin, 3))"))</text>"##)
+        svg.append(
+            ##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer))">\##(Self.escape("best: \(settings(result.bestValues)) — \(TuningResult.percent(result.best.accuracy)), min margin \(TuningResult.fixed(result.best.minimumMargin, 3))"))</text>"##
+        )
         let d = 6.0, dy = footer + 20 - 4
-        svg.append(##"<polygon points="\##(Self.n(left + 6)),\##(Self.n(dy - d)) \##(Self.n(left + 6 + d)),\##(Self.n(dy)) \##(Self.n(left + 6)),\##(Self.n(dy + d)) \##(Self.n(left + 6 - d)),\##(Self.n(dy))" fill="none" stroke="#1f77b4" stroke-width="2"/>"##)
+        svg.append(
+            ##"<polygon points="\##(Self.n(left + 6)),\##(Self.n(dy - d)) \##(Self.n(left + 6 + d)),\##(Self.n(dy)) \##(Self.n(left + 6)),\##(Self.n(dy + d)) \##(Self.n(left + 6 - d)),\##(Self.n(dy))" fill="none" stroke="#1f77b4" stroke-width="2"/>"##
+        )
         let outside = defaultsPosition == nil ? " (outside the grid)" : ""
-        svg.append(##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer + 20))">\##(Self.escape("defaults: \(settings(result.defaultValues)) — \(TuningResult.percent(result.defaults.accuracy))\(outside)"))</text>"##)
+        svg.append(
+            ##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer + 20))">\##(Self.escape("defaults: \(settings(result.defaultValues)) — \(TuningResult.percent(result.defaults.accuracy))\(outside)"))</text>"##
+        )
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
@@ -168,7 +199,7 @@ package struct TuningHeatMap: Sendable {
     static func color(_ fraction: Double) -> String {
         let stops: [(Double, Double, Double)] = [
             (68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141),
-            (39, 173, 129), (92, 200, 99), (170, 220, 50), (253, 231, 37),
+            (39, 173, 129), (92, 200, 99), (170, 220, 50), (253, 231, 37)
         ]
         let t = min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(stops.count - 1)
         let index = min(Int(t), stops.count - 2)

@@ -121,7 +121,9 @@ package struct TuningReport: Sendable, Encodable {
             axes: result.grid.axes.map { Axis(key: $0.key, values: Values.ValueList(values: $0.values)) },
             points: result.grid.pointCount,
             results: listed
-                ? result.scores.indices.map { Point(point: $0, values: Values(keys: keys, values: result.grid.values(ofPoint: $0)), score: result.scores[$0]) }
+                ? result.scores.indices.map {
+                    Point(point: $0, values: Values(keys: keys, values: result.grid.values(ofPoint: $0)), score: result.scores[$0])
+                }
                 : nil
         )
         traces = Traces(tuned: result.traceCount, finish: result.finishCount, cancel: result.cancelCount)

@@ -14,7 +14,8 @@ extension TuningResult {
         var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
         excluded += fitExclusions
         if !unreplayable.isEmpty { excluded.append("\(unreplayable.count) without a release") }
-        lines.append("tune \(preset): \(traceCount) traces (\(finishCount) finish, \(cancelCount) cancel); excluded: \(excluded.joined(separator: ", "))")
+        lines.append(
+            "tune \(preset): \(traceCount) traces (\(finishCount) finish, \(cancelCount) cancel); excluded: \(excluded.joined(separator: ", "))")
         for misfit in notFitting.prefix(Self.maximumListedMisfits) {
             lines.append("  not driving \(preset): \(misfit.file): \(misfit.reason)")
         }
@@ -36,7 +37,7 @@ extension TuningResult {
         var table = [header]
         for row in rows {
             let score = scores[row]
-            table.append(grid.values(ofPoint: row).map(Self.text) + Self.columns(score) )
+            table.append(grid.values(ofPoint: row).map(Self.text) + Self.columns(score))
         }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         for (number, row) in table.enumerated() {
@@ -58,7 +59,8 @@ extension TuningResult {
         lines.append("best:     \(settings(bestValues)): \(summary(best))")
         lines.append("defaults: \(settings(defaultValues)): \(summary(defaults))")
         let gain = (best.accuracy - defaults.accuracy) * 100
-        lines.append("improvement: \(gain >= 0 ? "+" : "")\(Self.fixed(gain, 1)) points of accuracy (\(fixedByBest) fixed, \(brokenByBest) newly wrong)")
+        lines.append(
+            "improvement: \(gain >= 0 ? "+" : "")\(Self.fixed(gain, 1)) points of accuracy (\(fixedByBest) fixed, \(brokenByBest) newly wrong)")
         if misjudged.isEmpty {
             lines.append("the best point decides every trace as meant")
         } else {
@@ -78,7 +80,9 @@ extension TuningResult {
     package var fitExclusions: [String] {
         var phrases: [String] = []
         if offAxisCount > 0 { phrases.append("\(offAxisCount) moving along the other axis") }
-        if noProgressCount > 0 { phrases.append("\(noProgressCount) never reaching progress \(TuningResult.text(.number(GestureFit.minimumPeakProgress)))") }
+        if noProgressCount > 0 {
+            phrases.append("\(noProgressCount) never reaching progress \(TuningResult.text(.number(GestureFit.minimumPeakProgress)))")
+        }
         if wrongWayCount > 0 { phrases.append("\(wrongWayCount) dragging the wrong way") }
         return phrases
     }
@@ -87,14 +91,19 @@ extension TuningResult {
     /// out for not driving the preset, `#` comment lines after the rows say how many and why.
     package func csv() -> String {
         let keys = grid.axes.map(\.key)
-        let header = keys + ["accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s", "mean_completion_s"]
+        let header =
+            keys + [
+                "accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s",
+                "mean_completion_s"
+            ]
         var lines = [header.map(Self.csvField).joined(separator: ",")]
         lines.reserveCapacity(scores.count + 1)
         for (index, score) in scores.enumerated() {
-            let fields = grid.values(ofPoint: index).map(\.description) + [
-                "\(score.accuracy)", "\(score.correct)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
-                "\(score.meanMargin)", "\(score.minimumMargin)", "\(score.meanDiscontinuity)", "\(score.meanCompletionTime)",
-            ]
+            let fields =
+                grid.values(ofPoint: index).map(\.description) + [
+                    "\(score.accuracy)", "\(score.correct)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
+                    "\(score.meanMargin)", "\(score.minimumMargin)", "\(score.meanDiscontinuity)", "\(score.meanCompletionTime)"
+                ]
             lines.append(fields.map(Self.csvField).joined(separator: ","))
         }
         if !notFitting.isEmpty {
@@ -106,8 +115,10 @@ extension TuningResult {
     }
 
     private static func columns(_ score: PointScore) -> [String] {
-        [percent(score.accuracy), "\(score.correct)/\(score.traces)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
-         fixed(score.meanMargin, 3), fixed(score.minimumMargin, 3), fixed(score.meanDiscontinuity, 1), fixed(score.meanCompletionTime, 3)]
+        [
+            percent(score.accuracy), "\(score.correct)/\(score.traces)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
+            fixed(score.meanMargin, 3), fixed(score.minimumMargin, 3), fixed(score.meanDiscontinuity, 1), fixed(score.meanCompletionTime, 3)
+        ]
     }
 
     static func text(_ value: PresetValue) -> String {

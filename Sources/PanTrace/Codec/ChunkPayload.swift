@@ -212,10 +212,11 @@ extension ChunkPayload {
         count: Int, from s: DecodeScratch, scales: (time: Double, position: Double, velocity: Double), to samples: inout [PanSample]
     ) {
         for i in 0..<count {
-            samples.append(PanSample(
-                time: Double(s.time[i]) / scales.time, phase: s.phase[i],
-                translation: PanVector(x: Double(s.tx[i]) / scales.position, y: Double(s.ty[i]) / scales.position),
-                velocity: PanVector(x: Double(s.vx[i]) / scales.velocity, y: Double(s.vy[i]) / scales.velocity)))
+            samples.append(
+                PanSample(
+                    time: Double(s.time[i]) / scales.time, phase: s.phase[i],
+                    translation: PanVector(x: Double(s.tx[i]) / scales.position, y: Double(s.ty[i]) / scales.position),
+                    velocity: PanVector(x: Double(s.vx[i]) / scales.velocity, y: Double(s.vy[i]) / scales.velocity)))
         }
     }
 }

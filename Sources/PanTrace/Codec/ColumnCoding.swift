@@ -175,7 +175,9 @@ enum ColumnCoding {
         } else {
             k = Int(header & 0x3f)
             guard k <= 55 else {
-                throw PanTraceError(.corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(headerOffset)"))
+                throw PanTraceError(
+                    .corruptChunk("column header 0x\(String(header, radix: 16)) has Rice parameter \(k) out of range at payload byte \(headerOffset)")
+                )
             }
         }
         // The buffer only grows (it is reused from column to column): no append in the hot loop.

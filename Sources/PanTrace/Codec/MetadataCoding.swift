@@ -117,11 +117,12 @@ enum MetadataCoding {
             }
             if tag == .end { break }
             // created and source have two spellings each; either may appear once.
-            let slot = switch tag {
-            case .createdSeconds: Tag.created.rawValue
-            case .sourceCode: Tag.source.rawValue
-            default: raw
-            }
+            let slot =
+                switch tag {
+                case .createdSeconds: Tag.created.rawValue
+                case .sourceCode: Tag.source.rawValue
+                default: raw
+                }
             guard seen & (1 << slot) == 0 else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
             seen |= 1 << slot
             switch tag {

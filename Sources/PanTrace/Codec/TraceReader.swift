@@ -152,7 +152,8 @@ public final class TraceReader {
                         sawEnd = true
                     case .samples(let first, let isFinal):
                         if first != before, skipped == 0 {
-                            throw PanTraceError(.corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
+                            throw PanTraceError(
+                                .corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
                         }
                         try Self.checkTimeOrder(samples, from: before)
                         sawEnd = isFinal

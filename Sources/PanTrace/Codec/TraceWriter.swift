@@ -40,7 +40,8 @@ public final class TraceWriter {
         public var groupBytes: Int
 
         /// Creates a configuration.
-        public init(chunkDuration: Double = 0.1, maximumChunkSamples: Int = 4096, compressionLevel: Int = 0, synchronizesEachChunk: Bool = false,
+        public init(
+            chunkDuration: Double = 0.1, maximumChunkSamples: Int = 4096, compressionLevel: Int = 0, synchronizesEachChunk: Bool = false,
             sealsAtRelease: Bool = true, groupsChunks: Bool = false, groupBytes: Int = 1 << 20
         ) {
             precondition(chunkDuration > 0, "chunkDuration must be positive")
@@ -102,7 +103,8 @@ public final class TraceWriter {
     ) throws(PanTraceError) {
         let file = try FileDescriptor.createUnpublished(path)
         do {
-            try self.init(sink: FileSink(file, synchronizes: configuration.synchronizesEachChunk), metadata: metadata, grid: grid, configuration: configuration)
+            try self.init(
+                sink: FileSink(file, synchronizes: configuration.synchronizesEachChunk), metadata: metadata, grid: grid, configuration: configuration)
         } catch {
             throw error.in(file: path)
         }
@@ -152,7 +154,8 @@ public final class TraceWriter {
     /// Rejects a time that is not finite, beyond ``ValueLimits/timeMagnitude``, or earlier than the previous sample's.
     static func checkTime(_ time: Double, after lastTime: Double, sample index: Int) throws(PanTraceError) {
         guard ValueLimits.isValidTime(time) else {
-            throw PanTraceError(.invalidSample("time is \(time) s; only finite times within ±\(ValueLimits.timeMagnitude) s can be recorded"), sample: index)
+            throw PanTraceError(
+                .invalidSample("time is \(time) s; only finite times within ±\(ValueLimits.timeMagnitude) s can be recorded"), sample: index)
         }
         guard time >= lastTime else {
             throw PanTraceError(.invalidSample("time \(time) s goes backwards (previous sample at \(lastTime) s)"), sample: index)

@@ -26,7 +26,7 @@ public enum ChromeTraceExporter {
     public static func encode(_ trace: Trace) throws(PanTraceError) -> [UInt8] {
         var events: [Event] = [
             Event(name: "process_name", ph: "M", ts: 0, args: ["name": .string("pantrace \(trace.metadata.id)")]),
-            Event(name: "thread_name", ph: "M", ts: 0, args: ["name": .string("pan")]),
+            Event(name: "thread_name", ph: "M", ts: 0, args: ["name": .string("pan")])
         ]
         events.reserveCapacity(trace.samples.count * 2 + 8)
         for (index, s) in trace.samples.enumerated() {

@@ -14,11 +14,15 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     public init(path: String) throws(PanTraceError) {
         let lower = path.lowercased()
         // Longest suffix first: ".trace.json" before any plain ".json".
-        if lower.hasSuffix(".trace.json") { self = .chromeTrace }
-        else if lower.hasSuffix(".pantrace") { self = .pantrace }
-        else if lower.hasSuffix(".jsonl") { self = .jsonl }
-        else if lower.hasSuffix(".csv") { self = .csv }
-        else {
+        if lower.hasSuffix(".trace.json") {
+            self = .chromeTrace
+        } else if lower.hasSuffix(".pantrace") {
+            self = .pantrace
+        } else if lower.hasSuffix(".jsonl") {
+            self = .jsonl
+        } else if lower.hasSuffix(".csv") {
+            self = .csv
+        } else {
             throw PanTraceError(.unsupportedFormat("unknown extension; use .pantrace, .jsonl, .csv or .trace.json"), file: path)
         }
     }

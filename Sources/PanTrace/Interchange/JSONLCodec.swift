@@ -46,7 +46,8 @@ public enum JSONLCodec {
                     do {
                         header = try decoder.decode(JSONLHeader.self, from: Data(line))
                     } catch {
-                        throw PanTraceError(.malformedLine("the first line must be {\"pantrace\":1,\"grid\":…,\"metadata\":…}: \(DecodingProblem.describe(error))"))
+                        throw PanTraceError(
+                            .malformedLine("the first line must be {\"pantrace\":1,\"grid\":…,\"metadata\":…}: \(DecodingProblem.describe(error))"))
                     }
                     guard header!.pantrace == 1 else { throw PanTraceError(.unsupportedVersion(header!.pantrace)) }
                 } else {

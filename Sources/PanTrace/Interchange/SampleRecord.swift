@@ -29,7 +29,8 @@ struct SampleRecord: Codable {
         case (nil, nil): location = nil
         default: throw PanTraceError(.malformedLine("a location needs both x and y"))
         }
-        return PanSample(time: t, phase: phase, translation: PanVector(x: tx, y: ty), velocity: PanVector(x: vx, y: vy), location: location, touches: touches)
+        return PanSample(
+            time: t, phase: phase, translation: PanVector(x: tx, y: ty), velocity: PanVector(x: vx, y: vy), location: location, touches: touches)
     }
 }
 
@@ -53,7 +54,8 @@ struct GridRecord: Codable {
     }
 
     func grid() throws(PanTraceError) -> SampleGrid {
-        let grid = SampleGrid(timeTickNanoseconds: time_tick_ns, positionTicksPerPoint: position_per_pt, velocityTicksPerPointPerSecond: velocity_per_pt_s)
+        let grid = SampleGrid(
+            timeTickNanoseconds: time_tick_ns, positionTicksPerPoint: position_per_pt, velocityTicksPerPointPerSecond: velocity_per_pt_s)
         guard grid.isValid else { throw PanTraceError(.badHeader("grid scales must be between 1 and \(SampleGrid.maximumScale)")) }
         return grid
     }

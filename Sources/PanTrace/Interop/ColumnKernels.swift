@@ -148,10 +148,10 @@ extension ColumnCoding {
         into out: UnsafeMutableBufferPointer<Int64>, range: Range<Int>
     ) throws(PanTraceError) -> Int {
         guard let base = b.baseAddress else { throw PanTraceError(.corruptChunk("a column runs past the end of the payload")) }
-        var next = offset          // next byte to load
-        var buffer: UInt64 = 0     // valid bits left-aligned
-        var available = 0          // valid bits in buffer
-        var padding = 0            // zero bits loaded past the end
+        var next = offset  // next byte to load
+        var buffer: UInt64 = 0  // valid bits left-aligned
+        var available = 0  // valid bits in buffer
+        var padding = 0  // zero bits loaded past the end
         let wordLimit = b.count - 8
         // Giesen's branchless refill: load 8 bytes, keep what fits, advance whole bytes.
         @inline(__always) func refillWord() {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// The one seam between the codec and the file system: an owned POSIX file descriptor.
@@ -175,9 +175,9 @@ package final class FileDescriptor {
     /// import; 0o20000000 is its value on every Linux architecture Swift runs on.
     private static var temporaryFileFlag: Int32 {
         #if os(Linux)
-        return 0o20000000 | O_DIRECTORY
+            return 0o20000000 | O_DIRECTORY
         #else
-        return O_DIRECTORY | O_EXCL  // no O_TMPFILE: open fails (EISDIR) and the hidden name is used
+            return O_DIRECTORY | O_EXCL  // no O_TMPFILE: open fails (EISDIR) and the hidden name is used
         #endif
     }
 }

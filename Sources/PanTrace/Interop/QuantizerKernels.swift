@@ -40,8 +40,10 @@ extension QuantizedColumns {
     /// Calls `body` with a pointer to each of five columns at once.
     private static func withPointers(
         _ a: inout [Int64], _ b: inout [Int64], _ c: inout [Int64], _ d: inout [Int64], _ e: inout [Int64],
-        _ body: (UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>,
-                 UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>) -> Void
+        _ body: (
+            UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>,
+            UnsafeMutableBufferPointer<Int64>, UnsafeMutableBufferPointer<Int64>
+        ) -> Void
     ) {
         a.withUnsafeMutableBufferPointer { a in
             b.withUnsafeMutableBufferPointer { b in

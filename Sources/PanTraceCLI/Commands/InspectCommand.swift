@@ -11,7 +11,10 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "Trace files (.pantrace, .jsonl, .csv).")
     var files: [String]
 
-    @Flag(help: "One JSON object per line (keys: file, samples, duration_s, rate_hz, peak_velocity_pt_s, intent, source, chunks, bytes, bytes_per_sample, complete, …).")
+    @Flag(
+        help:
+            "One JSON object per line (keys: file, samples, duration_s, rate_hz, peak_velocity_pt_s, intent, source, chunks, bytes, bytes_per_sample, complete, …)."
+    )
     var json = false
 
     @OptionGroup var read: ReadOptions

@@ -12,7 +12,10 @@ struct PresetsCommand: ParsableCommand {
     @Argument(help: "A preset name; all presets when omitted.")
     var name: String?
 
-    @Flag(help: "JSON: an array of presets, or one preset object (keys: name, summary, source, decision_rule, completion_model, velocity_estimator, drag, parameters).")
+    @Flag(
+        help:
+            "JSON: an array of presets, or one preset object (keys: name, summary, source, decision_rule, completion_model, velocity_estimator, drag, parameters)."
+    )
     var json = false
 
     /// A catalog entry with plain JSON values (numbers and strings, not tagged enums).
@@ -102,7 +105,8 @@ struct PresetsCommand: ParsableCommand {
                 direction: preset.dragDirection.rawValue, axis: preset.dragDirection.axis.rawValue, sign: preset.dragDirection.sign,
                 travel: preset.travel, travelUnit: preset.travelUnit, magnitude: preset.usesMagnitude, text: preset.dragDescription)
             parameters = entry.parameters.map { parameter in
-                var listed = Parameter(key: parameter.key, meaning: parameter.meaning, unit: parameter.unit, defaultValue: Value(parameter.defaultValue))
+                var listed = Parameter(
+                    key: parameter.key, meaning: parameter.meaning, unit: parameter.unit, defaultValue: Value(parameter.defaultValue))
                 switch parameter.allowed {
                 case .range(let range): listed.range = [range.lowerBound, range.upperBound]
                 case .choices(let choices): listed.choices = choices
@@ -110,9 +114,10 @@ struct PresetsCommand: ParsableCommand {
                 return listed
             }
             // The replayer's own key, accepted by --set and --grid with every preset.
-            parameters.append(Parameter(
-                key: VelocitySource.parameterKey, meaning: "where release velocity comes from: the trace's own, or recomputed by an estimator",
-                unit: "", defaultValue: .text(entry.velocityEstimator), choices: VelocitySource.allCases.map(\.rawValue)))
+            parameters.append(
+                Parameter(
+                    key: VelocitySource.parameterKey, meaning: "where release velocity comes from: the trace's own, or recomputed by an estimator",
+                    unit: "", defaultValue: .text(entry.velocityEstimator), choices: VelocitySource.allCases.map(\.rawValue)))
         }
     }
 
@@ -134,7 +139,9 @@ struct PresetsCommand: ParsableCommand {
             let width = listings.map(\.name.count).max() ?? 0
             for listing in listings {
                 let padded = listing.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                print("\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator), \(listing.drag.text): \(listing.summary)")
+                print(
+                    "\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator), \(listing.drag.text): \(listing.summary)"
+                )
             }
         } else {
             print(Self.details(listings[0]))
@@ -147,7 +154,7 @@ struct PresetsCommand: ParsableCommand {
             "decision \(listing.decisionRule), completion \(listing.completionModel), velocity \(listing.velocityEstimator)",
             "driven by: \(listing.drag.text) (--set direction=right|left|down|up, travel=…, travelUnit=width|height|points)",
             "source: \(listing.source)",
-            "",
+            ""
         ]
         let width = listing.parameters.map(\.key.count).max() ?? 0
         for parameter in listing.parameters {
@@ -158,7 +165,8 @@ struct PresetsCommand: ParsableCommand {
             }
             let allowed = parameter.range.map { "\($0[0]) … \($0[1])" } ?? parameter.choices?.joined(separator: "|") ?? ""
             let unit = parameter.unit.isEmpty ? "" : " \(parameter.unit)"
-            lines.append("  \(parameter.key.padding(toLength: width, withPad: " ", startingAt: 0))  = \(value)\(unit)  [\(allowed)]  \(parameter.meaning)")
+            lines.append(
+                "  \(parameter.key.padding(toLength: width, withPad: " ", startingAt: 0))  = \(value)\(unit)  [\(allowed)]  \(parameter.meaning)")
         }
         return lines.joined(separator: "\n")
     }

@@ -77,8 +77,9 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let screen = self.screen.scaled(scale)
         let format = self.format ?? PointerLogFormat(path: log)!
-        let importer = PointerLogImporter(configuration: .init(
-            format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
+        let importer = PointerLogImporter(
+            configuration: .init(
+                format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
         let destination = RecordingDestination(output: output, logPath: log)
@@ -114,7 +115,9 @@ struct RecordCommand: ParsableCommand {
         for failure in PanRecognizer.Failure.allCases {
             if let count = recording.failures[failure] { notes.append("\(count) \(failure.rawValue)") }
         }
-        if recording.ignoredPointers > 0 { notes.append("\(recording.ignoredPointers) extra pointer\(recording.ignoredPointers == 1 ? "" : "s") ignored") }
+        if recording.ignoredPointers > 0 {
+            notes.append("\(recording.ignoredPointers) extra pointer\(recording.ignoredPointers == 1 ? "" : "s") ignored")
+        }
         let count = recording.gestures.count
         print("\(count) gesture\(count == 1 ? "" : "s") recorded" + (notes.isEmpty ? "" : "; not gestures: " + notes.joined(separator: ", ")))
     }

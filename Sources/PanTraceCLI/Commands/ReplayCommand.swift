@@ -29,7 +29,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Transition preset (see `pantrace presets`).")
     var preset: String
 
-    @Option(name: .customLong("set"), help: "Override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=recorded|lsq2|impulse|flutter.")
+    @Option(
+        name: .customLong("set"),
+        help: "Override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=recorded|lsq2|impulse|flutter.")
     var assignments: [String] = []
 
     @Option(help: "Display frame rate: 60, 120 or 240.")
@@ -81,7 +83,8 @@ struct ReplayCommand: AsyncParsableCommand {
     static func notes(_ summary: ReplaySummary, file: String, preset: String) -> [String] {
         var lines: [String] = []
         if let fit = summary.fit, fit != .fits {
-            var line = "warning: \(file) does not drive \(preset) (\(fit.rawValue)): \((summary.fitNote ?? "").replacingOccurrences(of: "does not fit: ", with: ""))"
+            var line =
+                "warning: \(file) does not drive \(preset) (\(fit.rawValue)): \((summary.fitNote ?? "").replacingOccurrences(of: "does not fit: ", with: ""))"
             if let direction = summary.suggestedDirection { line += "; try --set direction=\(direction.rawValue)" }
             lines.append(line)
         }

@@ -22,7 +22,9 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "Transition the gestures drive: \(GestureKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var kind: GestureKind = .edgeBack
 
-    @Option(name: .customLong("scenario"), help: "A scenario to draw from (repeat for several; default all): \(GestureScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .customLong("scenario"),
+        help: "A scenario to draw from (repeat for several; default all): \(GestureScenario.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scenarios: [GestureScenario] = []
 
     @Option(help: "Samples per second: 60, 120 or 240.")
@@ -81,4 +83,3 @@ struct SynthCommand: ParsableCommand {
         print("wrote \(count) gestures (\(samples) samples) to \(output)")
     }
 }
-

@@ -22,7 +22,8 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Transition preset (see `pantrace presets`).")
     var preset: String
 
-    @Option(name: .customLong("grid"), help: "An axis: KEY=FROM:TO:STEP or KEY=V1,V2,… (repeatable); keys from `pantrace presets NAME`, plus velocity.")
+    @Option(
+        name: .customLong("grid"), help: "An axis: KEY=FROM:TO:STEP or KEY=V1,V2,… (repeatable); keys from `pantrace presets NAME`, plus velocity.")
     var grids: [String] = []
 
     @Flag(help: "Print the report as JSON (docs/TUNE.md).")

@@ -35,9 +35,10 @@ struct VelocityCommand: ParsableCommand {
     }
 
     func run() throws {
-        let importer = PointerLogImporter(configuration: .init(
-            format: format ?? PointerLogFormat(path: log)!,
-            getevent: try GeteventOptions(device: device, deviceInfo: nil, axisRange: nil, screen: nil)))
+        let importer = PointerLogImporter(
+            configuration: .init(
+                format: format ?? PointerLogFormat(path: log)!,
+                getevent: try GeteventOptions(device: device, deviceInfo: nil, axisRange: nil, screen: nil)))
         let velocity = try ReleaseVelocity.ofFirstPointer(inLogAt: log, importer: importer, strategy: strategy)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -68,7 +68,8 @@ public enum CompletionModel: Sendable, Hashable, Codable {
                 shape: .steps(rate: model.rate, frameRate: displayFrameRate, snapFrame: frames, base: base, last: last, tail: tail)
             )
         case .spring(let model):
-            return Self.spring(model, p0: p0, q: q, progressVelocity: decision.progressVelocity, axisVelocity: decision.axisVelocity, distance: release.distance)
+            return Self.spring(
+                model, p0: p0, q: q, progressVelocity: decision.progressVelocity, axisVelocity: decision.axisVelocity, distance: release.distance)
         case .flutterFling(let model):
             if decision.isVelocityBased {
                 let speed = abs(decision.axisVelocity) * model.velocityScale
@@ -76,13 +77,17 @@ public enum CompletionModel: Sendable, Hashable, Codable {
                 let velocity = springTarget > p0 ? speed : -speed
                 let oscillator = model.spring.oscillator(displacement: p0 - springTarget, velocity: velocity)
                 let arrival = Self.arrivalTime(oscillator, displacement: q - springTarget)
-                return CompletionTrajectory(kind: .flutterFling, start: p0, target: q, duration: arrival, shape: .spring(oscillator, springTarget: springTarget, clampsToUnit: true))
+                return CompletionTrajectory(
+                    kind: .flutterFling, start: p0, target: q, duration: arrival,
+                    shape: .spring(oscillator, springTarget: springTarget, clampsToUnit: true))
             }
             return CompletionTrajectory(kind: .flutterLinear, start: p0, target: q, duration: model.movementDuration * abs(delta), shape: .linear)
         case .hermite(let model):
             let relative = delta == 0 ? -1 : decision.progressVelocity / delta
             guard relative >= 0 else {
-                return Self.spring(model.fallback, p0: p0, q: q, progressVelocity: decision.progressVelocity, axisVelocity: decision.axisVelocity, distance: release.distance)
+                return Self.spring(
+                    model.fallback, p0: p0, q: q, progressVelocity: decision.progressVelocity, axisVelocity: decision.axisVelocity,
+                    distance: release.distance)
             }
             var duration = min(max(model.baseDuration * abs(delta), model.minimumDuration), model.maximumDuration)
             if relative * duration > 3 { duration = 3 / relative }
@@ -100,7 +105,9 @@ public enum CompletionModel: Sendable, Hashable, Codable {
         }
     }
 
-    private static func spring(_ model: SpringCompletion, p0: Double, q: Double, progressVelocity: Double, axisVelocity: Double, distance: Double) -> CompletionTrajectory {
+    private static func spring(_ model: SpringCompletion, p0: Double, q: Double, progressVelocity: Double, axisVelocity: Double, distance: Double)
+        -> CompletionTrajectory
+    {
         let spring = model.effectiveSpring(axisVelocity: axisVelocity)
         let velocity = model.initialProgressVelocity(progressVelocity: progressVelocity, delta: q - p0)
         let oscillator = spring.oscillator(displacement: p0 - q, velocity: velocity)
@@ -110,7 +117,8 @@ public enum CompletionModel: Sendable, Hashable, Codable {
         if model.overshootClamping, let crossing = oscillator.firstZeroCrossing(), crossing < duration {
             duration = crossing
         }
-        return CompletionTrajectory(kind: .spring, start: p0, target: q, duration: duration, shape: .spring(oscillator, springTarget: q, clampsToUnit: false))
+        return CompletionTrajectory(
+            kind: .spring, start: p0, target: q, duration: duration, shape: .spring(oscillator, springTarget: q, clampsToUnit: false))
     }
 
     /// The first time the oscillator's displacement reaches `displacement` (scan at 1 ms,

@@ -55,7 +55,8 @@ public struct GestureFit: Sendable, Hashable {
         self.across = across
         self.peakProgress = peak
         self.expected = DragDirection(axis: mapping.axis, sign: mapping.sign)
-        self.recorded = abs(extremeX) >= abs(extremeY)
+        self.recorded =
+            abs(extremeX) >= abs(extremeY)
             ? DragDirection(axis: .x, sign: extremeX >= 0 ? 1 : -1)
             : DragDirection(axis: .y, sign: extremeY >= 0 ? 1 : -1)
         self.travel = mapping.distance

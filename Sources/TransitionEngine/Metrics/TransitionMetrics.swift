@@ -94,7 +94,9 @@ public struct TransitionMetrics: Sendable, Hashable, Codable {
     }
 
     /// `L · R'(p0) · p'(0⁺) − v`, in pt/s (docs/MODEL.md §7.5).
-    public static func velocityDiscontinuity(release: ReleaseState, trajectory: CompletionTrajectory, scrub: ScrubMapping, curve: TimingCurve) -> Double {
+    public static func velocityDiscontinuity(release: ReleaseState, trajectory: CompletionTrajectory, scrub: ScrubMapping, curve: TimingCurve)
+        -> Double
+    {
         let renderedSlope = scrub.slope(at: release.startProgress, curve: curve)
         let renderedVelocity = release.distance / release.gain * renderedSlope * trajectory.velocity(at: 0)
         return renderedVelocity - release.axisVelocity

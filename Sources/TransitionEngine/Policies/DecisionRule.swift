@@ -1,11 +1,11 @@
 // `log` (for the exact exponential projection, D5x) is libm; Glibc is imported for that
 // math function only.
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// A progress threshold and how it is compared (`p0 ≥ θ` or the strict `p0 > θ`).
@@ -119,7 +119,8 @@ public enum DecisionRule: Sendable, Hashable, Codable {
         case .lookAhead(let horizon, let threshold):
             return progressTest(.lookAhead, p0 + horizon * vp, threshold)
         case .projection(let rate, let threshold, let isExact):
-            let horizon = isExact
+            let horizon =
+                isExact
                 ? Self.exactProjectionHorizon(decelerationRate: rate)
                 : Self.projectionHorizon(decelerationRate: rate)
             return progressTest(.projection, p0 + horizon * vp, threshold)

@@ -37,11 +37,12 @@ extension Preset {
             case .overlay:
                 let drawerWidth = width * settings.drawerWidth
                 stack.append(Layer(role: .content, frame: full))
-                stack.append(Layer(
-                    role: .drawer,
-                    frame: Rect(x: 0, y: 0, width: drawerWidth, height: height),
-                    translation: Vector2(x: -drawerWidth * (1 - r), y: 0)
-                ))
+                stack.append(
+                    Layer(
+                        role: .drawer,
+                        frame: Rect(x: 0, y: 0, width: drawerWidth, height: height),
+                        translation: Vector2(x: -drawerWidth * (1 - r), y: 0)
+                    ))
             }
         case .circleReveal:
             // docs/MODEL.md §6.4: an oval from the zero rect at the button centre to
@@ -51,10 +52,13 @@ extension Preset {
             let dy = height - center.y
             let radius = (center.x * center.x + dy * dy).squareRoot()
             stack.append(Layer(role: .outgoing, frame: full))
-            stack.append(Layer(role: .incoming, frame: full, mask: CircleMask(
-                center: center,
-                radius: max(0, (settings.buttonWidth / 2 + radius) * r),
-                radiusY: max(0, (settings.buttonHeight / 2 + radius) * r))))
+            stack.append(
+                Layer(
+                    role: .incoming, frame: full,
+                    mask: CircleMask(
+                        center: center,
+                        radius: max(0, (settings.buttonWidth / 2 + radius) * r),
+                        radiusY: max(0, (settings.buttonHeight / 2 + radius) * r))))
         case .swipeDismiss:
             // "the presented view moves from its frame to y + H".
             stack.append(Layer(role: .presenting, frame: full))
@@ -73,12 +77,13 @@ extension Preset {
             // third off screen; corner radius 15; the presenting snapshot scales to 0.85.
             let top = height * settings.finalY
             stack.append(Layer(role: .presenting, frame: full, scale: 1 - (1 - settings.presentingScale) * r))
-            stack.append(Layer(
-                role: .presented,
-                frame: Rect(x: 0, y: top, width: width, height: height),
-                translation: Vector2(x: 0, y: height * (1 - r)),
-                cornerRadius: settings.cornerRadius
-            ))
+            stack.append(
+                Layer(
+                    role: .presented,
+                    frame: Rect(x: 0, y: top, width: width, height: height),
+                    translation: Vector2(x: 0, y: height * (1 - r)),
+                    cornerRadius: settings.cornerRadius
+                ))
         case .parallaxPush:
             // "incoming view from x = +W to 0 while the outgoing view moves 0 → −0.3·W, linear".
             stack.append(Layer(role: .outgoing, frame: full, translation: Vector2(x: -settings.parallax * width * r, y: 0)))

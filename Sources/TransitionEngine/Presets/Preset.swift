@@ -130,7 +130,8 @@ public struct Preset: Sendable, Hashable {
         case .points: over = "\(amount) pt"
         }
         if usesMagnitude {
-            return "drag along \(settings.direction.axis.rawValue) (either way, |t\(settings.direction.axis.rawValue)|; velocity toward finish is \(settings.direction.rawValue), \(settings.direction.signedAxis)) over \(over)"
+            return
+                "drag along \(settings.direction.axis.rawValue) (either way, |t\(settings.direction.axis.rawValue)|; velocity toward finish is \(settings.direction.rawValue), \(settings.direction.signedAxis)) over \(over)"
         }
         return "drag \(settings.direction.rawValue) (\(settings.direction.signedAxis)) over \(over)"
     }
@@ -198,7 +199,8 @@ public struct Preset: Sendable, Hashable {
         case .zoomCustom:
             return .fixedDuration(FixedDurationCompletion(duration: settings.duration, curve: settings.completionCurve))
         case .drawer:
-            return .displayLinkStepper(DisplayLinkStepper(rate: settings.stepRate, snapThreshold: settings.snapThreshold, cancel: percentDriven(settings)))
+            return .displayLinkStepper(
+                DisplayLinkStepper(rate: settings.stepRate, snapThreshold: settings.snapThreshold, cancel: percentDriven(settings)))
         case .bouncePresent, .semiModal:
             let response: Double
             switch settings.springDuration {
@@ -209,13 +211,14 @@ public struct Preset: Sendable, Hashable {
                 let omega = 6.907755278982137 / (min(settings.dampingRatio, 1) * settings.response)
                 response = 2 * Double.pi / omega
             }
-            return .spring(SpringCompletion(
-                spring: Spring(response: response, dampingRatio: settings.dampingRatio),
-                initialVelocity: settings.springVelocity,
-                relativeVelocityLimit: settings.velocityLimit,
-                epsilon: settings.epsilon,
-                totalDuration: settings.springDuration == .total ? settings.response : nil
-            ))
+            return .spring(
+                SpringCompletion(
+                    spring: Spring(response: response, dampingRatio: settings.dampingRatio),
+                    initialVelocity: settings.springVelocity,
+                    relativeVelocityLimit: settings.velocityLimit,
+                    epsilon: settings.epsilon,
+                    totalDuration: settings.springDuration == .total ? settings.response : nil
+                ))
         case .best:
             let spring = SpringCompletion(
                 spring: Spring(response: settings.response, dampingRatio: settings.dampingRatio),
@@ -227,12 +230,13 @@ public struct Preset: Sendable, Hashable {
             case .spring:
                 return .spring(spring)
             case .hermite:
-                return .hermite(HermiteCompletion(
-                    baseDuration: settings.duration,
-                    minimumDuration: min(0.12, settings.duration),
-                    maximumDuration: settings.duration,
-                    fallback: spring
-                ))
+                return .hermite(
+                    HermiteCompletion(
+                        baseDuration: settings.duration,
+                        minimumDuration: min(0.12, settings.duration),
+                        maximumDuration: settings.duration,
+                        fallback: spring
+                    ))
             }
         default:
             return .percentDriven(percentDriven(settings))
@@ -257,7 +261,9 @@ extension Preset {
         var notes: [String] = []
         let value = Decision.format(threshold.value, digits: 6)
         if threshold.value > 1 || (threshold.value == 1 && threshold.comparison == .greaterThan) {
-            notes.append("finish is unreachable: progress is clamped to at most 1 and the rule needs p \(threshold.comparison == .atLeast ? "≥" : ">") \(value)")
+            notes.append(
+                "finish is unreachable: progress is clamped to at most 1 and the rule needs p \(threshold.comparison == .atLeast ? "≥" : ">") \(value)"
+            )
         }
         if threshold.value < 0 || (threshold.value == 0 && threshold.comparison == .atLeast) {
             notes.append("the rule never cancels: progress is at least 0 and the rule finishes at p ≥ \(value)")

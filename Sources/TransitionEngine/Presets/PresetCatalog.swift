@@ -16,13 +16,13 @@ public enum PresetCatalog {
         public let velocityEstimator: String
         /// Its parameters with defaults, units, ranges and meanings.
         public let parameters: [PresetParameter]
-    
+
         /// JSON keys in snake_case, the one key style of PanTrace's JSON (docs/PROTOCOL.md §4).
         private enum CodingKeys: String, CodingKey {
             case name, summary, source, parameters
             case decisionRule = "decision_rule", completionModel = "completion_model", velocityEstimator = "velocity_estimator"
         }
-}
+    }
 
     /// Every preset, in docs/MODEL.md §6 order.
     public static var entries: [Entry] {

@@ -1,6 +1,6 @@
 extension PresetName {
     private static let percentDrivenKeys = [
-        "duration", "completionSpeed", "completionMode", "completionCurve", "cancelDuration", "scrub", "transitionCurve",
+        "duration", "completionSpeed", "completionMode", "completionCurve", "cancelDuration", "scrub", "transitionCurve"
     ]
 
     private static let dragKeys = ["direction", "travel", "travelUnit"]
@@ -25,17 +25,26 @@ extension PresetName {
         case .swipeDismiss, .swipeBack:
             ["threshold", "comparison", "cancelledPhase", "speedRule"] + Self.percentDrivenKeys
         case .bouncePresent:
-            ["releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration", "velocityLimit", "epsilon"]
+            [
+                "releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration",
+                "velocityLimit", "epsilon"
+            ]
         case .semiModal:
-            ["releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration", "velocityLimit", "epsilon",
-             "cornerRadius", "presentingScale", "finalY"]
+            [
+                "releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration",
+                "velocityLimit", "epsilon",
+                "cornerRadius", "presentingScale", "finalY"
+            ]
         case .parallaxPush:
             ["deadBand", "cancelledPhase"] + Self.percentDrivenKeys + ["parallax"]
         case .uikitPercent:
             ["releaseProgress", "rubberBand", "threshold", "comparison", "cancelledPhase", "speedRule"] + Self.percentDrivenKeys + ["parallax"]
         case .best:
-            ["releaseProgress", "rubberBand", "threshold", "decelerationRate", "stopTime", "cancelledPhase", "completionModel", "response", "dampingRatio",
-             "momentumSpeed", "momentumDampingRatio", "velocityLimit", "epsilon", "duration", "parallax"]
+            [
+                "releaseProgress", "rubberBand", "threshold", "decelerationRate", "stopTime", "cancelledPhase", "completionModel", "response",
+                "dampingRatio",
+                "momentumSpeed", "momentumDampingRatio", "velocityLimit", "epsilon", "duration", "parallax"
+            ]
         }
     }
 

@@ -27,16 +27,20 @@ public enum PresetName: String, Sendable, Hashable, Codable, CaseIterable {
     public var summary: String {
         switch self {
         case .zoom: "Zoom pop from the left edge: outgoing view scales 1 → 0.1; finish iff p > 0.5; UIKit percent-driven (s = 1, easeInOut)."
-        case .zoomCustom: "Zoom pop variant: outgoing view scales by |p − 1|; finish iff p ≥ 0.5; on release animates in a fixed 0.4 s whatever p was."
-        case .drawer: "Drawer: the screen slides right to W − 50 over the drawer; finish iff p > 0.4 by stepping p += 1/60 per display frame until p ≥ 0.98, then finish(); cancel percent-driven."
-        case .circleReveal: "Push revealed through an oval mask from the button centre to the button frame outset by its distance to the bottom-left corner over 1.0 s, easeInEaseOut."
+        case .zoomCustom:
+            "Zoom pop variant: outgoing view scales by |p − 1|; finish iff p ≥ 0.5; on release animates in a fixed 0.4 s whatever p was."
+        case .drawer:
+            "Drawer: the screen slides right to W − 50 over the drawer; finish iff p > 0.4 by stepping p += 1/60 per display frame until p ≥ 0.98, then finish(); cancel percent-driven."
+        case .circleReveal:
+            "Push revealed through an oval mask from the button centre to the button frame outset by its distance to the bottom-left corner over 1.0 s, easeInEaseOut."
         case .swipeDismiss: "Modal dismiss by dragging down: p = ty/(H/2); finish iff p > 0.5; completionSpeed = 1 − p; D = 1.5 s."
         case .swipeBack: "Push variant of swipe-dismiss: p = tx/(W/2); the top view moves to x + W."
         case .bouncePresent: "Present from y + H to the final frame on a UIView spring of 0.8 s total with damping 0.6."
         case .semiModal: "Spring presentation to the frame (0, H/3, W, H) with corner radius 15 while the presenting snapshot scales to 0.85."
         case .parallaxPush: "Push by dragging left: incoming from +W, outgoing to −0.3·W, linear, 0.3 s; cancel iff vx > 0 (ended or cancelled)."
         case .uikitPercent: "Generic UIKit percent-driven transition: D1 (θ = 0.5) + T1a, all parameters exposed."
-        case .best: "PanTrace's recommendation: stopped-finger gate, D5 projection (d = 0.998, θ = 0.5), T4 critically damped spring, no velocity jump."
+        case .best:
+            "PanTrace's recommendation: stopped-finger gate, D5 projection (d = 0.998, θ = 0.5), T4 critically damped spring, no velocity jump."
         }
     }
 

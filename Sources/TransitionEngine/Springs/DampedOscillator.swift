@@ -1,11 +1,11 @@
 // exp, sin, cos and log are not in the Swift standard library on Linux; Glibc is imported
 // for these libm math functions only (the engine is otherwise stdlib-only).
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #elseif canImport(Musl)
-internal import Musl
+    internal import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+    internal import Darwin
 #endif
 
 /// The closed-form motion of a damped spring released from a displacement with a velocity.

@@ -15,7 +15,7 @@ struct VelocityFeederTests {
         "ActionPointerCancelResultsInZeroVelocityForThatPointer/pointer1":
             "the cancelled pointer is the second one; PanTrace never tracks it",
         "LongDelayBeforeActionPointerUp/pointer1":
-            "pointer 1 lands second; PanTrace tracks only the first pointer",
+            "pointer 1 lands second; PanTrace tracks only the first pointer"
     ]
 
     // MARK: - Android vectors
@@ -76,7 +76,7 @@ struct VelocityFeederTests {
         (VelocityStrategy.lsq2, Int64(40_000_000), true),
         (.lsq2, 40_000_001, false),
         (.impulse, 40_000_000, true),
-        (.impulse, 40_000_001, false),
+        (.impulse, 40_000_001, false)
     ])
     func androidReportsNoVelocityWhenTheLiftComesMoreThan40msAfterTheLastMove(
         strategy: VelocityStrategy, liftDelay: Int64, hasVelocity: Bool
@@ -91,7 +91,7 @@ struct VelocityFeederTests {
 
     @Test(arguments: [
         (Int64(40_999_999), false),
-        (41_000_000, true),
+        (41_000_000, true)
     ])
     func flutterReportsZeroWhenTheLiftComesMoreThan40WholeMillisecondsAfterTheLastMove(
         liftDelay: Int64, isZero: Bool
@@ -146,7 +146,7 @@ struct VelocityFeederTests {
             VelocitySample(nanoseconds: 50_000_000, x: 10, y: 0, phase: .down),
             VelocitySample(nanoseconds: 60_000_000, x: 5, y: 0, phase: .move),
             VelocitySample(nanoseconds: 70_000_000, x: 0, y: 0, phase: .move),
-            VelocitySample(nanoseconds: 70_000_000, x: 0, y: 0, phase: .up),
+            VelocitySample(nanoseconds: 70_000_000, x: 0, y: 0, phase: .up)
         ]
         for strategy in VelocityStrategy.allCases {
             let releases = VelocityFeeder.releases(of: first + second, strategy: strategy)
@@ -162,7 +162,7 @@ struct VelocityFeederTests {
             VelocitySample(nanoseconds: 0, x: 0, y: 0, phase: .down),
             VelocitySample(nanoseconds: 10_000_000, x: 5, y: 0, phase: .move),
             VelocitySample(nanoseconds: 20_000_000, x: 10, y: 0, phase: .move),
-            VelocitySample(nanoseconds: 20_000_000 + liftDelay, x: 10, y: 0, phase: .up),
+            VelocitySample(nanoseconds: 20_000_000 + liftDelay, x: 10, y: 0, phase: .up)
         ]
     }
 }

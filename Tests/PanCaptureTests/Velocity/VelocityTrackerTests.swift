@@ -9,8 +9,7 @@ struct VelocityTrackerTests {
     // MARK: - Flutter vectors
 
     @Test(.needsVelocityVectors, arguments: try FlutterVectorCase.all())
-    func flutterGestureMatchesFlutterWithinATenthOfAPercent(_ vectorCase: FlutterVectorCase) throws
-    {
+    func flutterGestureMatchesFlutterWithinATenthOfAPercent(_ vectorCase: FlutterVectorCase) throws {
         let tolerance = vectorCase.gesture.tolerance
         #expect(tolerance.type == "relative" && tolerance.strict == true)
         let rule = FlutterTolerance(fraction: try #require(tolerance.fraction))
@@ -34,7 +33,8 @@ struct VelocityTrackerTests {
     /// Flutter computed, so an operation-for-operation port reproduces them exactly. (The
     /// interrupted case's `Offset(649.5, 3890.3)` was rounded by hand and is only checked
     /// within the tolerance above.)
-    @Test(.needsVelocityVectors, 
+    @Test(
+        .needsVelocityVectors,
         arguments: try FlutterVectorCase.all().filter {
             $0.gesture.test == FlutterVectorCase.recordedTest
         })
@@ -106,7 +106,7 @@ struct VelocityTrackerTests {
 
     @Test(arguments: [
         (Int64(100_000_000), 5),
-        (100_000_001, 4),
+        (100_000_001, 4)
     ])
     func androidDropsSamplesMoreThan100msOlderThanTheNewest(newest: Int64, kept: Int) {
         for strategy in [VelocityStrategy.lsq2, .impulse] {
@@ -124,7 +124,7 @@ struct VelocityTrackerTests {
         (.lsq2, 40_000_001, 1),
         (.impulse, 40_000_000, 3),
         (.impulse, 40_000_001, 1),
-        (.flutter, 40_000_001, 3),
+        (.flutter, 40_000_001, 3)
     ])
     func androidForgetsTheHistoryAfterAPauseLongerThan40ms(
         strategy: VelocityStrategy, pause: Int64, kept: Int
@@ -138,7 +138,7 @@ struct VelocityTrackerTests {
 
     @Test(arguments: [
         (Int64(40_000), true),
-        (40_001, false),
+        (40_001, false)
     ])
     func flutterWalkBackStopsAtAGapLongerThan40ms(gapMicroseconds: Int64, isOldestUsed: Bool)
         throws
@@ -155,7 +155,7 @@ struct VelocityTrackerTests {
 
     @Test(arguments: [
         (Int64(100_000), true),
-        (100_001, false),
+        (100_001, false)
     ])
     func flutterWalkBackStopsAtSamplesOlderThan100ms(oldestAgeMicroseconds: Int64, isUsed: Bool)
         throws
@@ -266,7 +266,7 @@ struct VelocityTrackerTests {
         (1_000_000, .greatestFiniteMagnitude, 764.0, 764_000.0),
         (1_000_000, 1000, 764.0, 1000.0),
         (1_000_000, 1000, -764.0, -1000.0),
-        (1, 8000, 764.0, 0.764),
+        (1, 8000, 764.0, 0.764)
     ])
     func androidComputedVelocityScalesThenClampsEachAxis(
         units: Int32, maxVelocity: Float, velocity: Double, expected: Double
