@@ -116,14 +116,20 @@ let package = Package(
             path: "Benchmarks/ReplayBench",
             swiftSettings: strictSettings
         ),
+        // Tests only: the one temporary-folder helper every Swift test target uses.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PanReplayTests",
-            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            dependencies: ["TestSupport", "PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LiveBridgeTests",
-            dependencies: ["LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine"],
+            dependencies: ["TestSupport", "LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine"],
             // Read from disk by path: the viewer's JavaScript tests read the same files.
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -135,18 +141,19 @@ let package = Package(
         ),
         .testTarget(
             name: "PanTraceTests",
-            dependencies: ["PanTrace", "PanCapture"],
+            dependencies: ["TestSupport", "PanTrace", "PanCapture"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PanCaptureTests",
-            dependencies: ["PanCapture", "PanTrace"],
+            dependencies: ["TestSupport", "PanCapture", "PanTrace"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PanTraceCLITests",
             dependencies: [
+                "TestSupport",
                 "PanTraceCLI", "PanTrace", "PanCapture", "pantrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],

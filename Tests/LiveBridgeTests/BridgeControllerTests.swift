@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PanCapture
 import PanTrace
@@ -8,7 +9,7 @@ import TransitionEngine
 struct BridgeControllerTests {
     /// A recordings folder with two synthetic gestures of each kind.
     static func makeLibrary() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)").path
+        let folder = try TemporaryFolder.path("library")
         try FileManager.default.createDirectory(atPath: folder + "/synthetic", withIntermediateDirectories: true)
         for kind in GestureKind.allCases {
             var configuration = GestureSynthesizer.Configuration()
@@ -251,8 +252,8 @@ struct BridgeControllerTests {
     }
 
     @Test func aDefaultRecordingThatCannotBeReplayedIsReportedNotSwallowed() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let scratch = try TemporaryFolder("library")
+        let folder = scratch.path
         var trace = GestureSynthesizer(seed: 3).trace(at: 0)
         trace.samples.removeLast()  // no ended sample: nothing to decide
         try TraceEncoder.write(trace, to: folder + "/unfinished.pantrace")

@@ -1,10 +1,11 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import LiveBridge
 
 struct StaticFilesTests {
     static func makeWeb() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)").path
+        let root = try TemporaryFolder.path("web")
         try FileManager.default.createDirectory(atPath: root + "/tests", withIntermediateDirectories: true)
         for name in ["index.html", "app.mjs", "icon.svg", "style.css", "data.bin", ".hidden.js", "tests/index.html"] {
             #expect(FileManager.default.createFile(atPath: "\(root)/\(name)", contents: Data("x".utf8)))

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PanTrace
 
@@ -5,9 +6,7 @@ import PanTrace
 enum CaptureTestFiles {
     /// A new empty folder under the system's temporary directory.
     static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pancapture-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryFolder.path("pancapture")
     }
 
     /// Writes `text` to `name` in a new folder and returns its path.

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import PanTrace
 import Testing
@@ -5,7 +6,7 @@ import Testing
 
 struct TraceCorpusTests {
     static func folder(with traces: [Trace]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("panreplay-\(UUID().uuidString)").path
+        let path = try TemporaryFolder.path("panreplay")
         try FileManager.default.createDirectory(atPath: path + "/sub", withIntermediateDirectories: true)
         for (index, trace) in traces.enumerated() {
             try TraceFiles.write(trace, to: "\(path)/\(index % 2 == 0 ? "" : "sub/")\(trace.metadata.id).pantrace")

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 
@@ -32,9 +33,7 @@ struct BinaryTests {
     }
 
     static func temporaryFolder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pantrace-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryFolder.path("pantrace-cli")
     }
 
     @Test func synthIsByteIdenticalForTheSameSeed() throws {

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import PanTrace
@@ -45,9 +46,8 @@ struct BoundaryValueTests {
 
     @Test(arguments: hostile)
     func aWriterRefusesAHostileScreenAndLeavesNoFile(value: Double) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pantrace-boundary-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TemporaryFolder("pantrace-boundary")
+        let folder = scratch.path
         let metadata = TraceMetadata(id: "x", screen: ScreenGeometry(width: value, height: 844, scale: 3))
         #expect(throws: PanTraceError.self) { try TraceWriter(creatingFileAt: folder + "/x.pantrace", metadata: metadata) }
         #expect(throws: PanTraceError.self) { try TraceEncoder.write(Trace(metadata: metadata, samples: []), to: folder + "/y.pantrace") }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import PanTrace
@@ -109,10 +110,8 @@ struct TraceWriterTests {
     }
 
     @Test func anExistingFileIsNeverOverwritten() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pantrace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }  // cleanup only
-        let path = dir.appendingPathComponent("a.pantrace").path
+        let dir = try TemporaryFolder("pantrace")
+        let path = dir.appending("a.pantrace")
         try TraceEncoder.write(TestTraces.synthetic(0), to: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let error = try #require(throws: PanTraceError.self) { try TraceEncoder.write(TestTraces.synthetic(1), to: path) }
@@ -121,7 +120,8 @@ struct TraceWriterTests {
     }
 
     @Test func aRejectedTraceLeavesNoFileBehind() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pantrace-\(UUID().uuidString).pantrace").path
+        let folder = try TemporaryFolder("pantrace")
+        let path = folder.appending("invalid.pantrace")
         var trace = TestTraces.synthetic(0)
         trace.samples[3].time = .nan
         #expect(throws: PanTraceError.self) { try TraceEncoder.write(trace, to: path) }
@@ -130,7 +130,8 @@ struct TraceWriterTests {
 
     @Test func everyChunkIsAGzipMemberThatGzipAccepts() throws {
         let bytes = try TraceEncoder.encode(TestTraces.synthetic(4), configuration: .live)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pantrace-\(UUID().uuidString).pantrace").path
+        let folder = try TemporaryFolder("pantrace")
+        let path = folder.appending("bytes.pantrace")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }  // cleanup only
         let gzip = Process()
