@@ -5,6 +5,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 
 import pytest
 
@@ -13,9 +14,17 @@ BINARY = pathlib.Path(os.environ.get("PANTRACE", ROOT / ".build" / "debug" / "pa
 
 
 class Server:
+    """A running `pantrace serve`. Its standard output and error are read continuously on
+    threads of their own (a full pipe would block the server), and kept for the test."""
+
     def __init__(self, process, url, recordings, web):
         self.process = process
         self.url = url
+        self._output = {"stdout": [], "stderr": []}
+        self._drains = [threading.Thread(target=self._drain, args=(stream, self._output[name]), daemon=True)
+                        for name, stream in (("stdout", process.stdout), ("stderr", process.stderr))]
+        for drain in self._drains:
+            drain.start()
         match = re.match(r"http://([\d.]+):(\d+)/\?token=([0-9a-f]+)", url)
         self.host, self.port, self.token = match.group(1), int(match.group(2)), match.group(3)
         self.recordings = recordings
@@ -28,6 +37,18 @@ class Server:
     @property
     def origin(self):
         return f"http://127.0.0.1:{self.port}"
+
+    @staticmethod
+    def _drain(stream, lines):
+        for line in stream:
+            lines.append(line)
+
+    def stderr(self):
+        """Everything the server wrote to standard error; complete once it has stopped."""
+        if self.process.poll() is not None:
+            for drain in self._drains:
+                drain.join(timeout=5)
+        return "".join(self._output["stderr"])
 
     def rss_kib(self):
         for line in open(f"/proc/{self.process.pid}/status"):

@@ -168,7 +168,7 @@ def feed_serve(events, kill_at, tmp_path, library_template):
     if server.process.poll() is None:
         server.process.send_signal(signal.SIGKILL)
     server.process.wait(timeout=10)
-    stderr = server.process.stderr.read()
+    stderr = server.stderr()
     return sorted((server.recordings / "live").glob("*.pantrace")), stderr, note
 
 

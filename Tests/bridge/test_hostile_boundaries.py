@@ -41,7 +41,7 @@ def read_response(sock):
 
 def stop_and_stderr(server):
     server.stop()
-    return server.process.stderr.read()
+    return server.stderr()
 
 
 def test_pipelined_requests_are_each_answered_in_order(server):

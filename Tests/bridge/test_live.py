@@ -174,27 +174,25 @@ def test_pointer_events_are_rate_limited(server):
         assert errors[-1]["code"] == "rate_limited"
 
 
-def test_a_client_that_never_reads_does_not_stop_the_others_or_grow_memory(server):
+def test_a_client_that_never_reads_does_not_stop_the_others(server):
+    """Five connections that never read again: a viewer that reads keeps getting consecutive
+    frames of the replay (a stuck client blocks nobody). How fast, and the memory the stuck
+    ones cost, are measured by `make bench` (Benchmarks/bridge), not asserted here."""
     stuck = []
     for _ in range(5):
         s, status = raw_upgrade(server.port)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         assert status == 101
         stuck.append(s)  # never read again
-    with connect(server.ws(), origin=server.origin) as ws:
-        json.loads(ws.recv(timeout=5))
-        messages(ws, lambda m: m["type"] == "frame" and m["seq"] > 30)
-        before = server.rss_kib()
-        start = time.monotonic()
-        count = 0
-        while time.monotonic() - start < 4:
-            if json.loads(ws.recv(timeout=5))["type"] == "frame":
-                count += 1
-        after = server.rss_kib()
-    for s in stuck:
-        s.close()
-    assert count >= 4 * 60 * 0.6  # the reader keeps getting frames at about the frame rate
-    assert after - before < 2048, (before, after)  # flat: no per-frame growth for the stuck clients
+    try:
+        with connect(server.ws(), origin=server.origin) as ws:
+            json.loads(ws.recv(timeout=5))
+            frames = [m for m in messages(ws, lambda m: m["type"] == "frame" and m["seq"] > 200, limit=5000) if m["type"] == "frame"]
+            assert len(frames) >= 100
+            assert all(b["seq"] > a["seq"] for a, b in zip(frames, frames[1:]))
+    finally:
+        for s in stuck:
+            s.close()
 
 
 def test_shutdown_closes_clients_with_1001(server):

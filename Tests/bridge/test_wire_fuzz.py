@@ -24,7 +24,6 @@ import json
 import os
 import random
 import signal
-import threading
 import time
 
 import pytest
@@ -153,18 +152,13 @@ class Pacer:
 
 
 def serve(tmp_path, library_template):
-    server = start(tmp_path, library_template)
-    chunks = []  # drain stderr so a chatty server never blocks on a full pipe
-    reader = threading.Thread(target=lambda: chunks.append(server.process.stderr.read()), daemon=True)
-    reader.start()
-    server.stderr_text = lambda: (reader.join(timeout=10), "".join(chunks))[1]
-    return server
+    return start(tmp_path, library_template)  # its output is drained by conftest's Server
 
 
 def crash_report(server):
     """Exit status and the lines of stderr that say why."""
     server.process.wait(timeout=10)
-    err = server.stderr_text()
+    err = server.stderr()
     why = [line for line in err.splitlines() if any(s in line for s in ("Fatal error", "failed:", "Program crashed", " at /"))]
     return f"exit {server.process.returncode}; " + " | ".join(why[:4] or err.strip().splitlines()[-3:])
 
