@@ -72,125 +72,26 @@ public final class TraceReader {
             state.payload = payload
             state.scratch = scratch
         }
-        var samples: [PanSample] = []
-        var grid = SampleGrid.standard
-        var version = HeaderFormat.version
-        var metadata: TraceMetadata?
-        var warnings: [PanTraceError] = []
-        var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
-        var sawEnd = false, truncated = false
-
-        // Salvage: report, then look for the next gzip member after `from`.
-        func skip(_ error: PanTraceError, from start: Int) throws(PanTraceError) -> Int {
-            guard configuration.salvages, chunk > 0 else { throw error }
-            warnings.append(error)
-            skipped += 1
-            return Self.nextMember(in: bytes, after: start) ?? bytes.count
+        var run = DecodeRun(bytes: bytes, configuration: configuration)
+        while run.offset < bytes.count {
+            let start = run.offset
+            switch try run.inflateChunk(at: start, with: inflater, into: &payload) {
+            case .inflated: try run.decodePayloads(payload, ofChunkAt: start, scratch: &scratch)
+            case .skipped: continue
+            case .endOfFile: continue  // the offset is at the end: the loop ends
+            }
+            run.finishChunk()
         }
-
-        while offset < bytes.count {
-            let start = offset
-            guard Self.looksLikeMember(bytes, at: start) else {
-                if chunk == 0 { throw PanTraceError(.notGzip, chunk: 0, byteOffset: 0) }
-                if bytes.count - start < 3, Self.gzipMagic.starts(with: bytes[start...]) {
-                    truncated = true
-                    break
-                }
-                offset = try skip(PanTraceError(.corruptChunk("bytes that are not a gzip member"), chunk: chunk, byteOffset: start), from: start)
-                chunk += 1
-                continue
-            }
-            let outcome = inflater.inflateMember(bytes, from: start, limit: configuration.maximumChunkBytes, into: &payload)
-            switch outcome {
-            case .truncated:
-                if chunk == 0 { throw PanTraceError(.truncated, chunk: 0, byteOffset: start) }
-                truncated = true
-                offset = bytes.count
-                continue
-            case .overLimit:
-                offset = try skip(PanTraceError(.chunkTooLarge(limit: configuration.maximumChunkBytes), chunk: chunk, byteOffset: start), from: start)
-                chunk += 1
-                continue
-            case .corrupt(let message, let at):
-                offset = try skip(PanTraceError(.corruptChunk("\(message) (zlib, near byte \(at))"), chunk: chunk, byteOffset: start), from: start)
-                chunk += 1
-                continue
-            case .complete(let consumed):
-                offset = start + consumed
-            }
-            totalInflated += payload.count
-            guard totalInflated <= configuration.maximumTotalBytes else {
-                throw PanTraceError(.outputLimit(limit: configuration.maximumTotalBytes), chunk: chunk, byteOffset: start)
-            }
-            // A chunk counts whole or not at all: a salvaging reader that skips it drops
-            // whatever its earlier payloads added.
-            let rollback = (samples: samples.count, metadata: metadata, sawEnd: sawEnd)
-            do throws(PanTraceError) {
-                // Version 2 puts one or more payloads in a chunk (the header and the samples
-                // of a whole trace share one); version 1 exactly one.
-                var r = ByteReader(payload)
-                var payloads = 0
-                if chunk == 0 {
-                    (version, grid, metadata) = try ChunkPayload.decodeHeader(&r)
-                    payloads = 1
-                }
-                while payloads == 0 || !r.isAtEnd {
-                    guard version >= 2 || payloads == 0 else {
-                        throw PanTraceError(.corruptChunk("\(r.remaining) unexpected bytes after the chunk's content"))
-                    }
-                    guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
-                    let before = samples.count
-                    switch try ChunkPayload.decode(&r, version: version, grid: grid, samples: &samples, scratch: &scratch) {
-                    case .header:
-                        preconditionFailure("decode never returns a header")
-                    case .metadata(let updated):
-                        metadata = updated
-                    case .end(let total):
-                        guard total == samples.count || skipped > 0 else {
-                            throw PanTraceError(.corruptChunk("end mark counts \(total) samples but \(samples.count) were read"))
-                        }
-                        sawEnd = true
-                    case .samples(let first, let isFinal):
-                        if first != before, skipped == 0 {
-                            throw PanTraceError(
-                                .corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
-                        }
-                        try Self.checkTimeOrder(samples, from: before)
-                        sawEnd = isFinal
-                    }
-                    payloads += 1
-                }
-            } catch {
-                var located = error
-                located.chunk = chunk
-                located.byteOffset = start
-                if chunk == 0 { throw located }
-                samples.removeSubrange(rollback.samples...)
-                (metadata, sawEnd) = (rollback.metadata, rollback.sawEnd)
-                offset = try skip(located, from: start)
-            }
-            if chunk > 0 || metadata != nil { chunksRead += 1 }
-            chunk += 1
-        }
-
-        guard let metadata else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
-        if truncated || !sawEnd {
-            let cut = PanTraceError(.truncated, chunk: chunk, byteOffset: offset == bytes.count && !truncated ? bytes.count : nil)
-            if configuration.isStrict { throw cut }
-            warnings.append(truncated ? cut : PanTraceError(.truncated, chunk: chunk, byteOffset: bytes.count))
-        }
-        return TraceFile(
-            trace: Trace(metadata: metadata, samples: samples, grid: grid), chunkCount: chunksRead, byteCount: bytes.count,
-            isComplete: sawEnd && !truncated && skipped == 0, warnings: warnings, skippedChunks: skipped)
+        return try run.file()
     }
 
-    private static let gzipMagic: [UInt8] = [0x1f, 0x8b, 0x08]
+    fileprivate static let gzipMagic: [UInt8] = [0x1f, 0x8b, 0x08]
 
-    private static func looksLikeMember(_ bytes: [UInt8], at offset: Int) -> Bool {
+    fileprivate static func looksLikeMember(_ bytes: [UInt8], at offset: Int) -> Bool {
         bytes.count - offset >= 3 && bytes[offset] == 0x1f && bytes[offset + 1] == 0x8b && bytes[offset + 2] == 0x08
     }
 
-    private static func nextMember(in bytes: [UInt8], after start: Int) -> Int? {
+    fileprivate static func nextMember(in bytes: [UInt8], after start: Int) -> Int? {
         var i = start + 1
         while i + 2 < bytes.count {
             if looksLikeMember(bytes, at: i) { return i }
@@ -199,7 +100,7 @@ public final class TraceReader {
         return nil
     }
 
-    private static func checkTimeOrder(_ samples: [PanSample], from start: Int) throws(PanTraceError) {
+    fileprivate static func checkTimeOrder(_ samples: [PanSample], from start: Int) throws(PanTraceError) {
         var previous = start > 0 ? samples[start - 1].time : -Double.infinity
         for i in start..<samples.count {
             guard ValueLimits.isValidTime(samples[i].time) else {
@@ -210,6 +111,152 @@ public final class TraceReader {
             }
             previous = samples[i].time
         }
+    }
+}
+
+/// One decode of one file: where it is, what it has read, and the salvage bookkeeping.
+/// ``TraceReader/decode(_:)`` drives it chunk by chunk.
+private struct DecodeRun {
+    let bytes: [UInt8]
+    let configuration: TraceReader.Configuration
+    var samples: [PanSample] = []
+    var grid = SampleGrid.standard
+    var version = HeaderFormat.version
+    var metadata: TraceMetadata?
+    var warnings: [PanTraceError] = []
+    var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
+    var sawEnd = false, isTruncated = false
+
+    init(bytes: [UInt8], configuration: TraceReader.Configuration) {
+        self.bytes = bytes
+        self.configuration = configuration
+    }
+
+    enum ChunkStep { case inflated, skipped, endOfFile }
+
+    /// Inflates the gzip member at `start` into `payload`, or skips past what is not one
+    /// (salvaging) or stops at a cut-off tail.
+    mutating func inflateChunk(at start: Int, with inflater: GzipInflater, into payload: inout [UInt8]) throws(PanTraceError) -> ChunkStep {
+        guard TraceReader.looksLikeMember(bytes, at: start) else {
+            if chunk == 0 { throw PanTraceError(.notGzip, chunk: 0, byteOffset: 0) }
+            if bytes.count - start < 3, TraceReader.gzipMagic.starts(with: bytes[start...]) {
+                isTruncated = true
+                offset = bytes.count
+                return .endOfFile
+            }
+            try skip(PanTraceError(.corruptChunk("bytes that are not a gzip member"), chunk: chunk, byteOffset: start), from: start)
+            chunk += 1
+            return .skipped
+        }
+        switch inflater.inflateMember(bytes, from: start, limit: configuration.maximumChunkBytes, into: &payload) {
+        case .truncated:
+            if chunk == 0 { throw PanTraceError(.truncated, chunk: 0, byteOffset: start) }
+            isTruncated = true
+            offset = bytes.count
+            return .endOfFile
+        case .overLimit:
+            try skip(PanTraceError(.chunkTooLarge(limit: configuration.maximumChunkBytes), chunk: chunk, byteOffset: start), from: start)
+            chunk += 1
+            return .skipped
+        case .corrupt(let message, let at):
+            try skip(PanTraceError(.corruptChunk("\(message) (zlib, near byte \(at))"), chunk: chunk, byteOffset: start), from: start)
+            chunk += 1
+            return .skipped
+        case .complete(let consumed):
+            offset = start + consumed
+        }
+        totalInflated += payload.count
+        guard totalInflated <= configuration.maximumTotalBytes else {
+            throw PanTraceError(.outputLimit(limit: configuration.maximumTotalBytes), chunk: chunk, byteOffset: start)
+        }
+        return .inflated
+    }
+
+    /// Decodes the payloads of one inflated chunk. A chunk counts whole or not at all: when a
+    /// salvaging reader skips it, whatever its earlier payloads added is dropped.
+    mutating func decodePayloads(_ payload: [UInt8], ofChunkAt start: Int, scratch: inout DecodeScratch) throws(PanTraceError) {
+        let rollback = (samples: samples.count, metadata: metadata, sawEnd: sawEnd)
+        do throws(PanTraceError) {
+            try decodePayloads(payload, scratch: &scratch)
+        } catch {
+            var located = error
+            located.chunk = chunk
+            located.byteOffset = start
+            if chunk == 0 { throw located }
+            samples.removeSubrange(rollback.samples...)
+            (metadata, sawEnd) = (rollback.metadata, rollback.sawEnd)
+            try skip(located, from: start)
+        }
+    }
+
+    /// Version 2 puts one or more payloads in a chunk (the header and the samples of a whole
+    /// trace share one); version 1 exactly one.
+    private mutating func decodePayloads(_ payload: [UInt8], scratch: inout DecodeScratch) throws(PanTraceError) {
+        var r = ByteReader(payload)
+        var payloads = 0
+        if chunk == 0 {
+            (version, grid, metadata) = try ChunkPayload.decodeHeader(&r)
+            payloads = 1
+        }
+        while payloads == 0 || !r.isAtEnd {
+            guard version >= 2 || payloads == 0 else {
+                throw PanTraceError(.corruptChunk("\(r.remaining) unexpected bytes after the chunk's content"))
+            }
+            guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
+            let before = samples.count
+            let decoded = try ChunkPayload.decode(&r, version: version, grid: grid, samples: &samples, scratch: &scratch)
+            try apply(decoded, before: before)
+            payloads += 1
+        }
+    }
+
+    /// Takes in one decoded payload (`before`: the samples there were before it).
+    private mutating func apply(_ payload: ChunkPayload, before: Int) throws(PanTraceError) {
+        switch payload {
+        case .header:
+            preconditionFailure("decode never returns a header")
+        case .metadata(let updated):
+            metadata = updated
+        case .end(let total):
+            guard total == samples.count || skipped > 0 else {
+                throw PanTraceError(.corruptChunk("end mark counts \(total) samples but \(samples.count) were read"))
+            }
+            sawEnd = true
+        case .samples(let first, let isFinal):
+            if first != before, skipped == 0 {
+                throw PanTraceError(.corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
+            }
+            try TraceReader.checkTimeOrder(samples, from: before)
+            sawEnd = isFinal
+        }
+    }
+
+    /// Salvage: report `error`, then go on at the next gzip member after `start` (the caller
+    /// counts the chunk); without salvage (or in the header), `error` ends the read.
+    private mutating func skip(_ error: PanTraceError, from start: Int) throws(PanTraceError) {
+        guard configuration.salvages, chunk > 0 else { throw error }
+        warnings.append(error)
+        skipped += 1
+        offset = TraceReader.nextMember(in: bytes, after: start) ?? bytes.count
+    }
+
+    mutating func finishChunk() {
+        if chunk > 0 || metadata != nil { chunksRead += 1 }
+        chunk += 1
+    }
+
+    /// The file read, with a warning (or, strict, an error) when it ends early.
+    func file() throws(PanTraceError) -> TraceFile {
+        guard let metadata else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
+        var warnings = warnings
+        if isTruncated || !sawEnd {
+            let cut = PanTraceError(.truncated, chunk: chunk, byteOffset: isTruncated ? nil : bytes.count)
+            if configuration.isStrict { throw cut }
+            warnings.append(isTruncated ? cut : PanTraceError(.truncated, chunk: chunk, byteOffset: bytes.count))
+        }
+        return TraceFile(
+            trace: Trace(metadata: metadata, samples: samples, grid: grid), chunkCount: chunksRead, byteCount: bytes.count,
+            isComplete: sawEnd && !isTruncated && skipped == 0, warnings: warnings, skippedChunks: skipped)
     }
 }
 
