@@ -126,25 +126,63 @@ package struct Tuner: Sendable {
     /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
     package func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
         let defaults = defaultParameters
-        let velocityAxis = grid.axes.firstIndex { $0.key == VelocitySource.parameterKey }
-        var sources = [defaults.velocity]
-        if let velocityAxis {
-            for value in grid.axes[velocityAxis].values {
+        let admitted = try admit(corpus, sources: velocitySources())
+        let kept = admitted.kept
+        let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
+
+        func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
+            let releases = admitted.tracks[parameters.velocity]!.map { $0.releaseState(preset: parameters.preset) }
+            return ReleaseSet(releases: releases, meantFinish: meantFinish)
+        }
+
+        let scores = sweep(releaseSet: releaseSet, progress: progress)
+        let bestPoint = TuningResult.bestIndex(of: scores)
+        let defaultSet = releaseSet(defaults)
+        var cache = ReleaseSet.CompletionCache(traces: kept.count)
+        let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache)
+        let best = parameters(atPoint: bestPoint)
+        let comparison = Self.compare(best: (best, releaseSet(best)), defaults: (defaults, defaultSet), kept: kept, meantFinish: meantFinish)
+
+        return TuningResult(
+            preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
+            defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
+            traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
+            unknownIntentCount: admitted.unknownIntent, notFitting: admitted.notFitting, unreplayable: admitted.unreplayable,
+            unreadable: corpus.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
+            unreachable: unreachableSettings())
+    }
+
+    /// The velocity sources the sweep needs: the defaults' and every one on a velocity axis.
+    private func velocitySources() throws -> [VelocitySource] {
+        var sources = [defaultParameters.velocity]
+        if let axis = grid.axes.first(where: { $0.key == VelocitySource.parameterKey }) {
+            for value in axis.values {
                 let source = try ReplayParameters.velocitySource(value)
                 if !sources.contains(source) { sources.append(source) }
             }
         }
+        return sources
+    }
 
-        // Labelled, replayable traces that drive the preset; one track per velocity source.
-        let variants = mappingVariants()
+    /// The traces a sweep decides, and why the others are left out.
+    private struct Admitted {
+        var kept: [TraceCorpus.Entry] = []
+        /// One track per kept trace, in order, for each velocity source.
+        var tracks: [VelocitySource: [GestureTrack]] = [:]
         var unknownIntent = 0
         var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
-        var kept: [TraceCorpus.Entry] = []
-        var tracks: [VelocitySource: [GestureTrack]] = [:]
+    }
+
+    /// Labelled, replayable traces that drive the preset, with one track per velocity source.
+    /// - Throws: ``ReplayError`` `noTraces` when none is left, saying why each was left out.
+    private func admit(_ corpus: TraceCorpus, sources: [VelocitySource]) throws -> Admitted {
+        let defaults = defaultParameters
+        let variants = mappingVariants()
+        var admitted = Admitted()
         for entry in corpus.entries {
             guard entry.trace.metadata.intent != .unknown else {
-                unknownIntent += 1
+                admitted.unknownIntent += 1
                 continue
             }
             do {
@@ -159,44 +197,36 @@ package struct Tuner: Sendable {
                 let track = built[defaults.velocity]!
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
-                    notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
+                    admitted.notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                     continue
                 }
-                for (source, track) in built { tracks[source, default: []].append(track) }
-                kept.append(entry)
+                for (source, track) in built { admitted.tracks[source, default: []].append(track) }
+                admitted.kept.append(entry)
             } catch {
-                unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
+                admitted.unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
         }
-        let offAxis = notFitting.filter { $0.verdict == .offAxis }.count
-        guard !kept.isEmpty else {
+        guard !admitted.kept.isEmpty else {
+            let offAxis = admitted.notFitting.filter { $0.verdict == .offAxis }.count
             throw ReplayError.noTraces(
-                "no readable, replayable trace with a known intent that drives the preset (\(unknownIntent) with unknown intent, "
-                    + "\(offAxis) along the other axis, \(notFitting.count - offAxis) never reaching progress \(GestureFit.minimumPeakProgress) or going the wrong way, "
-                    + "\(corpus.failures.count) unreadable, \(unreplayable.count) without a release)")
+                "no readable, replayable trace with a known intent that drives the preset (\(admitted.unknownIntent) with unknown intent, "
+                    + "\(offAxis) along the other axis, \(admitted.notFitting.count - offAxis) never reaching progress "
+                    + "\(GestureFit.minimumPeakProgress) or going the wrong way, "
+                    + "\(corpus.failures.count) unreadable, \(admitted.unreplayable.count) without a release)")
         }
-        let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
+        return admitted
+    }
 
-        func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
-            let mapping = parameters.preset
-            let releases = tracks[parameters.velocity]!.map { $0.releaseState(preset: mapping) }
-            return ReleaseSet(releases: releases, meantFinish: meantFinish)
-        }
-
-        let scores = sweep(releaseSet: releaseSet, progress: progress)
-        let bestPoint = TuningResult.bestIndex(of: scores)
-
-        // The defaults, and the per-trace comparison with the best point.
-        let defaultSet = releaseSet(defaults)
-        var cache = ReleaseSet.CompletionCache(traces: kept.count)
-        let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache)
-        let best = parameters(atPoint: bestPoint)
-        let bestSet = releaseSet(best)
+    /// The traces the best point gets wrong, and how many it fixes and breaks against the defaults.
+    private static func compare(
+        best: (parameters: ReplayParameters, set: ReleaseSet), defaults: (parameters: ReplayParameters, set: ReleaseSet),
+        kept: [TraceCorpus.Entry], meantFinish: [Bool]
+    ) -> (misjudged: [TuningResult.Misjudgement], fixed: Int, broken: Int) {
         var misjudged: [TuningResult.Misjudgement] = []
         var fixed = 0, broken = 0
         for index in kept.indices {
-            let decision = best.preset.policy.decide(bestSet.releases[index])
-            let wasRight = (defaults.preset.policy.decide(defaultSet.releases[index]).outcome == .finish) == meantFinish[index]
+            let decision = best.parameters.preset.policy.decide(best.set.releases[index])
+            let wasRight = (defaults.parameters.preset.policy.decide(defaults.set.releases[index]).outcome == .finish) == meantFinish[index]
             let isRight = (decision.outcome == .finish) == meantFinish[index]
             if isRight && !wasRight { fixed += 1 }
             if !isRight && wasRight { broken += 1 }
@@ -205,15 +235,9 @@ package struct Tuner: Sendable {
                 TuningResult.Misjudgement(
                     file: kept[index].file, trace: kept[index].trace.metadata.id, intent: kept[index].trace.metadata.intent,
                     decision: decision.outcome, reason: decision.reason, margin: decision.margin,
-                    progressAtRelease: bestSet.releases[index].progress, velocity: decision.axisVelocity))
+                    progressAtRelease: best.set.releases[index].progress, velocity: decision.axisVelocity))
         }
-
-        return TuningResult(
-            preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
-            defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
-            traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
-            unknownIntentCount: unknownIntent, notFitting: notFitting, unreplayable: unreplayable, unreadable: corpus.failures,
-            misjudged: misjudged, fixedByBest: fixed, brokenByBest: broken, unreachable: unreachableSettings())
+        return (misjudged, fixed, broken)
     }
 
     /// The presets of every combination of the grid's mapping axes (the defaults when it has
