@@ -173,6 +173,11 @@ enum ChunkPayload {
         }
         let tps = grid.timeTicksPerSecond
         let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
+        for (column, scale, field) in [
+            (s.time, tps, "time"), (s.tx, pps, "translation.x"), (s.ty, pps, "translation.y"), (s.vx, vps, "velocity.x"), (s.vy, vps, "velocity.y")
+        ] {
+            try checkTicks(column, count: count, scale: scale, field: field)
+        }
         // Reserve only for the first chunk (a short trace's only one): reserving exactly for
         // every chunk would defeat the array's geometric growth and copy every earlier sample
         // again at each chunk.
@@ -192,6 +197,7 @@ enum ChunkPayload {
                 if m & 1 != 0 {
                     // Version 2 stores location − translation (see encodeSamples).
                     let x = version >= 2 ? s.lx[li] &+ s.tx[i] : s.lx[li], y = version >= 2 ? s.ly[li] &+ s.ty[i] : s.ly[li]
+                    try checkTicks([x, y], count: 2, scale: pps, field: "location")
                     sample.location = PanVector(x: Double(x) / pps, y: Double(y) / pps)
                     li += 1
                 }
@@ -206,6 +212,23 @@ enum ChunkPayload {
 }
 
 extension ChunkPayload {
+    /// Refuses a tick that would not come back from the value it reads as, so that whatever
+    /// the reader accepts, the writer writes again to the same samples. Below 2⁵¹ ticks the
+    /// value `ticks / scale` always rounds back; from 2⁵¹ to 2⁵³ only some do; from 2⁵³ on the
+    /// writer refuses them (found by the structure-aware fuzzer, docs/FUZZING.md).
+    @inline(__always)
+    static func checkTicks(_ column: [Int64], count: Int, scale: Double, field: String) throws(PanTraceError) {
+        let bound: UInt64 = 1 << 51
+        guard column.prefix(count).contains(where: { $0.magnitude >= bound }) else { return }
+        for (index, ticks) in column.prefix(count).enumerated() where ticks.magnitude >= bound {
+            var ok = true
+            let back = QuantizedColumns.ticks(Double(ticks) / scale * scale, &ok)
+            guard ok, back == ticks else {
+                throw PanTraceError(.invalidSample("\(field) of \(ticks) ticks is beyond what the grid stores exactly"), sample: index)
+            }
+        }
+    }
+
     /// The samples of a chunk without optional columns: the columns hold at least `count`
     /// values each (``ColumnCoding/decode(count:from:into:version:)``).
     private static func appendPlain(

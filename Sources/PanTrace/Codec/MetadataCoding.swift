@@ -87,14 +87,23 @@ enum MetadataCoding {
         if !m.notes.isEmpty { string(.notes, m.notes) }
         if m.velocityOrigin != defaultVelocity { string(.velocity, m.velocityOrigin) }
         if !m.extra.isEmpty {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let json = try? encoder.encode(m.extra), json.count <= maximumStringBytes else {
+            guard let json = encodedExtra(m.extra), json.count <= maximumStringBytes else {
                 throw PanTraceError(.invalidValue("unknown metadata keys cannot be encoded in \(maximumStringBytes) bytes of JSON"))
             }
             string(.extra, String(decoding: json, as: UTF8.self))
         }
         w.varint(Tag.end.rawValue)
+    }
+
+    /// The unknown keys as the header stores them: sorted JSON; nil if they cannot be encoded.
+    static func encodedExtra(_ extra: [String: JSONValue]) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(extra)
+        } catch {
+            return nil  // the caller names the problem
+        }
     }
 
     /// Decodes the fields of a version `version` header; an absent field takes its default.
@@ -158,12 +167,22 @@ enum MetadataCoding {
             case .velocity: m.velocityOrigin = try string()
             case .extra:
                 let json = try string()
+                // Decoded as a JSONValue (keys in sorted order), so the same bad input always
+                // names the same key.
+                let value: JSONValue
                 do {
-                    m.extra = try JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))
+                    value = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
                 } catch {
                     throw PanTraceError(.badHeader("unknown-keys field is not a JSON object: \(DecodingProblem.describe(error))"))
                 }
+                guard case .object(let extra) = value else { throw PanTraceError(.badHeader("unknown-keys field is not a JSON object")) }
+                m.extra = extra
                 m.extra = m.extra.filter { !TraceMetadata.knownKeys.contains($0.key) }
+                // What is read must write back: JSON re-spelled by the encoder (1e9 as
+                // 1000000000) may outgrow the field's limit, and is refused here if it does.
+                guard Self.encodedExtra(m.extra).map({ $0.count <= maximumStringBytes }) == true else {
+                    throw PanTraceError(.badHeader("unknown metadata keys take more than \(maximumStringBytes) bytes when written back"))
+                }
             }
         }
         guard sawID else { throw PanTraceError(.badHeader("metadata has no id")) }

@@ -54,16 +54,21 @@ final class GzipInflater {
             while true {
                 var status: Int32 = Z_OK
                 var produced = 0
+                var isOverLimit = false
                 scratch.withUnsafeMutableBufferPointer { out in
                     stream.pointee.next_out = out.baseAddress
                     stream.pointee.avail_out = UInt32(out.count)
                     status = inflate(stream, Z_NO_FLUSH)
                     produced = out.count - Int(stream.pointee.avail_out)
-                    if produced > 0, output.count + produced <= limit {
+                    // Checked before appending: output already counting `produced` would be
+                    // counted twice, refusing chunks just under the limit (found by the
+                    // structure-aware fuzzer).
+                    isOverLimit = output.count + produced > limit
+                    if produced > 0, !isOverLimit {
                         output.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<produced]))
                     }
                 }
-                if output.count + produced > limit { return .overLimit }
+                if isOverLimit { return .overLimit }
                 let consumed = available - Int(stream.pointee.avail_in)
                 switch status {
                 case Z_STREAM_END:

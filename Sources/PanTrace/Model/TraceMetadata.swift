@@ -73,7 +73,7 @@ extension TraceMetadata: Codable {
         notes = try c.decodeIfPresent(String.self, forKey: Key("notes")) ?? ""
         velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? Self.recordedVelocity
         var extra: [String: JSONValue] = [:]
-        for key in c.allKeys where !Self.knownKeys.contains(key.stringValue) {
+        for key in c.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !Self.knownKeys.contains(key.stringValue) {
             extra[key.stringValue] = try c.decode(JSONValue.self, forKey: key)
         }
         self.extra = extra
