@@ -1,11 +1,12 @@
 // The Tune tab's heat map and result table: renders a `heatmapModel` and `tableRows`
-// (heatmap.mjs) with DOM APIs. `onPick(result)` is called when a cell or a row is chosen.
-import { h, s } from "./dom.view.mjs";
-import { heatmapModel, tableRows, valueLabel } from "./heatmap.mjs";
+// (heatmap.mjs, which decides the cells, colours, best cell and labels, as `pantrace tune
+// --svg` does) with DOM APIs. `onPick(result)` is called when a cell or a row is chosen.
+import { css, h, s } from "./dom.view.mjs";
+import { heatmapModel, tableRows } from "./heatmap.mjs";
 import { cellTitle, heatmapHeight, TABLE_HEADS, tableCells, tickEvery } from "./tune.mjs";
 
-/** A diamond of half-width 5 centred on `(cx, cy)`: the mark of the preset's defaults. */
-const diamond = (cx, cy) => `M${cx} ${cy - 5} L${cx + 5} ${cy} L${cx} ${cy + 5} L${cx - 5} ${cy} Z`;
+/** A diamond of half-width `r` centred on `(x, y)`: the mark of the preset's defaults. */
+const diamond = ({ x, y, radius: r }) => `M${x} ${y - r} L${x + r} ${y} L${x} ${y + r} L${x - r} ${y} Z`;
 
 function cellParts(cell, onPick) {
   const rect = s("rect", { class: `cell${cell.isBest ? " best" : ""}`, x: cell.x + 1, y: cell.y + 1, width: Math.max(1, cell.width - 2),
@@ -15,25 +16,42 @@ function cellParts(cell, onPick) {
   rect.addEventListener("keydown", (e) => { if (e.key === "Enter") onPick(cell.result); });
   const parts = [rect];
   if (cell.width >= 30 && cell.height >= 16) {
-    parts.push(s("text", { class: "cell-label", x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 + 4, "text-anchor": "middle", text: cell.label }));
-  }
-  if (cell.isDefault) {
-    parts.push(s("path", { class: "default-mark", d: diamond(cell.x + cell.width - 8, cell.y + 8) }, s("title", { text: "the preset's defaults" })));
+    const label = s("text", { class: "cell-label", x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 + 4, "text-anchor": "middle", text: cell.label });
+    css(label, { fill: cell.ink });
+    parts.push(label);
   }
   return parts;
+}
+
+/** The defaults' diamond, where they fall (between cells for a value off the grid), as the SVG draws it. */
+function defaultsParts(mark) {
+  if (!mark) return [];
+  const path = s("path", { class: "default-mark", d: diamond(mark) }, s("title", { text: "the preset's defaults" }));
+  css(path, { fill: "none", stroke: "var(--accent)", strokeWidth: "2", pointerEvents: "none" });
+  return [path];
+}
+
+/** The colour bar: the lowest cell's accuracy at the bottom, the highest at the top. */
+function legendParts(legend) {
+  if (!legend) return [];
+  return [
+    ...legend.stops.map((stop) => s("rect", { x: legend.x, y: stop.y, width: legend.width, height: stop.height, fill: stop.fill })),
+    s("text", { class: "tick", x: legend.x + legend.width + 4, y: legend.top + 9, text: legend.high }),
+    s("text", { class: "tick", x: legend.x + legend.width + 4, y: legend.top + legend.height, text: legend.low }),
+  ];
 }
 
 function axisLabels(m, axes, width, height) {
   const parts = [];
   const every = tickEvery(m.columns.length, width);
-  m.columns.forEach((v, i) => {
+  m.columns.forEach((label, i) => {
     if (i % every) return;
-    parts.push(s("text", { class: "tick", x: m.pad.left + (i + 0.5) * m.cellWidth, y: height - m.pad.bottom + 16, "text-anchor": "middle", text: valueLabel(v) }));
+    parts.push(s("text", { class: "tick", x: m.pad.left + (i + 0.5) * m.cellWidth, y: height - m.pad.bottom + 16, "text-anchor": "middle", text: label }));
   });
   parts.push(s("text", { class: "axis-title", x: m.pad.left + (width - m.pad.left - m.pad.right) / 2, y: height - 6, "text-anchor": "middle", text: axes[0]?.key ?? "" }));
   if (axes[1]) {
-    m.rows.forEach((v, i) => {
-      parts.push(s("text", { class: "tick", x: m.pad.left - 6, y: m.pad.top + (m.rows.length - 1 - i + 0.5) * m.cellHeight + 4, "text-anchor": "end", text: valueLabel(v) }));
+    m.rows.forEach((label, i) => {
+      parts.push(s("text", { class: "tick", x: m.pad.left - 6, y: m.pad.top + (m.rows.length - 1 - i + 0.5) * m.cellHeight + 4, "text-anchor": "end", text: label }));
     });
   }
   return parts;
@@ -47,7 +65,12 @@ export function renderHeatmap(svg, report, onPick) {
   const m = heatmapModel(report, { width, height });
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.dataset.cells = String(m.cells.length);
-  svg.replaceChildren(...m.cells.flatMap((cell) => cellParts(cell, onPick)), ...axisLabels(m, axes, width, height));
+  if (!m.pad) {
+    svg.replaceChildren();
+    return;
+  }
+  svg.replaceChildren(...m.cells.flatMap((cell) => cellParts(cell, onPick)), ...defaultsParts(m.defaultsMark), ...legendParts(m.legend),
+    ...axisLabels(m, axes, width, height));
 }
 
 /** Fills `table` with the report's best 40 points. */

@@ -43,4 +43,174 @@ struct TuningHeatMapTests {
         let colour = TuningHeatMap.color(fraction)
         #expect(colour.count == 7 && colour.hasPrefix("#"))
     }
+
+    // MARK: - The golden shared with the viewer
+
+    /// web/tests/heatmap-golden/: a tune report and the map expected from it, also checked by
+    /// web/tests/heatmap.test.mjs against the viewer's heat map (web/heatmap.mjs).
+    static let golden = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("web/tests/heatmap-golden")
+
+    /// The golden report read back into the result `pantrace tune` would have written it from.
+    static func goldenResult() throws -> TuningResult {
+        let data = try Data(contentsOf: golden.appendingPathComponent("report.json"))
+        return try JSONDecoder().decode(ReportFixture.self, from: data).result()
+    }
+
+    @Test
+    func theGoldenReportGivesTheGoldenMapAsTheViewerDrawsIt() throws {
+        let result = try Self.goldenResult()
+        let cases = try JSONDecoder().decode([GoldenCase].self, from: Data(contentsOf: Self.golden.appendingPathComponent("expected.json")))
+        #expect(cases.count == 2)
+        for golden in cases {
+            #expect(GoldenMap(TuningHeatMap(result, maximumCells: golden.maximumCells)) == golden.map, "at most \(golden.maximumCells) cells")
+        }
+    }
+
+    @Test
+    func theGoldenReportIsOneTuneWouldWrite() throws {
+        let result = try Self.goldenResult()
+        #expect(TuningResult.bestIndex(of: result.scores) == result.bestPoint)
+        let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(TuningReport(result))) as? NSDictionary
+        let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.golden.appendingPathComponent("report.json"))) as? NSDictionary
+        #expect(written != nil && written == fixture)
+    }
+
+    @Test
+    func theSVGDrawsTheMapsCellsAndRingsItsBestCell() throws {
+        let map = TuningHeatMap(try Self.goldenResult())
+        let svg = map.svg()
+        let fills = svg.split(separator: "\n").filter { $0.hasSuffix("</title></rect>") }.map { line in
+            String(line.split(separator: "fill=\"")[1].prefix(7))
+        }
+        #expect(fills == map.cells.map(\.colour))
+        for cell in map.cells { #expect(svg.contains(">\(cell.label)</text>")) }
+        // Cell (column 1, row 1) of 3 × 2 cells of 56 × 40 px from (90, 64): its centre.
+        #expect(svg.contains(##"<circle cx="174.0" cy="84.0""##))
+        // The legend's ends are the highest and lowest cells' labels.
+        #expect(svg.components(separatedBy: ">90%</text>").count - 1 == 2 && svg.components(separatedBy: ">30%</text>").count - 1 == 2)
+    }
+
+    @Test
+    func theBestCellIsTheTunersBestPointNeverRecomputed() throws {
+        var result = try Self.goldenResult()
+        result.bestPoint = 4
+        let map = TuningHeatMap(result)
+        #expect(map.cells.filter(\.isBest).map(\.point) == [4])
+        #expect(map.bestCell.row == 0 && map.bestCell.column == 1)
+        // Point 7, more correct, still shows in its own cell, unmarked.
+        #expect(map.cells.contains { $0.point == 7 && !$0.isBest })
+    }
+
+    @Test
+    func aLongAxisIsBinnedEachBinLabelledByItsFirstValue() throws {
+        let result = try Self.result(["threshold=0.1:0.9:0.003"])
+        let map = TuningHeatMap(result)
+        #expect(map.columnCount == TuningHeatMap.maximumCells && map.cells.count == TuningHeatMap.maximumCells)
+        #expect(Array(map.columnLabels.prefix(3)) == ["0.1", "0.106", "0.109"])
+        #expect(map.bestCell.column == TuningHeatMap.bin(result.bestPoint, of: result.grid.pointCount, into: TuningHeatMap.maximumCells))
+    }
+}
+
+/// The parts of a tune report (docs/TUNE.md `--json`) that make a result.
+private struct ReportFixture: Decodable {
+    struct Axis: Decodable {
+        var key: String
+        var values: [PresetValue]
+    }
+
+    struct Point: Decodable {
+        var point: Int?
+        var values: [String: PresetValue]
+        var score: PointScore
+
+        enum CodingKeys: String, CodingKey { case point, values }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            point = try container.decodeIfPresent(Int.self, forKey: .point)
+            values = try container.decode([String: PresetValue].self, forKey: .values)
+            score = try PointScore(from: decoder)
+        }
+    }
+
+    struct Grid: Decodable {
+        var axes: [Axis]
+        var results: [Point]
+    }
+
+    struct Traces: Decodable {
+        var tuned: Int
+        var finish: Int
+        var cancel: Int
+    }
+
+    struct Improvement: Decodable {
+        var fixed: Int
+        var broken: Int
+    }
+
+    var preset: String
+    var grid: Grid
+    var traces: Traces
+    var best: Point
+    var defaults: Point
+    var improvement: Improvement
+    var misjudged: [TuningResult.Misjudgement]
+    var warnings: [String]
+
+    func result() throws -> TuningResult {
+        let tuningGrid = try TuningGrid(axes: grid.axes.map { GridAxis(key: $0.key, values: $0.values) })
+        #expect(grid.results.map(\.point) == (0..<tuningGrid.pointCount).map(Optional.some))
+        return TuningResult(
+            preset: preset, grid: tuningGrid, scores: grid.results.map(\.score), bestPoint: try #require(best.point),
+            defaults: defaults.score, defaultValues: try grid.axes.map { try #require(defaults.values[$0.key]) },
+            traceCount: traces.tuned, finishCount: traces.finish, cancelCount: traces.cancel, unknownIntentCount: 0, notFitting: [],
+            unreplayable: [], unreadable: [], misjudged: misjudged, fixedByBest: improvement.fixed, brokenByBest: improvement.broken,
+            unreachable: warnings)
+    }
+}
+
+/// One case of web/tests/heatmap-golden/expected.json: the map at most `maximumCells` a side.
+private struct GoldenCase: Decodable {
+    var maximumCells: Int
+    var map: GoldenMap
+}
+
+/// What the golden compares: the map's labels, scale, marks and each cell's point, colour and label.
+private struct GoldenMap: Decodable, Equatable {
+    struct Cell: Decodable, Equatable {
+        var row: Int
+        var column: Int
+        var point: Int
+        var colour: String
+        var label: String
+        var isBest: Bool
+    }
+
+    struct Place<Number: Decodable & Equatable>: Decodable, Equatable {
+        var column: Number
+        var row: Number
+    }
+
+    var columns: [String]
+    var rows: [String]
+    var low: Double
+    var high: Double
+    var best: Place<Int>?
+    var defaults: Place<Double>?
+    var cells: [Cell]
+
+    init(_ map: TuningHeatMap) {
+        columns = map.columnLabels
+        rows = map.rowLabels
+        low = map.low
+        high = map.high
+        best = Place(column: map.bestCell.column, row: map.bestCell.row)
+        defaults = map.defaultsPosition.map { Place(column: $0.column, row: $0.row) }
+        cells = map.cells.map {
+            Cell(row: $0.row, column: $0.column, point: $0.point, colour: $0.colour, label: $0.label, isBest: $0.isBest)
+        }
+    }
 }

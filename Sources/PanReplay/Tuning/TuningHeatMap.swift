@@ -1,175 +1,170 @@
 internal import Foundation
 internal import TransitionEngine
 
-/// A heat map of accuracy over the first two grid axes, as an SVG document.
+/// A heat map of accuracy over the first two grid axes: its ``cells``, and from them an SVG
+/// document (``svg()``, `pantrace tune --svg`).
 ///
-/// Columns are the first axis's values, rows the second's (a single row for a one-axis
-/// grid). With more axes, a cell shows the best accuracy over the others. Very long axes are
-/// binned (at most ``maximumCells`` per side, each bin showing its best). The best point is
-/// ringed, the defaults marked with a diamond where they fall on the axes (between cells
-/// for a numeric default that is not a grid value); the legend says where they are when
-/// they fall outside.
+/// The viewer's heat map (web/heatmap.mjs) is the same map by the same rules, each written
+/// once on each side; one golden (web/tests/heatmap-golden/: a tune report and the cells
+/// expected from it) is checked by both TuningHeatMapTests and web/tests/heatmap.test.mjs.
+///
+/// - Layout: columns are the first axis's values, rows the second's (one row for a one-axis
+///   grid), row 0 at the bottom; ``cells`` run row by row from row 0, each left to right. An
+///   axis longer than ``maximumCells`` values is binned: value `i` of `n` falls in cell
+///   `⌊i·cells/n⌋`, and a bin is labelled with its first value.
+/// - What a cell shows: one grid point. The cell holding the tuner's best point
+///   (``TuningResult/bestPoint``, the report's `best.point`, never recomputed) shows that point
+///   and is the one marked best; every other cell shows its point that ranks highest by the
+///   tuner's own order (``PointScore/ranks(above:)``: more correct, then a larger minimum
+///   margin, then a smaller mean discontinuity; the first in grid order on a complete tie),
+///   over any further axes and binned values.
+/// - Colour: viridis at `(accuracy − low) / (high − low)`, where `low` and `high` are the
+///   lowest and highest accuracy among the cells (every cell the top colour when they are
+///   equal). The scale spans the sweep, not [0, 1]: a sweep's points usually lie within a few
+///   tens of points of accuracy of each other, and spreading them over the whole scale shows
+///   where the ridge is and how sharp it is; the cells' labels and the legend (whose ends are
+///   `low` and `high`) give the absolute values. Viridis also reads in grey and to the
+///   colour-blind, which red to green does not.
+/// - Labels: a cell's accuracy as a whole percent (`"83%"`, half up); axis values as the text
+///   report writes them (``TuningResult/text(_:)``).
+/// - The defaults: where the preset's defaults fall on the first two axes (``coordinate(_:axis:cells:)``),
+///   between cells for a numeric default that is not a grid value; nowhere when outside, and
+///   the legend says so.
+///
+/// In the SVG the best cell is ringed in red and the defaults marked with a blue diamond.
 package struct TuningHeatMap: Sendable {
     /// The most columns or rows drawn.
     package static let maximumCells = 200
 
-    private let result: TuningResult
-
-    /// The heat map of `result`.
-    package init(_ result: TuningResult) {
-        self.result = result
+    /// One cell of the map.
+    package struct Cell: Sendable, Hashable {
+        /// From the bottom: the second axis's value (or bin); 0 for a one-axis grid.
+        package var row: Int
+        /// From the left: the first axis's value (or bin).
+        package var column: Int
+        /// The grid point the cell shows.
+        package var point: Int
+        /// That point's accuracy, 0…1.
+        package var accuracy: Double
+        /// Whether that point is the tuner's best.
+        package var isBest: Bool
+        /// The fill, `#rrggbb`.
+        package var colour: String
+        /// The accuracy as a whole percent.
+        package var label: String
     }
 
-    /// The SVG document.
-    package func svg() -> String {
+    /// A place on the map, in cells from its bottom-left corner (the first cell's centre is
+    /// column 0.5, row 0.5).
+    package struct Position: Sendable, Hashable {
+        /// Along the first axis.
+        package var column: Double
+        /// Along the second axis (0.5 for a one-axis grid).
+        package var row: Double
+    }
+
+    private let result: TuningResult
+    /// The label of each column: the first axis's value, or the first of its bin.
+    package let columnLabels: [String]
+    /// The label of each row, from the bottom (one empty label for a one-axis grid).
+    package let rowLabels: [String]
+    /// The cells, row by row from row 0, each left to right.
+    package let cells: [Cell]
+    /// The lowest accuracy among the cells: the bottom of the colour scale.
+    package let low: Double
+    /// The highest accuracy among the cells: the top of the colour scale.
+    package let high: Double
+    /// Where the preset's defaults fall, or nil when outside the grid.
+    package let defaultsPosition: Position?
+
+    /// The heat map of `result`, with at most `maximumCells` columns and rows.
+    package init(_ result: TuningResult, maximumCells: Int = TuningHeatMap.maximumCells) {
+        let axes = result.grid.axes
+        let columns = min(axes[0].values.count, maximumCells)
+        let rows = axes.count > 1 ? min(axes[1].values.count, maximumCells) : 1
+        let shown = Self.shownPoints(result, columns: columns, rows: rows)
+        let accuracies = shown.map { result.scores[$0].accuracy }
+        let low = accuracies.min() ?? 0, high = accuracies.max() ?? 1
+        self.result = result
+        self.low = low
+        self.high = high
+        columnLabels = Self.binLabels(axes[0], cells: columns)
+        rowLabels = axes.count > 1 ? Self.binLabels(axes[1], cells: rows) : [""]
+        cells = shown.enumerated().map { index, point in
+            let accuracy = result.scores[point].accuracy
+            return Cell(
+                row: index / columns, column: index % columns, point: point, accuracy: accuracy, isBest: point == result.bestPoint,
+                colour: Self.color(Self.fraction(accuracy, low: low, high: high)), label: Self.percentLabel(accuracy))
+        }
+        defaultsPosition = Self.position(of: result.defaultValues, axes: axes, columns: columns, rows: rows)
+    }
+
+    /// The number of columns.
+    package var columnCount: Int { columnLabels.count }
+    /// The number of rows.
+    package var rowCount: Int { rowLabels.count }
+    /// The cell that shows the tuner's best point.
+    package var bestCell: Cell { cells.first(where: \.isBest)! }
+
+    // MARK: - The cells
+
+    /// The point each cell shows, by cell index (row · columns + column).
+    private static func shownPoints(_ result: TuningResult, columns: Int, rows: Int) -> [Int] {
         let grid = result.grid
-        let xAxis = grid.axes[0]
-        let yAxis: GridAxis? = grid.axes.count > 1 ? grid.axes[1] : nil
-        let nx = xAxis.values.count, ny = yAxis?.values.count ?? 1
-        let columns = min(nx, Self.maximumCells), rows = min(ny, Self.maximumCells)
-        func column(of index: Int) -> Int { index * columns / nx }
-        func row(of index: Int) -> Int { index * rows / ny }
-
-        // Best accuracy per cell, over any further axes and any binned values.
-        var cells = [Double](repeating: -1, count: columns * rows)
-        var counts = [Int](repeating: 0, count: columns * rows)
-        for (point, score) in result.scores.enumerated() {
+        let counts = grid.axes.prefix(2).map(\.values.count)
+        var shown = [Int](repeating: -1, count: columns * rows)
+        for point in result.scores.indices {
             let indices = grid.valueIndices(ofPoint: point)
-            let cell = row(of: indices.count > 1 ? indices[1] : 0) * columns + column(of: indices[0])
-            if score.accuracy > cells[cell] {
-                cells[cell] = score.accuracy
-                counts[cell] = score.correct
+            let row = indices.count > 1 ? bin(indices[1], of: counts[1], into: rows) : 0
+            let cell = row * columns + bin(indices[0], of: counts[0], into: columns)
+            let held = shown[cell]
+            if held < 0 || (held != result.bestPoint && (point == result.bestPoint || result.scores[point].ranks(above: result.scores[held]))) {
+                shown[cell] = point
             }
         }
-        let low = cells.min() ?? 0, high = cells.max() ?? 1
+        return shown
+    }
 
-        let cellWidth = max(3.0, min(56.0, 760.0 / Double(columns)))
-        let cellHeight = yAxis == nil ? 56.0 : max(3.0, min(40.0, 480.0 / Double(rows)))
-        let left = 90.0, top = 64.0
-        let plotWidth = cellWidth * Double(columns), plotHeight = cellHeight * Double(rows)
-        let width = left + plotWidth + 130, height = top + plotHeight + 96
+    /// The cell (bin) of value `index` of `count` on an axis drawn in `cells` cells.
+    static func bin(_ index: Int, of count: Int, into cells: Int) -> Int { index * cells / count }
 
-        var svg: [String] = []
-        svg.append(
-            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Self.n(width))" height="\##(Self.n(height))" viewBox="0 0 \##(Self.n(width)) \##(Self.n(height))" font-family="system-ui, -apple-system, Helvetica, Arial, sans-serif" font-size="12">"##
-        )
-        svg.append(##"<rect width="100%" height="100%" fill="#ffffff"/>"##)
-        let axesTitle = yAxis.map { "\(xAxis.key) × \($0.key)" } ?? xAxis.key
-        let over = grid.axes.count > 2 ? " (best over " + grid.axes.dropFirst(2).map(\.key).joined(separator: ", ") + ")" : ""
-        svg.append(
-            ##"<text x="\##(Self.n(left))" y="24" font-size="16" font-weight="600">\##(Self.escape("\(result.preset): accuracy over \(axesTitle)\(over)"))</text>"##
-        )
-        svg.append(
-            ##"<text x="\##(Self.n(left))" y="44" fill="#555">\##(Self.escape("\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), \(grid.pointCount) grid points\(Self.exclusionNote(result))"))</text>"##
-        )
+    /// The labels of `axis` drawn in `cells` cells: each bin's first value.
+    static func binLabels(_ axis: GridAxis, cells: Int) -> [String] {
+        let count = axis.values.count
+        return (0..<cells).map { cell in TuningResult.text(axis.values[min((cell * count + cells - 1) / cells, count - 1)]) }
+    }
 
-        let showsText = cellWidth >= 34 && cellHeight >= 18
-        for r in 0..<rows {
-            for c in 0..<columns {
-                let value = cells[r * columns + c]
-                let x = left + Double(c) * cellWidth
-                let y = top + Double(rows - 1 - r) * cellHeight
-                let fraction = high > low ? (value - low) / (high - low) : 1
-                let color = Self.color(fraction)
-                let label =
-                    "\(xAxis.key)=\(Self.label(column: c, of: columns, axis: xAxis))"
-                    + (yAxis.map { ", \($0.key)=\(Self.label(column: r, of: rows, axis: $0))" } ?? "")
-                svg.append(
-                    ##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="\##(Self.n(cellWidth))" height="\##(Self.n(cellHeight))" fill="\##(color)"><title>\##(Self.escape("\(label): \(TuningResult.percent(value)) (\(counts[r * columns + c])/\(result.traceCount))"))</title></rect>"##
-                )
-                if showsText {
-                    let ink = fraction > 0.6 ? "#000000" : "#ffffff"
-                    svg.append(
-                        ##"<text x="\##(Self.n(x + cellWidth / 2))" y="\##(Self.n(y + cellHeight / 2 + 4))" text-anchor="middle" font-size="10" fill="\##(ink)">\##(Self.n(value * 100, digits: 0))</text>"##
-                    )
-                }
-            }
-        }
+    /// Where `accuracy` falls on the colour scale from `low` to `high`, 0…1 (1 when they are equal).
+    static func fraction(_ accuracy: Double, low: Double, high: Double) -> Double {
+        high > low ? (accuracy - low) / (high - low) : 1
+    }
 
-        // Axis ticks: at most about a dozen labels per axis.
-        let xStep = max(1, (columns + 11) / 12)
-        for c in stride(from: 0, to: columns, by: xStep) {
-            let x = left + (Double(c) + 0.5) * cellWidth
-            svg.append(
-                ##"<text x="\##(Self.n(x))" y="\##(Self.n(top + plotHeight + 16))" text-anchor="middle" fill="#333">\##(Self.escape(Self.label(column: c, of: columns, axis: xAxis)))</text>"##
-            )
-        }
-        svg.append(
-            ##"<text x="\##(Self.n(left + plotWidth / 2))" y="\##(Self.n(top + plotHeight + 36))" text-anchor="middle" font-weight="600">\##(Self.escape(xAxis.key))</text>"##
-        )
-        if let yAxis {
-            let yStep = max(1, (rows + 11) / 12)
-            for r in stride(from: 0, to: rows, by: yStep) {
-                let y = top + (Double(rows - 1 - r) + 0.5) * cellHeight + 4
-                svg.append(
-                    ##"<text x="\##(Self.n(left - 6))" y="\##(Self.n(y))" text-anchor="end" fill="#333">\##(Self.escape(Self.label(column: r, of: rows, axis: yAxis)))</text>"##
-                )
-            }
-            svg.append(
-                ##"<text x="18" y="\##(Self.n(top + plotHeight / 2))" text-anchor="middle" font-weight="600" transform="rotate(-90 18 \##(Self.n(top + plotHeight / 2)))">\##(Self.escape(yAxis.key))</text>"##
-            )
-        }
+    /// Viridis (matplotlib's perceptually uniform map) at `fraction`, from nine stops.
+    static func color(_ fraction: Double) -> String {
+        let stops: [(Double, Double, Double)] = [
+            (68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141),
+            (39, 173, 129), (92, 200, 99), (170, 220, 50), (253, 231, 37)
+        ]
+        let t = min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(stops.count - 1)
+        let index = min(Int(t), stops.count - 2)
+        let f = t - Double(index)
+        let a = stops[index], b = stops[index + 1]
+        func channel(_ x: Double, _ y: Double) -> Int { Int((x + (y - x) * f).rounded()) }
+        return String(format: "#%02x%02x%02x", channel(a.0, b.0), channel(a.1, b.1), channel(a.2, b.2))
+    }
 
-        // Markers: the best point (ring) and the defaults (diamond).
-        func position(_ values: [PresetValue]) -> (x: Double, y: Double)? {
-            guard let cx = Self.coordinate(values[0], axis: xAxis, cells: columns) else { return nil }
-            var cy = 0.5
-            if let yAxis {
-                guard let value = Self.coordinate(values[1], axis: yAxis, cells: rows) else { return nil }
-                cy = value
-            }
-            return (left + cx * cellWidth, top + (Double(rows) - cy) * cellHeight)
-        }
-        let radius = max(4, min(cellWidth, cellHeight) * 0.38)
-        if let best = position(result.bestValues) {
-            svg.append(
-                ##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#ffffff" stroke-width="4"/>"##
-            )
-            svg.append(
-                ##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="#d62728" stroke-width="2"/>"##
-            )
-        }
-        let defaultsPosition = position(result.defaultValues)
-        if let mark = defaultsPosition {
-            let d = radius * 0.9
-            let points = [(mark.x, mark.y - d), (mark.x + d, mark.y), (mark.x, mark.y + d), (mark.x - d, mark.y)]
-                .map { "\(Self.n($0.0)),\(Self.n($0.1))" }.joined(separator: " ")
-            svg.append(##"<polygon points="\##(points)" fill="none" stroke="#ffffff" stroke-width="4"/>"##)
-            svg.append(##"<polygon points="\##(points)" fill="none" stroke="#1f77b4" stroke-width="2"/>"##)
-        }
+    /// The text colour on a cell at `fraction`: black on the light end of the scale, white on the dark.
+    static func ink(_ fraction: Double) -> String { fraction > 0.6 ? "#000000" : "#ffffff" }
 
-        // Legend: the colour scale, then what the markers are.
-        let legendX = left + plotWidth + 24
-        let legendHeight = min(160.0, max(60, plotHeight))
-        let steps = 32
-        for step in 0..<steps {
-            let fraction = Double(step) / Double(steps - 1)
-            let y = top + legendHeight * (1 - Double(step + 1) / Double(steps))
-            svg.append(
-                ##"<rect x="\##(Self.n(legendX))" y="\##(Self.n(y))" width="14" height="\##(Self.n(legendHeight / Double(steps) + 0.5))" fill="\##(Self.color(fraction))"/>"##
-            )
-        }
-        svg.append(##"<text x="\##(Self.n(legendX + 20))" y="\##(Self.n(top + 10))">\##(TuningResult.percent(high))</text>"##)
-        svg.append(##"<text x="\##(Self.n(legendX + 20))" y="\##(Self.n(top + legendHeight))">\##(TuningResult.percent(low))</text>"##)
-        let keys = grid.axes.map(\.key)
-        func settings(_ values: [PresetValue]) -> String {
-            zip(keys, values).map { "\($0)=\(TuningResult.text($1))" }.joined(separator: " ")
-        }
-        let footer = top + plotHeight + 60
-        svg.append(##"<circle cx="\##(Self.n(left + 6))" cy="\##(Self.n(footer - 4))" r="6" fill="none" stroke="#d62728" stroke-width="2"/>"##)
-        svg.append(
-            ##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer))">\##(Self.escape("best: \(settings(result.bestValues)) — \(TuningResult.percent(result.best.accuracy)), min margin \(TuningResult.fixed(result.best.minimumMargin, 3))"))</text>"##
-        )
-        let d = 6.0, dy = footer + 20 - 4
-        svg.append(
-            ##"<polygon points="\##(Self.n(left + 6)),\##(Self.n(dy - d)) \##(Self.n(left + 6 + d)),\##(Self.n(dy)) \##(Self.n(left + 6)),\##(Self.n(dy + d)) \##(Self.n(left + 6 - d)),\##(Self.n(dy))" fill="none" stroke="#1f77b4" stroke-width="2"/>"##
-        )
-        let outside = defaultsPosition == nil ? " (outside the grid)" : ""
-        svg.append(
-            ##"<text x="\##(Self.n(left + 18))" y="\##(Self.n(footer + 20))">\##(Self.escape("defaults: \(settings(result.defaultValues)) — \(TuningResult.percent(result.defaults.accuracy))\(outside)"))</text>"##
-        )
-        svg.append("</svg>")
-        return svg.joined(separator: "\n") + "\n"
+    /// An accuracy as a whole percent, half up: `"83%"`.
+    static func percentLabel(_ accuracy: Double) -> String { "\(Int((accuracy * 100).rounded()))%" }
+
+    /// Where `values` (one per axis) fall on the map, or nil when off it.
+    static func position(of values: [PresetValue], axes: [GridAxis], columns: Int, rows: Int) -> Position? {
+        guard let column = coordinate(values[0], axis: axes[0], cells: columns) else { return nil }
+        guard axes.count > 1 else { return Position(column: column, row: 0.5) }
+        guard let row = coordinate(values[1], axis: axes[1], cells: rows) else { return nil }
+        return Position(column: column, row: row)
     }
 
     /// Where `value` falls along `axis`, in cells from the start (0.5 is the first cell's
@@ -189,24 +184,178 @@ package struct TuningHeatMap: Sendable {
         return nil
     }
 
-    /// The label of cell `column` of `cells` along `axis` (the first value of its bin).
-    private static func label(column: Int, of cells: Int, axis: GridAxis) -> String {
-        let first = (column * axis.values.count + cells - 1) / cells
-        return TuningResult.text(axis.values[min(first, axis.values.count - 1)])
+    // MARK: - The SVG
+
+    /// Where the parts of the SVG go, in pixels.
+    private struct Layout {
+        let columns: Int
+        let rows: Int
+        let cellWidth: Double
+        let cellHeight: Double
+        let left = 90.0
+        let top = 64.0
+
+        init(columns: Int, rows: Int, hasRows: Bool) {
+            self.columns = columns
+            self.rows = rows
+            cellWidth = max(3.0, min(56.0, 760.0 / Double(columns)))
+            cellHeight = hasRows ? max(3.0, min(40.0, 480.0 / Double(rows))) : 56.0
+        }
+
+        var plotWidth: Double { cellWidth * Double(columns) }
+        var plotHeight: Double { cellHeight * Double(rows) }
+        var width: Double { left + plotWidth + 130 }
+        var height: Double { top + plotHeight + 96 }
+        /// Whether a cell is large enough for its label.
+        var showsText: Bool { cellWidth >= 34 && cellHeight >= 18 }
+        /// The best point's ring.
+        var markRadius: Double { max(4, min(cellWidth, cellHeight) * 0.38) }
+        /// The first line under the plot (the best point's), whose baseline the legend's markers follow.
+        var footer: Double { top + plotHeight + 60 }
+
+        /// The top-left corner of cell (`column`, `row`).
+        func corner(column: Int, row: Int) -> (x: Double, y: Double) {
+            (left + Double(column) * cellWidth, top + Double(rows - 1 - row) * cellHeight)
+        }
+
+        /// The pixel point of a map position.
+        func point(_ position: Position) -> (x: Double, y: Double) {
+            (left + position.column * cellWidth, top + (Double(rows) - position.row) * cellHeight)
+        }
     }
 
-    /// Viridis (matplotlib's perceptually uniform map) at `fraction`, from nine stops.
-    static func color(_ fraction: Double) -> String {
-        let stops: [(Double, Double, Double)] = [
-            (68, 1, 84), (71, 44, 122), (59, 81, 139), (44, 113, 142), (33, 144, 141),
-            (39, 173, 129), (92, 200, 99), (170, 220, 50), (253, 231, 37)
+    /// The SVG document.
+    package func svg() -> String {
+        let layout = Layout(columns: columnCount, rows: rowCount, hasRows: result.grid.axes.count > 1)
+        let parts = [
+            headingElements(layout), cellElements(layout), axisElements(layout), markerElements(layout), legendElements(layout),
+            footerElements(layout)
         ]
-        let t = min(max(fraction.isFinite ? fraction : 0, 0), 1) * Double(stops.count - 1)
-        let index = min(Int(t), stops.count - 2)
-        let f = t - Double(index)
-        let a = stops[index], b = stops[index + 1]
-        func channel(_ x: Double, _ y: Double) -> Int { Int((x + (y - x) * f).rounded()) }
-        return String(format: "#%02x%02x%02x", channel(a.0, b.0), channel(a.1, b.1), channel(a.2, b.2))
+        return (parts.joined() + ["</svg>"]).joined(separator: "\n") + "\n"
+    }
+
+    /// The document's start, its background, and the title and subtitle over the plot.
+    private func headingElements(_ layout: Layout) -> [String] {
+        let grid = result.grid
+        let (width, height) = (Self.n(layout.width), Self.n(layout.height))
+        let keys = grid.axes.prefix(2).map(\.key).joined(separator: " × ")
+        let over = grid.axes.count > 2 ? " (best over " + grid.axes.dropFirst(2).map(\.key).joined(separator: ", ") + ")" : ""
+        let title = "\(result.preset): accuracy over \(keys)\(over)"
+        let subtitle =
+            "\(result.traceCount) labelled traces (\(result.finishCount) finish, \(result.cancelCount) cancel), "
+            + "\(grid.pointCount) grid points\(Self.exclusionNote(result))"
+        return [
+            ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(height)" viewBox="0 0 \##(width) \##(height)" font-family="system-ui, -apple-system, Helvetica, Arial, sans-serif" font-size="12">"##,
+            ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
+            ##"<text x="\##(Self.n(layout.left))" y="24" font-size="16" font-weight="600">\##(Self.escape(title))</text>"##,
+            ##"<text x="\##(Self.n(layout.left))" y="44" fill="#555">\##(Self.escape(subtitle))</text>"##
+        ]
+    }
+
+    /// Each cell: a coloured rectangle with its settings and score as a tooltip, and its label
+    /// when it fits.
+    private func cellElements(_ layout: Layout) -> [String] {
+        let axes = result.grid.axes
+        var elements: [String] = []
+        for cell in cells {
+            let (x, y) = layout.corner(column: cell.column, row: cell.row)
+            let settings = "\(axes[0].key)=\(columnLabels[cell.column])" + (axes.count > 1 ? ", \(axes[1].key)=\(rowLabels[cell.row])" : "")
+            let tooltip = "\(settings): \(TuningResult.percent(cell.accuracy)) (\(result.scores[cell.point].correct)/\(result.traceCount))"
+            elements.append(
+                ##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="\##(Self.n(layout.cellWidth))" height="\##(Self.n(layout.cellHeight))" fill="\##(cell.colour)"><title>\##(Self.escape(tooltip))</title></rect>"##
+            )
+            if layout.showsText {
+                let ink = Self.ink(Self.fraction(cell.accuracy, low: low, high: high))
+                elements.append(
+                    ##"<text x="\##(Self.n(x + layout.cellWidth / 2))" y="\##(Self.n(y + layout.cellHeight / 2 + 4))" text-anchor="middle" font-size="10" fill="\##(ink)">\##(cell.label)</text>"##
+                )
+            }
+        }
+        return elements
+    }
+
+    /// The ticks (at most about a dozen labels per axis) and the axes' titles.
+    private func axisElements(_ layout: Layout) -> [String] {
+        let axes = result.grid.axes
+        let bottom = layout.top + layout.plotHeight
+        var elements: [String] = []
+        for column in stride(from: 0, to: layout.columns, by: max(1, (layout.columns + 11) / 12)) {
+            let x = layout.left + (Double(column) + 0.5) * layout.cellWidth
+            elements.append(
+                ##"<text x="\##(Self.n(x))" y="\##(Self.n(bottom + 16))" text-anchor="middle" fill="#333">\##(Self.escape(columnLabels[column]))</text>"##
+            )
+        }
+        elements.append(
+            ##"<text x="\##(Self.n(layout.left + layout.plotWidth / 2))" y="\##(Self.n(bottom + 36))" text-anchor="middle" font-weight="600">\##(Self.escape(axes[0].key))</text>"##
+        )
+        guard axes.count > 1 else { return elements }
+        for row in stride(from: 0, to: layout.rows, by: max(1, (layout.rows + 11) / 12)) {
+            let y = layout.top + (Double(layout.rows - 1 - row) + 0.5) * layout.cellHeight + 4
+            elements.append(
+                ##"<text x="\##(Self.n(layout.left - 6))" y="\##(Self.n(y))" text-anchor="end" fill="#333">\##(Self.escape(rowLabels[row]))</text>"##
+            )
+        }
+        let middle = Self.n(layout.top + layout.plotHeight / 2)
+        elements.append(
+            ##"<text x="18" y="\##(middle)" text-anchor="middle" font-weight="600" transform="rotate(-90 18 \##(middle))">\##(Self.escape(axes[1].key))</text>"##
+        )
+        return elements
+    }
+
+    /// The best cell's ring and the defaults' diamond, each on a white halo.
+    private func markerElements(_ layout: Layout) -> [String] {
+        let radius = layout.markRadius
+        let best = layout.point(Position(column: Double(bestCell.column) + 0.5, row: Double(bestCell.row) + 0.5))
+        var elements = [("#ffffff", 4), ("#d62728", 2)].map { stroke, width in
+            ##"<circle cx="\##(Self.n(best.x))" cy="\##(Self.n(best.y))" r="\##(Self.n(radius))" fill="none" stroke="\##(stroke)" stroke-width="\##(width)"/>"##
+        }
+        if let defaultsPosition {
+            let mark = layout.point(defaultsPosition)
+            let points = Self.diamond(x: mark.x, y: mark.y, radius: radius * 0.9)
+            elements.append(##"<polygon points="\##(points)" fill="none" stroke="#ffffff" stroke-width="4"/>"##)
+            elements.append(##"<polygon points="\##(points)" fill="none" stroke="#1f77b4" stroke-width="2"/>"##)
+        }
+        return elements
+    }
+
+    /// The colour bar beside the plot, from the lowest cell's accuracy to the highest.
+    private func legendElements(_ layout: Layout) -> [String] {
+        let x = layout.left + layout.plotWidth + 24
+        let height = min(160.0, max(60, layout.plotHeight))
+        let steps = 32
+        var elements = (0..<steps).map { step in
+            let y = layout.top + height * (1 - Double(step + 1) / Double(steps))
+            let fill = Self.color(Double(step) / Double(steps - 1))
+            return ##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="14" height="\##(Self.n(height / Double(steps) + 0.5))" fill="\##(fill)"/>"##
+        }
+        elements.append(##"<text x="\##(Self.n(x + 20))" y="\##(Self.n(layout.top + 10))">\##(Self.percentLabel(high))</text>"##)
+        elements.append(##"<text x="\##(Self.n(x + 20))" y="\##(Self.n(layout.top + height))">\##(Self.percentLabel(low))</text>"##)
+        return elements
+    }
+
+    /// Under the plot: what the ring and the diamond mark, with their settings and accuracy.
+    private func footerElements(_ layout: Layout) -> [String] {
+        let keys = result.grid.axes.map(\.key)
+        func settings(_ values: [PresetValue]) -> String {
+            zip(keys, values).map { "\($0)=\(TuningResult.text($1))" }.joined(separator: " ")
+        }
+        let (x, footer) = (layout.left + 6, layout.footer)
+        let best =
+            "best: \(settings(result.bestValues)) — \(TuningResult.percent(result.best.accuracy)), "
+            + "min margin \(TuningResult.fixed(result.best.minimumMargin, 3))"
+        let outside = defaultsPosition == nil ? " (outside the grid)" : ""
+        let defaults = "defaults: \(settings(result.defaultValues)) — \(TuningResult.percent(result.defaults.accuracy))\(outside)"
+        return [
+            ##"<circle cx="\##(Self.n(x))" cy="\##(Self.n(footer - 4))" r="6" fill="none" stroke="#d62728" stroke-width="2"/>"##,
+            ##"<text x="\##(Self.n(x + 12))" y="\##(Self.n(footer))">\##(Self.escape(best))</text>"##,
+            ##"<polygon points="\##(Self.diamond(x: x, y: footer + 16, radius: 6))" fill="none" stroke="#1f77b4" stroke-width="2"/>"##,
+            ##"<text x="\##(Self.n(x + 12))" y="\##(Self.n(footer + 20))">\##(Self.escape(defaults))</text>"##
+        ]
+    }
+
+    /// The `points` of a diamond of half-width `radius` centred on (`x`, `y`).
+    private static func diamond(x: Double, y: Double, radius d: Double) -> String {
+        [(x, y - d), (x + d, y), (x, y + d), (x - d, y)].map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
     }
 
     static func n(_ value: Double, digits: Int = 1) -> String {
