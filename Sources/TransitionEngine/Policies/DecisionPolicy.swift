@@ -31,30 +31,14 @@ public struct DecisionPolicy: Sendable, Hashable, Codable {
     /// tight loop over (trace × parameter) points.
     public func decide(_ release: ReleaseState) -> Decision {
         let (gated, isGated) = gates.apply(to: release)
-        if release.phase == .cancelled && cancelledPhase == .cancel {
-            return Decision(
-                outcome: .cancel,
-                basis: .cancelledPhase,
-                statistic: gated.progress,
-                threshold: 0,
-                comparison: .atLeast,
-                axisVelocity: gated.axisVelocity,
-                progressVelocity: gated.progressVelocity,
-                isVelocityGated: isGated
-            )
+        // A cancel the rule never sees: a cancelled gesture, or a release with no `changed`.
+        func cancel(_ basis: Decision.Basis) -> Decision {
+            Decision(
+                outcome: .cancel, basis: basis, statistic: gated.progress, threshold: 0, comparison: .atLeast,
+                axisVelocity: gated.axisVelocity, progressVelocity: gated.progressVelocity, isVelocityGated: isGated)
         }
-        if requiresChange && !release.hasChanged {
-            return Decision(
-                outcome: .cancel,
-                basis: .noChange,
-                statistic: gated.progress,
-                threshold: 0,
-                comparison: .atLeast,
-                axisVelocity: gated.axisVelocity,
-                progressVelocity: gated.progressVelocity,
-                isVelocityGated: isGated
-            )
-        }
+        if release.phase == .cancelled && cancelledPhase == .cancel { return cancel(.cancelledPhase) }
+        if requiresChange && !release.hasChanged { return cancel(.noChange) }
         return rule.evaluate(gated, isGated: isGated)
     }
 }
