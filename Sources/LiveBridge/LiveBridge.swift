@@ -89,6 +89,12 @@ package final class LiveBridge: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let controllerFinished = DispatchSemaphore(value: 0)
     private let startupProblems = Mutex<[String]>([])
+    /// Messages that could not be encoded and were not sent (each also logged).
+    private let unencodable = Atomic<Int>(0)
+
+    /// How many messages could not be encoded and so were not sent (none, with values checked
+    /// where they enter; each is logged with why).
+    package var unencodableMessages: Int { unencodable.load(ordering: .relaxed) }
 
     /// Checks the configuration; nothing listens until ``start()``.
     /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
@@ -289,7 +295,8 @@ package final class LiveBridge: Sendable {
         } catch {
             // Values are checked where they enter, so this should not happen; if it does, the
             // message is not sent and the log says which and why.
-            configuration.log("could not encode a \(message.type) message: \(error)")
+            let count = unencodable.add(1, ordering: .relaxed).newValue
+            configuration.log("could not encode a \(message.type) message (\(count) so far): \(error)")
             return nil
         }
         let payload = OutboundMessage(Array(data))

@@ -169,3 +169,25 @@ struct PointerLogImporterTests {
         #expect(error?.description == "/nonexistent/pointer.csv: no such file")
     }
 }
+
+/// Hostile values in a pointer log: one error naming the line, nothing written; values at the
+/// edge of their range are read.
+struct PointerLogBoundaryTests {
+    @Test(arguments: [
+        "1e309,10,10,down,0", "nan,10,10,down,0", "-9223372036854775809,10,10,down,0", "0,1e309,10,down,0", "0,nan,10,down,0",
+        "0,10,-inf,down,0", "0,10,10,down,9223372036854775808", "0,10,10,hover,0", String(repeating: "9", count: 5000) + ",1,1,down,0"
+    ])
+    func aHostileLineIsOneErrorNamingItsLine(line: String) throws {
+        let folder = try CaptureTestFiles.folder()
+        let path = try CaptureTestFiles.log("t_ms,x,y,phase,pointer\n\(line)\n", in: folder)
+        let error = #expect(throws: CaptureError.self) { try PointerLogImporterTests.record(path, into: folder) }
+        #expect(error?.description.contains("line 2") == true, "\(error.map(String.init(describing:)) ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pantrace") }.isEmpty)
+    }
+
+    @Test func timesAtTheEdgeOfTheRangeAreRead() throws {
+        let events = try PointerLogImporterTests.events(
+            try CaptureTestFiles.log("t_ms,x,y,phase,pointer\n-4000000000000,1,1,down,0\n4000000000000,1e9,-1e9,up,0\n"))
+        #expect(events.map(\.nanoseconds) == [-4_000_000_000_000_000_000, 4_000_000_000_000_000_000])
+    }
+}

@@ -18,7 +18,11 @@ struct CommandParsingTests {
 
     @Test(arguments: [
         ["synth", "-o", "x", "--rate", "90"], ["synth", "-o", "x", "--count", "-1"], ["synth", "-o", "x", "--scenario", "moonwalk"], ["synth"],
-        ["synth", "-o", "x", "--screen", "10by20"], ["synth", "-o", "x", "--tremor", "nan"]
+        ["synth", "-o", "x", "--screen", "10by20"], ["synth", "-o", "x", "--tremor", "nan"],
+        ["synth", "-o", "x", "--screen", "0x844"], ["synth", "-o", "x", "--screen", "5e-324x5e-324"], ["synth", "-o", "x", "--screen", "390x1e308"],
+        ["synth", "-o", "x", "--screen", "nanxnan"], ["synth", "-o", "x", "--scale", "0"], ["synth", "-o", "x", "--scale", "1e-300"],
+        ["record", "--from", "x.csv", "-o", "y", "--screen", "-1x5"], ["record", "--from", "x.csv", "-o", "y", "--scale", "inf"],
+        ["record", "--from", "x.csv", "-o", "y", "--intent", "maybe"], ["replay", "x.pantrace", "--preset", "zoom", "--screen", "0x0"]
     ])
     func badSynthArgumentsAreRejected(arguments: [String]) {
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(arguments) }
