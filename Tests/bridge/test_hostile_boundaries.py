@@ -234,3 +234,16 @@ def test_running_out_of_descriptors_keeps_current_viewers_and_recovers(tmp_path,
     assert 1 <= len(lines) <= 2, log[-2000:]
     assert "accept: errno" not in log
     assert "room for" not in log  # the capacity line is on standard output
+
+
+def test_a_port_in_use_is_one_error_line_and_exit_1_every_time(server):
+    """Ten tries on the port a running server holds: each prints one `error:` line naming the
+    address, nothing on standard output, no lws log line, and exits 1."""
+    import subprocess
+    from conftest import BINARY
+    for _ in range(10):
+        result = subprocess.run([str(BINARY), "serve", "--port", str(server.port), "--recordings", str(server.recordings),
+                                 "--web", str(server.web)], capture_output=True, text=True, timeout=20)
+        assert result.returncode == 1, (result.stdout, result.stderr)
+        assert result.stdout == ""
+        assert result.stderr == f"error: cannot listen on 127.0.0.1:{server.port} (in use, or not an address of this machine)\n"

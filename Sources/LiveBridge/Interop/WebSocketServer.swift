@@ -199,19 +199,19 @@ final class WebSocketServer: @unchecked Sendable {
     /// - Returns: why the shard could not start, or nil.
     func start(listenerPort: Int? = nil, onExit: @escaping @Sendable (String?) -> Void) -> String? {
         if let listenerPort { boundPort.store(listenerPort, ordering: .releasing) }
-        let failure = Mutex<String?>(nil)
         let thread = Thread { [self] in
             // The kernel's name (top, perf, /proc/PID/task/*/comm); Foundation's `name` stays inside Swift.
             _ = pantrace_name_this_thread("pantrace.lws.\(configuration.shard)")
             let problem = run()
-            failure.withLock { $0 = problem }
             onExit(problem)
             finished.signal()
         }
         thread.start()
         started.wait()
         started.signal()
-        return failure.withLock { $0 }
+        // Not `failure`, which the thread sets only once it has ended: a race that let a port
+        // in use print a URL with port 0 and exit 0 (9 runs in 12).
+        return startProblem.withLock { $0 }
     }
 
     /// Blocks until the service thread has ended (after ``start(listenerPort:onExit:)``).
@@ -238,6 +238,17 @@ final class WebSocketServer: @unchecked Sendable {
 
     // MARK: Service thread
 
+    /// Why the service thread could not start, set before ``started`` is signalled so that
+    /// ``start(listenerPort:onExit:)`` never reads it too early.
+    private let startProblem = Mutex<String?>(nil)
+
+    /// Records why the thread could not start, then lets ``start(listenerPort:onExit:)`` go on.
+    private func failToStart(_ problem: String) -> String {
+        startProblem.withLock { $0 = problem }
+        started.signal()
+        return problem
+    }
+
     /// Runs the service loop on the calling thread until ``stop()``; returns a failure description.
     private func run() -> String? {
         var info = lws_context_creation_info()
@@ -259,13 +270,23 @@ final class WebSocketServer: @unchecked Sendable {
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()  // self outlives the context: run() destroys it
         guard let ctx = lws_create_context(&info) else {
-            started.signal()
-            guard listens else { return "cannot start service thread \(configuration.shard)" }
-            return "cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine)"
+            let problem =
+                listens
+                ? "cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine)"
+                : "cannot start service thread \(configuration.shard)"
+            return failToStart(problem)
         }
         vhost = lws_get_vhost_by_name(ctx, "default")
-        if listens, let vhost {
-            boundPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
+        if listens {
+            // lws 4.1.6 can create the context even when the bind failed (the port in use):
+            // the vhost then reports no listening port. Checked here, so `serve` says so in
+            // one line and exits 1 instead of printing a URL with port 0.
+            let bound = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? 0
+            guard bound > 0, configuration.port == 0 || bound == configuration.port else {
+                lws_context_destroy(ctx)
+                return failToStart("cannot listen on \(configuration.host):\(configuration.port) (in use, or not an address of this machine)")
+            }
+            boundPort.store(bound, ordering: .releasing)
         }
         policy.port = port
         context.withLock { $0 = ContextRef(raw: ctx) }
