@@ -109,16 +109,8 @@ public struct ReleaseState: Sendable, Hashable, Codable {
     ///   - mapping: the preset's progress mapping.
     public init(sample: GestureInput, lastMoveTime: Double? = nil, mapping: ProgressMapping) {
         self.init(
-            progress: mapping.progress(for: sample.translation),
-            velocity: sample.velocity,
-            axisVelocity: mapping.axisVelocity(for: sample.velocity),
-            crossVelocity: mapping.crossComponent(of: sample.velocity),
-            distance: mapping.distance,
-            gain: mapping.gain,
-            phase: sample.phase,
-            time: sample.time,
-            lastMoveTime: lastMoveTime ?? sample.time
-        )
+            sample: sample, shownProgress: nil, hasChanged: true, lastMoveTime: lastMoveTime, mapping: mapping,
+            reading: CallbackReading(progressSource: .lift))
     }
 
     /// `v_p = g · v / L`, progress per second.
