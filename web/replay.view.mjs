@@ -10,12 +10,15 @@ import { decisionText, keyMessage, loadMessage, recordingGroups, recordingLabel,
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { Timeline } from "./timeline.view.mjs";
 
-/** Whether a key belongs to the control it was typed in (text, menus, a slider's arrows), not to the player. */
-function isForTheControl(event) {
+/**
+ * Whether a key is being typed into a text field (the one place the player's shortcuts do not
+ * apply). Menus, sliders, buttons and checkboxes keep focus after a click, so a shortcut typed
+ * then still goes to the player rather than changing the control.
+ */
+function isTyping(event) {
   const t = event.target;
-  if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
-  if (t instanceof HTMLInputElement && (t.type === "text" || t.type === "number")) return true;
-  return t instanceof HTMLInputElement && t.type === "range" && (event.key === "ArrowLeft" || event.key === "ArrowRight");
+  return t instanceof HTMLTextAreaElement
+    || (t instanceof HTMLInputElement && ["text", "number", "search", "email", "url"].includes(t.type));
 }
 
 export class ReplayView {
@@ -63,7 +66,8 @@ export class ReplayView {
     $("preset").addEventListener("change", (e) => this.choosePreset(e.target.value));
     $("reset").addEventListener("click", () => this.resetParameters());
     this.listenToScrub($("scrub"));
-    document.addEventListener("keydown", (e) => this.onKey(e));
+    // Capture phase: before a focused menu or slider takes the arrow keys for itself.
+    document.addEventListener("keydown", (e) => this.onKey(e), { capture: true });
   }
 
   /** The scrubber seeks at most once per animation frame, and is left alone while held. */
@@ -81,7 +85,7 @@ export class ReplayView {
   }
 
   onKey(e) {
-    if (isForTheControl(e)) return;
+    if (isTyping(e)) return;
     if (e.ctrlKey || e.metaKey || e.altKey || !this.store.canControl || !this.store.playback) return;
     const message = keyMessage(e.key, this.store.playback);
     if (!message) return;

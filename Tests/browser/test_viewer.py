@@ -351,3 +351,18 @@ def test_tabs_speed_keys_the_pad_screen_and_the_preset_menu(server, browser):
     wait(d, lambda d: d.find_element(By.ID, "stage-title").text.endswith("· best"))
     assert d.find_element(By.ID, "preset-summary").text
     assert d.find_elements(By.ID, "param-threshold")
+
+
+def test_shortcuts_go_to_the_player_whatever_control_has_focus(server, browser):
+    """After a preset is chosen from its menu the menu keeps focus: → steps a frame (and
+    pauses) instead of choosing the next preset; typing in a text field is left alone."""
+    d = browser.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss")
+    wait(d, lambda d: state(d)["body"]["load"] not in ("", None), message="loaded")
+    menu = d.find_element(By.ID, "preset")
+    Select(menu).select_by_value("swipe-back")
+    wait(d, lambda d: d.find_element(By.ID, "stage-title").text.endswith("· swipe-back"), message="swipe-back loaded")
+    menu.send_keys(Keys.ARROW_RIGHT)
+    wait(d, lambda d: state(d)["body"].get("playing") == "false", message="→ stepped a frame and paused")
+    assert menu.get_attribute("value") == "swipe-back"
+    assert d.find_element(By.ID, "stage-title").text.endswith("· swipe-back")
