@@ -13,7 +13,9 @@ internal import PanTrace
 ///   `SYN_MT_REPORT`; a contact missing from a frame has lifted, a frame without contacts
 ///   lifts them all. The pointer is the contact's `ABS_MT_TRACKING_ID` when the device sends
 ///   one, else its place in the frame. A frame with a `SYN_MT_REPORT` is read as protocol A,
-///   any other as protocol B, so devices that mix them are read frame by frame.
+///   any other with `ABS_MT_*` events as protocol B, so devices that mix them are read frame
+///   by frame (contacts down when a device switches from B to A go on under their ids); a
+///   frame with neither lifts the protocol A contacts still down (`BTN_TOUCH` 0).
 /// - **Single touch** (`ABS_X`, `ABS_Y`, `BTN_TOUCH` or, without it, `BTN_TOOL_FINGER`), read
 ///   only from devices that have sent no `ABS_MT_*` event: pointer 0, down while the button is.
 ///
@@ -55,6 +57,7 @@ struct EvdevContacts {
     private var sawMultiTouch = false
     // Protocol A.
     private var frameIsTypeA = false
+    private var frameHasMultiTouch = false
     private var frameContacts: [(id: Int32, x: Int32, y: Int32)] = []
     private var pending = FrameContact()
     private var typeADown: [(id: Int32, x: Int32, y: Int32)] = []
@@ -102,6 +105,9 @@ struct EvdevContacts {
             }
             if frameIsTypeA {
                 try reportTypeA(at: nanoseconds, into: &events)
+            } else if !frameHasMultiTouch, !typeADown.isEmpty {
+                // Protocol A lifts the last contacts with a frame without any (BTN_TOUCH 0).
+                try reportTypeA(at: nanoseconds, into: &events)
             } else if sawMultiTouch {
                 try reportSlots(at: nanoseconds, into: &events)
             } else {
@@ -115,6 +121,7 @@ struct EvdevContacts {
 
     private mutating func resetFrame() {
         frameIsTypeA = false
+        frameHasMultiTouch = false
         frameContacts.removeAll(keepingCapacity: true)
         pending = FrameContact()
         singleMoved = false
@@ -143,7 +150,10 @@ struct EvdevContacts {
         guard Codes.multiTouch.contains(code) || code == Codes.absX || code == Codes.absY else { return }
         guard let value else { throw CaptureError(.malformedLine("\(Codes.name(code)) needs a number")) }
         sawTouchEvent = true
-        if Codes.multiTouch.contains(code) { sawMultiTouch = true }
+        if Codes.multiTouch.contains(code) {
+            sawMultiTouch = true
+            frameHasMultiTouch = true
+        }
         switch code {
         case Codes.absMTSlot:
             guard (0..<Self.maximumSlots).contains(Int(value)) else {
@@ -223,6 +233,14 @@ struct EvdevContacts {
 
     /// Protocol A: the frame lists every contact down.
     private mutating func reportTypeA(at nanoseconds: Int64, into events: inout [PointerEvent]) throws(CaptureError) {
+        // A device switching from protocol B: its contacts down go on under the same ids.
+        for index in slots.indices {
+            if let id = slots[index].reported {
+                typeADown.append((id, slots[index].x, slots[index].y))
+                slots[index].reported = nil
+                slots[index].trackingID = -1
+            }
+        }
         for old in typeADown where !frameContacts.contains(where: { $0.id == old.id }) {
             events.append(event(nanoseconds, old.x, old.y, .up, id: old.id))
         }
