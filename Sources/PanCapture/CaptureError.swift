@@ -40,6 +40,27 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Whether this is only a warning the importer reports and carries on past: a last line
     /// cut off before its newline, or a gesture still in progress when the log ended.
+    /// Why a lenient import may skip the line with this error, in a few words; nil for
+    /// errors no line can be skipped past (unreadable file, missing axis ranges, a failed write).
+    public var skipReason: String? {
+        switch code {
+        case .malformedLine: "unreadable line"
+        case .unknownPhase: "unknown phase"
+        case .notFinite: "not a finite number"
+        case .unsupported: "unsupported line"
+        case .noRelease, .noPointer: nil
+        case .rejected(let rejection):
+            switch rejection {
+            case .notDown: "event of a pointer that is not down"
+            case .alreadyDown: "down of a pointer already down (repeated event?)"
+            case .timeGoesBackwards: "time goes backwards"
+            case .nonFiniteLocation: "not a finite location"
+            case .tooManyPointers: "too many pointers"
+            }
+        case .lineTooLong, .io, .invalidArgument, .recording, .truncatedLine, .endedMidGesture: nil
+        }
+    }
+
     public var isWarning: Bool {
         switch code {
         case .truncatedLine, .endedMidGesture: true

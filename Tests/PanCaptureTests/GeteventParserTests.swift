@@ -147,7 +147,7 @@ struct GeteventParserTests {
         ("[   53890.8139] /dev/input/event2: EV_ABS ABS_MT_POSITION_X 000001e0", "bad timestamp"),
         ("[   53890.813990] /dev/input/event2: EV_ABS ABS_MT_POSITION_X 1e0", "eight hex digits"),
         ("hello", "not a getevent line"),
-        ("[   53890.813990] /dev/input/event2: EV_SYN SYN_MT_REPORT 00000000", "protocol A is not supported"),
+        ("/dev/input/event2: 0003 0035 000001e0", "without a timestamp"),
         ("[   53890.813990] /dev/input/event2: EV_ABS ABS_MT_SLOT 00000040", "ABS_MT_SLOT must be")
     ])
     func badGeteventLinesAreErrorsNamingTheLine(line: String, message: String) throws {

@@ -47,7 +47,8 @@ public struct GeteventAxes: Hashable, Sendable {
     }
 
     /// Every device's ranges found in the text of a `getevent -p` (or `-lp`) dump, by device
-    /// path (`/dev/input/event2`); devices without both position axes are left out.
+    /// path (`/dev/input/event2`): `ABS_MT_POSITION_X/Y`, or for a single-touch device
+    /// `ABS_X/Y`; devices without both position axes are left out.
     ///
     /// - Throws: ``CaptureError`` naming the line of a position axis whose `min` or `max`
     ///   cannot be read.
@@ -55,10 +56,17 @@ public struct GeteventAxes: Hashable, Sendable {
         var result: [String: GeteventAxes] = [:]
         var device = ""
         var xRange: ClosedRange<Int>?, yRange: ClosedRange<Int>?
+        var singleX: ClosedRange<Int>?, singleY: ClosedRange<Int>?
         func close() {
-            if let xRange, let yRange { result[device] = GeteventAxes(x: xRange, y: yRange) }
+            if let xRange, let yRange {
+                result[device] = GeteventAxes(x: xRange, y: yRange)
+            } else if let singleX, let singleY {
+                result[device] = GeteventAxes(x: singleX, y: singleY)
+            }
             xRange = nil
             yRange = nil
+            singleX = nil
+            singleY = nil
         }
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingSuffix(while: { $0 == "\r" || $0 == " " })
@@ -74,7 +82,9 @@ public struct GeteventAxes: Hashable, Sendable {
             guard let name = before.last else { continue }
             let isX = name == "ABS_MT_POSITION_X" || name == "0035"
             let isY = name == "ABS_MT_POSITION_Y" || name == "0036"
-            guard isX || isY else { continue }
+            let isSingleX = name == "ABS_X" || name == "0000"
+            let isSingleY = name == "ABS_Y" || name == "0001"
+            guard isX || isY || isSingleX || isSingleY else { continue }
             let fields = line[valueRange.upperBound...]
             func number(after key: String) -> Int? {
                 guard let found = fields.range(of: key) else { return nil }
@@ -83,7 +93,15 @@ public struct GeteventAxes: Hashable, Sendable {
             guard let low = number(after: "min "), let high = number(after: "max "), low < high else {
                 throw CaptureError(.malformedLine("cannot read min and max of \(name)"), file: file, line: index + 1)
             }
-            if isX { xRange = low...high } else { yRange = low...high }
+            if isX {
+                xRange = low...high
+            } else if isY {
+                yRange = low...high
+            } else if isSingleX {
+                singleX = low...high
+            } else {
+                singleY = low...high
+            }
         }
         close()
         return result

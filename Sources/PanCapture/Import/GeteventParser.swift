@@ -1,64 +1,96 @@
 internal import PanTrace
 
-/// Reads `adb shell getevent -lt` (labelled) and `getevent -t` (numeric) logs of a
-/// multi-touch protocol B panel (AOSP `system/core/toolbox/getevent.c`; the kernel's
-/// `Documentation/input/multi-touch-protocol.rst`).
+/// Reads Android `getevent` logs (AOSP `system/core/toolbox/getevent.c`): `-lt` (labelled),
+/// `-t` (numeric), with or without the device prefix `getevent` adds when it reads several
+/// devices.
 ///
 /// Each event line is `[ seconds.micros] [device: ]TYPE CODE VALUE`, with TYPE and CODE
 /// either labels (`EV_ABS ABS_MT_POSITION_X`) or four hex digits, and VALUE eight hex digits
-/// (`%08x`) or, for events PanTrace does not use, a label (`DOWN`). The header lines getevent
-/// prints when it opens devices are skipped. Per device, slots hold the contact's tracking
-/// id and last position (the kernel sends only what changed, even across contacts);
-/// `SYN_REPORT` turns what changed into events, slot by slot: a tracking id of `ffffffff`
-/// lifts the contact (`up` at its last position), a new id starts one (`down`), a new
-/// position moves it. The pointer of an event is the contact's tracking id. `SYN_DROPPED`
-/// (the kernel's buffer overflowed) cancels every contact; contacts are ignored until they
-/// get a new tracking id. Protocol A (`SYN_MT_REPORT`) is refused.
+/// (`%08x`) or a label (`DOWN`, `UP`; others are read as nothing). The header lines getevent
+/// prints when it opens devices are skipped; lines without a timestamp (`getevent` or
+/// `getevent -l` without `-t`) are refused, since a pan needs times. The events of the one
+/// device followed go to ``EvdevContacts``, which reads protocol A, protocol B and
+/// single-touch devices; lines of other devices are checked and counted.
 struct GeteventParser: PointerLogParser {
-    private struct Slot {
-        var trackingID: Int32 = -1
-        var x: Int32 = 0, y: Int32 = 0
-        var hasPosition = false
-        /// The tracking id of the contact reported down, or nil.
-        var reported: Int32?
-        var hasMoved = false
-        var isNew = false
-        var isLifted = false
-    }
-
-    static let maximumSlots = 64
-
     let options: GeteventOptions
     /// Whether positions must be mapped to points (record) or may stay in panel units.
     let requiresMapping: Bool
     private(set) var followed: String?
-    private var axes: GeteventAxes?
-    private var slots: [Slot] = []
-    private var slot = 0
-    private var isResynchronizing = false
+    private var contacts: EvdevContacts
+    /// Event lines of devices not followed, and those devices.
+    private(set) var otherDeviceLines = 0
+    private var otherDevices: Set<String> = []
+    private var eventLines = 0
 
     init(options: GeteventOptions, requiresMapping: Bool) {
         self.options = options
         self.requiresMapping = requiresMapping
         self.followed = options.device
+        contacts = EvdevContacts(screen: options.screen, resolveAxes: nil)
+        if requiresMapping {
+            let options = options
+            let followed = options.device
+            contacts.resolveAxes = { () throws(CaptureError) in try Self.resolveAxes(options, device: followed ?? "") }
+        }
     }
 
     mutating func parse(_ line: ArraySlice<UInt8>, into events: inout [PointerEvent]) throws(CaptureError) {
         let content = ASCIINumber.trimmed(line)
         guard let first = content.first else { return }
         guard first == UInt8(ascii: "[") else {
-            // Lines getevent prints as it opens devices, before any event.
-            if content.starts(with: "add device".utf8) || content.starts(with: "name:".utf8) || content.starts(with: "could not".utf8)
-                || line.first == 0x20 || line.first == 0x09
-            {
-                return
-            }
-            throw CaptureError(.malformedLine("not a getevent line: expected \"[ seconds.micros] …\", found \(ASCIINumber.quoted(content))"))
+            try Self.checkHeader(content, line)
+            return
         }
+        let (nanoseconds, device, fields) = try Self.split(content)
+        let type = try Self.type(fields[0])
+        let code = try Self.code(fields[1], type: type)
+        let value = try Self.value(fields[2])
+        eventLines += 1
+        guard follows(device, type: type, code: code) else { return }
+        try contacts.handle(type: type, code: code, value: value, at: nanoseconds, into: &events)
+    }
+
+    var noTouchReason: String? {
+        guard contacts.touches == 0 else { return nil }
+        if eventLines == 0 { return "no getevent event lines" }
+        let others = otherDevices.sorted().joined(separator: ", ")
+        if let followed {
+            let name = followed.isEmpty ? "the device" : followed
+            if !contacts.sawTouchEvent {
+                return otherDeviceLines > 0
+                    ? "no touch events for \(name): all \(otherDeviceLines) other event lines are from \(others), which were not read (--device)"
+                    : "no touch events for \(name) (no ABS_MT_*, ABS_X/ABS_Y or BTN_TOUCH)"
+            }
+            return "\(name) sent touch events but no contact went down with a position"
+        }
+        return "no touch events (no ABS_MT_*, ABS_X/ABS_Y or BTN_TOUCH) from any device"
+            + (others.isEmpty ? "" : " (\(others))")
+    }
+
+    // MARK: - Steps
+
+    /// Lines getevent prints as it opens devices, before any event; anything else is an error.
+    static func checkHeader(_ content: ArraySlice<UInt8>, _ line: ArraySlice<UInt8>) throws(CaptureError) {
+        if content.starts(with: "add device".utf8) || content.starts(with: "name:".utf8) || content.starts(with: "could not".utf8)
+            || line.first == 0x20 || line.first == 0x09
+        {
+            return
+        }
+        let fields = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        if fields.count == 3 || (fields.count == 4 && fields[0].last == UInt8(ascii: ":")),
+            (try? type(fields[fields.count - 3])) != nil
+        {
+            throw CaptureError(.unsupported("a getevent line without a timestamp: record with getevent -t or -lt, a pan needs times"))
+        }
+        throw CaptureError(.malformedLine("not a getevent line: expected \"[ seconds.micros] …\", found \(ASCIINumber.quoted(content))"))
+    }
+
+    /// The timestamp, the device prefix ("" when none) and the three fields TYPE CODE VALUE.
+    static func split(_ content: ArraySlice<UInt8>) throws(CaptureError) -> (Int64, String, [ArraySlice<UInt8>]) {
         guard let close = content.firstIndex(of: UInt8(ascii: "]")) else {
             throw CaptureError(.malformedLine("the timestamp is not closed with ]"))
         }
-        let nanoseconds = try Self.timestamp(content[(content.startIndex + 1)..<close])
+        let nanoseconds = try timestamp(content[(content.startIndex + 1)..<close])
         var tokens = content[(close + 1)...].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         var device = ""
         if let token = tokens.first, token.last == UInt8(ascii: ":") {
@@ -68,137 +100,48 @@ struct GeteventParser: PointerLogParser {
         guard tokens.count == 3 else {
             throw CaptureError(.malformedLine("expected TYPE CODE VALUE after the timestamp, found \(tokens.count) fields"))
         }
-        let type = try Self.type(tokens[0])
-        let code = try Self.code(tokens[1], type: type)
-        let rawValue = tokens[2]
-        let value: Int32?
-        if rawValue.count == 8, let hex = ASCIINumber.hex(rawValue) {
-            value = Int32(truncatingIfNeeded: hex)
-        } else if let first = rawValue.first, !(ASCIINumber.zero...ASCIINumber.nine).contains(first), ASCIINumber.hex(rawValue) == nil {
-            value = nil  // A value label (DOWN, MT_TOOL_FINGER): fine for events PanTrace does not use.
-        } else {
-            throw CaptureError(.malformedLine("VALUE must be eight hex digits, found \(ASCIINumber.quoted(rawValue))"))
-        }
+        return (nanoseconds, device, tokens)
+    }
 
-        if followed == nil, type == Self.evABS, Self.multiTouchCodes.contains(code) {
+    /// Whether the line's device is the one followed; the first device to send a touch event
+    /// is followed when none was named.
+    private mutating func follows(_ device: String, type: Int, code: Int) -> Bool {
+        if followed == nil, Self.isTouch(type: type, code: code) {
             followed = device
-        }
-        guard let followed, device == followed else { return }
-        if type == Self.evSYN, code == Self.synMTReport {
-            throw CaptureError(
-                .unsupported("SYN_MT_REPORT: multi-touch protocol A is not supported (only protocol B: ABS_MT_SLOT, ABS_MT_TRACKING_ID)"))
-        }
-        if type == Self.evSYN, code == Self.synDropped {
-            for index in slots.indices {
-                if let id = slots[index].reported {
-                    events.append(event(nanoseconds, slots[index], .cancel, id: id))
-                }
-                slots[index].reported = nil
-                slots[index].isNew = false
-                slots[index].isLifted = false
-                slots[index].hasMoved = false
+            if requiresMapping {
+                let options = options
+                contacts.resolveAxes = { () throws(CaptureError) in try Self.resolveAxes(options, device: device) }
             }
-            isResynchronizing = true
-            return
         }
-        if type == Self.evSYN, code == Self.synReport {
-            if isResynchronizing {
-                isResynchronizing = false
-                return
-            }
-            try report(at: nanoseconds, into: &events)
-            return
+        guard let followed, device == followed else {
+            otherDeviceLines += 1
+            if otherDevices.count < 8 { otherDevices.insert(device.isEmpty ? "(no prefix)" : device) }
+            return false
         }
-        guard type == Self.evABS, !isResynchronizing else { return }
-        switch code {
-        case Self.absMTSlot:
-            guard let value, (0..<Self.maximumSlots).contains(Int(value)) else {
-                throw CaptureError(.malformedLine("ABS_MT_SLOT must be 0…\(Self.maximumSlots - 1)"))
-            }
-            slot = Int(value)
-        case Self.absMTTrackingID:
-            guard let value else { throw CaptureError(.malformedLine("ABS_MT_TRACKING_ID needs a hex value")) }
-            ensureSlot()
-            if value < 0 {
-                if slots[slot].reported != nil { slots[slot].isLifted = true }
-                slots[slot].isNew = false
-            } else {
-                if slots[slot].reported != nil, slots[slot].reported != value { slots[slot].isLifted = true }
-                slots[slot].isNew = slots[slot].reported != value
-            }
-            slots[slot].trackingID = value
-        case Self.absMTPositionX, Self.absMTPositionY:
-            guard let value else { throw CaptureError(.malformedLine("ABS_MT_POSITION_X/Y needs a hex value")) }
-            ensureSlot()
-            if code == Self.absMTPositionX { slots[slot].x = value } else { slots[slot].y = value }
-            slots[slot].hasPosition = true
-            slots[slot].hasMoved = true
-        default:
-            return
-        }
+        return true
     }
 
-    private mutating func ensureSlot() {
-        while slots.count <= slot { slots.append(Slot()) }
+    static func isTouch(type: Int, code: Int) -> Bool {
+        (type == EvdevContacts.Codes.evABS
+            && (EvdevContacts.Codes.multiTouch.contains(code) || code == EvdevContacts.Codes.absX || code == EvdevContacts.Codes.absY))
+            || (type == EvdevContacts.Codes.evKEY && code == EvdevContacts.Codes.btnTouch)
+            || (type == EvdevContacts.Codes.evSYN && code == EvdevContacts.Codes.synMTReport)
     }
 
-    /// Turns what changed since the last `SYN_REPORT` into events, slot by slot.
-    private mutating func report(at nanoseconds: Int64, into events: inout [PointerEvent]) throws(CaptureError) {
-        if requiresMapping, axes == nil, slots.contains(where: { $0.isNew }) {
-            axes = try resolveAxes()
-        }
-        for index in slots.indices {
-            var s = slots[index]
-            if s.isLifted, let id = s.reported {
-                events.append(event(nanoseconds, s, .up, id: id))
-                s.reported = nil
-            }
-            if s.isNew, s.trackingID >= 0 {
-                guard s.hasPosition else {
-                    throw CaptureError(.malformedLine("contact \(s.trackingID) in slot \(index) goes down without ABS_MT_POSITION_X/Y"))
-                }
-                s.reported = s.trackingID
-                events.append(event(nanoseconds, s, .down, id: s.trackingID))
-            } else if s.hasMoved, let id = s.reported {
-                events.append(event(nanoseconds, s, .move, id: id))
-            }
-            s.isNew = false
-            s.isLifted = false
-            s.hasMoved = false
-            slots[index] = s
-        }
-    }
-
-    private func resolveAxes() throws(CaptureError) -> GeteventAxes {
-        let device = followed ?? ""
+    static func resolveAxes(_ options: GeteventOptions, device: String) throws(CaptureError) -> GeteventAxes {
         if let axes = options.axes { return axes }
         if let axes = options.deviceAxes[device] { return axes }
-        if device.isEmpty, options.deviceAxes.count == 1, let only = options.deviceAxes.first?.value { return only }
+        if options.deviceAxes.count == 1, let only = options.deviceAxes.first?.value, device.isEmpty || options.deviceAxes.keys.first == "" {
+            return only
+        }
         let known = options.deviceAxes.keys.sorted().joined(separator: ", ")
         throw CaptureError(
             .invalidArgument(
-                "no ABS_MT_POSITION_X/Y ranges for \(device.isEmpty ? "the device" : device): pass --device-info (a getevent -p dump) or --axis-range"
+                "no axis ranges for \(device.isEmpty ? "the device" : device): pass --device-info (a getevent -p dump) or --axis-range"
                     + (known.isEmpty ? "" : " (the dump has \(known))")))
     }
 
-    private func event(_ nanoseconds: Int64, _ slot: Slot, _ phase: PointerEvent.Phase, id: Int32) -> PointerEvent {
-        let location: PanVector
-        if let screen = options.screen, let axes = axes ?? options.axes {
-            location = axes.location(rawX: slot.x, rawY: slot.y, on: screen)
-        } else {
-            location = PanVector(x: Double(slot.x), y: Double(slot.y))
-        }
-        return PointerEvent(nanoseconds: nanoseconds, location: location, phase: phase, pointer: Int(id))
-    }
-
     // MARK: - Tokens
-
-    static let evSYN = 0, evKEY = 1, evABS = 3
-    static let synReport = 0, synMTReport = 2, synDropped = 3
-    static let absMTSlot = 0x2f, absMTPositionX = 0x35, absMTPositionY = 0x36, absMTTrackingID = 0x39
-    static let multiTouchCodes: Set<Int> = [absMTSlot, absMTPositionX, absMTPositionY, absMTTrackingID]
-    /// Codes PanTrace does not use; any label not listed is one of them.
-    static let otherCode = -1
 
     /// `[   53890.813990]`: `%8ld.%06ld`, seconds and microseconds of `CLOCK_MONOTONIC`.
     static func timestamp(_ bytes: ArraySlice<UInt8>) throws(CaptureError) -> Int64 {
@@ -213,11 +156,22 @@ struct GeteventParser: PointerLogParser {
         return Int64(seconds) * 1_000_000_000 + Int64(micros) * 1000
     }
 
+    /// Eight hex digits, or a label: `DOWN` 1, `UP` 0, any other nil.
+    static func value(_ token: ArraySlice<UInt8>) throws(CaptureError) -> Int32? {
+        if token.count == 8, let hex = ASCIINumber.hex(token) { return Int32(truncatingIfNeeded: hex) }
+        if token.elementsEqual("DOWN".utf8) { return 1 }
+        if token.elementsEqual("UP".utf8) { return 0 }
+        if let first = token.first, !(ASCIINumber.zero...ASCIINumber.nine).contains(first), ASCIINumber.hex(token) == nil {
+            return nil  // A value label (MT_TOOL_FINGER): fine for events PanTrace does not use.
+        }
+        throw CaptureError(.malformedLine("VALUE must be eight hex digits, found \(ASCIINumber.quoted(token))"))
+    }
+
     static func type(_ token: ArraySlice<UInt8>) throws(CaptureError) -> Int {
         if token.count == 4, let hex = ASCIINumber.hex(token) { return Int(hex) }
-        if token.elementsEqual("EV_SYN".utf8) { return evSYN }
-        if token.elementsEqual("EV_KEY".utf8) { return evKEY }
-        if token.elementsEqual("EV_ABS".utf8) { return evABS }
+        if token.elementsEqual("EV_SYN".utf8) { return EvdevContacts.Codes.evSYN }
+        if token.elementsEqual("EV_KEY".utf8) { return EvdevContacts.Codes.evKEY }
+        if token.elementsEqual("EV_ABS".utf8) { return EvdevContacts.Codes.evABS }
         guard token.starts(with: "EV_".utf8) else {
             throw CaptureError(.malformedLine("TYPE must be an EV_ label or four hex digits, found \(ASCIINumber.quoted(token))"))
         }
@@ -225,20 +179,20 @@ struct GeteventParser: PointerLogParser {
     }
 
     static func code(_ token: ArraySlice<UInt8>, type: Int) throws(CaptureError) -> Int {
+        typealias C = EvdevContacts.Codes
         if token.count == 4, let hex = ASCIINumber.hex(token) { return Int(hex) }
+        let labels: [(String, Int)]
         switch type {
-        case evSYN:
-            if token.elementsEqual("SYN_REPORT".utf8) { return synReport }
-            if token.elementsEqual("SYN_MT_REPORT".utf8) { return synMTReport }
-            if token.elementsEqual("SYN_DROPPED".utf8) { return synDropped }
-        case evABS:
-            if token.elementsEqual("ABS_MT_SLOT".utf8) { return absMTSlot }
-            if token.elementsEqual("ABS_MT_POSITION_X".utf8) { return absMTPositionX }
-            if token.elementsEqual("ABS_MT_POSITION_Y".utf8) { return absMTPositionY }
-            if token.elementsEqual("ABS_MT_TRACKING_ID".utf8) { return absMTTrackingID }
-        default:
-            break
+        case C.evSYN: labels = [("SYN_REPORT", C.synReport), ("SYN_MT_REPORT", C.synMTReport), ("SYN_DROPPED", C.synDropped)]
+        case C.evABS:
+            labels = [
+                ("ABS_MT_SLOT", C.absMTSlot), ("ABS_MT_POSITION_X", C.absMTPositionX), ("ABS_MT_POSITION_Y", C.absMTPositionY),
+                ("ABS_MT_TRACKING_ID", C.absMTTrackingID), ("ABS_X", C.absX), ("ABS_Y", C.absY)
+            ]
+        case C.evKEY: labels = [("BTN_TOUCH", C.btnTouch), ("BTN_TOOL_FINGER", C.btnToolFinger)]
+        default: labels = []
         }
-        return otherCode
+        for (label, value) in labels where token.elementsEqual(label.utf8) { return value }
+        return C.other
     }
 }

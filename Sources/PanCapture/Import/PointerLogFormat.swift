@@ -4,9 +4,11 @@ public enum PointerLogFormat: String, Hashable, Sendable, CaseIterable {
     case csv
     /// One `{"t_ms":…,"x":…,"y":…,"phase":"…","pointer":…}` object per line.
     case jsonl
-    /// Android `getevent -lt` or `getevent -t`, multi-touch protocol B.
+    /// Android `getevent -lt` or `getevent -t`: multi-touch protocol A or B, or single touch.
     case getevent
+    /// Linux `evemu-record`: `E: sec.usec TYPE CODE VALUE`, with the device's `A:` axis lines.
+    case evemu
 
-    /// The source name recorded in metadata: `import:csv`, `import:jsonl`, `import:getevent`.
+    /// The source name recorded in metadata: `import:csv`, `import:jsonl`, `import:getevent`, `import:evemu`.
     public var source: String { "import:\(rawValue)" }
 }

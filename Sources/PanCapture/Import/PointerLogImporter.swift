@@ -19,15 +19,21 @@ public struct PointerLogImporter: Sendable {
         public var format: PointerLogFormat
         /// Bytes read at a time; also the longest line accepted.
         public var bufferSize: Int
-        /// How to read `getevent` logs.
+        /// How to read `getevent` and `evemu` logs.
         public var getevent: GeteventOptions
+        /// Skip lines that cannot be used (``CaptureError/skipReason``) instead of stopping
+        /// at the first; ``Summary/skipped`` counts them.
+        public var skipsBadLines: Bool
 
         /// Creates a configuration; the buffer is 64 KiB by default.
-        public init(format: PointerLogFormat, bufferSize: Int = 1 << 16, getevent: GeteventOptions = GeteventOptions()) {
+        public init(
+            format: PointerLogFormat, bufferSize: Int = 1 << 16, getevent: GeteventOptions = GeteventOptions(), skipsBadLines: Bool = false
+        ) {
             precondition(bufferSize >= 16, "bufferSize must be at least 16 bytes")
             self.format = format
             self.bufferSize = bufferSize
             self.getevent = getevent
+            self.skipsBadLines = skipsBadLines
         }
     }
 
@@ -43,6 +49,16 @@ public struct PointerLogImporter: Sendable {
         public var peakBufferedBytes = 0
         /// The read buffer's allocated capacity (it never grows past it).
         public var bufferCapacity = 0
+        /// Lines skipped (``Configuration/skipsBadLines``), by reason.
+        public var skipped: [String: Int] = [:]
+        /// The first skipped lines' errors (at most ``skippedExampleLimit``), file and line filled in.
+        public var skippedExamples: [CaptureError] = []
+        /// How many skipped lines ``skippedExamples`` keeps.
+        public static let skippedExampleLimit = 5
+        /// Every line skipped.
+        public var skippedTotal: Int { skipped.values.reduce(0, +) }
+        /// When the log gave no touch at all: why, in one line (nil when it gave some).
+        public var noTouchReason: String?
     }
 
     /// The configuration in use.
@@ -106,6 +122,12 @@ public struct PointerLogImporter: Sendable {
             if !requiresMapping { options.screen = nil }
             var parser = GeteventParser(options: options, requiresMapping: requiresMapping)
             summary = try run(&reader, &parser, body)
+        case .evemu:
+            var options = configuration.getevent
+            if !requiresMapping { options.screen = nil }
+            if requiresMapping, options.axes == nil, let beside = try EvemuParser.axesBeside(log: path) { options.deviceAxes[""] = beside }
+            var parser = EvemuParser(options: options, requiresMapping: requiresMapping)
+            summary = try run(&reader, &parser, body)
         }
         summary.peakBufferedBytes = reader.peakBufferedBytes
         summary.bufferCapacity = reader.bufferCapacity
@@ -119,6 +141,14 @@ public struct PointerLogImporter: Sendable {
         var events: [PointerEvent] = []
         events.reserveCapacity(16)
         let path = reader.path
+        let skipsBadLines = configuration.skipsBadLines
+        /// Skips the line when lenient and the error allows it; throws otherwise.
+        func skipOrThrow(_ error: CaptureError, _ location: LogLineReader.Location) throws(CaptureError) {
+            let located = error.located(file: path, line: location.line, byteOffset: location.byteOffset)
+            guard skipsBadLines, let reason = error.skipReason else { throw located }
+            summary.skipped[reason, default: 0] += 1
+            if summary.skippedExamples.count < Summary.skippedExampleLimit { summary.skippedExamples.append(located) }
+        }
         try reader.forEachLine { line, location throws(CaptureError) -> Bool in
             summary.lines = location.line
             events.removeAll(keepingCapacity: true)
@@ -129,18 +159,20 @@ public struct PointerLogImporter: Sendable {
                     summary.warnings.append(CaptureError(.truncatedLine, file: path, line: location.line, byteOffset: location.byteOffset))
                     return false
                 }
-                throw error.located(file: path, line: location.line, byteOffset: location.byteOffset)
+                try skipOrThrow(error, location)
+                return true
             }
             for event in events {
                 summary.events += 1
                 do throws(CaptureError) {
                     guard try body(event) else { return false }
                 } catch {
-                    throw error.located(file: path, line: location.line, byteOffset: location.byteOffset)
+                    try skipOrThrow(error, location)
                 }
             }
             return true
         }
+        summary.noTouchReason = parser.noTouchReason
         return summary
     }
 }

@@ -13,13 +13,19 @@ struct RecordCommand: ParsableCommand {
             inside OUT when OUT is a folder or ends in /), as they are recognised; existing files \
             are never overwritten. On a bad line the gesture being written keeps every sample \
             before it (the file is left without its end mark) and the command fails naming the \
-            line. Formats and recognizer rules: docs/CAPTURE.md.
+            line. With --skip-bad-lines, lines that cannot be used are skipped instead, counted by \
+            reason, the first few printed with their line numbers, and the command exits 3. A log \
+            with no gesture exits 1 with one line saying why. Formats and recognizer rules: \
+            docs/CAPTURE.md.
             """)
+
+    /// The exit status when gestures were recorded but lines were skipped (--skip-bad-lines).
+    static let skippedLinesExitCode: Int32 = 3
 
     @Option(name: .customLong("from"), help: "The pointer log to read.")
     var log: String
 
-    @Option(help: "Log format: csv, jsonl or getevent (default: from the extension .csv or .jsonl).")
+    @Option(help: "Log format: csv, jsonl, getevent or evemu (default: from the extension .csv, .jsonl or .events).")
     var format: PointerLogFormat?
 
     @Option(name: .shortAndLong, help: "Output stem (OUT → OUT-1.pantrace, …) or folder (ends in / or exists).")
@@ -65,12 +71,17 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .customLong("tag"), help: "A tag for every gesture (repeat for several).")
     var tags: [String] = []
 
+    @Flag(
+        name: .customLong("skip-bad-lines"),
+        help: "Skip lines that cannot be used (counted by reason, the first few printed); exit 3 if any were skipped.")
+    var skipsBadLines = false
+
     func validate() throws {
         guard slop >= 0, slop.isFinite else { throw ValidationError("--slop must be a non-negative number") }
         guard edgeZone >= 0, edgeZone.isFinite else { throw ValidationError("--edge-zone must be a non-negative number") }
         try ScreenGeometry.validate(scale: scale)
         guard format != nil || PointerLogFormat(path: log) != nil else {
-            throw ValidationError("--format is needed: \(log) does not end in .csv or .jsonl")
+            throw ValidationError("--format is needed: \(log) does not end in .csv, .jsonl or .events")
         }
     }
 
@@ -79,7 +90,8 @@ struct RecordCommand: ParsableCommand {
         let format = self.format ?? PointerLogFormat(path: log)!
         let importer = PointerLogImporter(
             configuration: .init(
-                format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
+                format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen),
+                skipsBadLines: skipsBadLines))
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
         let destination = RecordingDestination(output: output, logPath: log)
@@ -94,14 +106,45 @@ struct RecordCommand: ParsableCommand {
             configuration: .init(
                 recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata),
             destination: destination)
+        let summary: PointerLogImporter.Summary
         do {
-            let summary = try importer.record(logAt: log, into: recording)
-            Self.report(recording)
-            for warning in summary.warnings { StandardError.line("warning: \(warning)") }
+            summary = try importer.record(logAt: log, into: recording)
         } catch {
             Self.report(recording)
             throw error
         }
+        for warning in summary.warnings { StandardError.line("warning: \(warning)") }
+        Self.reportSkipped(summary)
+        guard !recording.gestures.isEmpty else { throw CLIFailure(Self.whyEmpty(log, summary, recording)) }
+        Self.report(recording)
+        if summary.skippedTotal > 0 { throw ExitCode(Self.skippedLinesExitCode) }
+    }
+
+    /// One line saying why a log gave no gesture.
+    static func whyEmpty(_ log: String, _ summary: PointerLogImporter.Summary, _ recording: GestureRecording) -> String {
+        if let reason = summary.noTouchReason { return "no gestures in \(log): \(reason)" }
+        var notes: [String] = []
+        var touches = 0
+        for failure in PanRecognizer.Failure.allCases {
+            if let count = recording.failures[failure] {
+                notes.append("\(count) \(failure.rawValue)")
+                touches += count
+            }
+        }
+        if summary.events == 0 { return "no gestures in \(log): no pointer events in \(summary.lines) lines" }
+        if notes.isEmpty { return "no gestures in \(log): \(summary.events) pointer events, none of them began a pan" }
+        return "no gestures in \(log): \(touches == 1 ? "the touch" : "every one of the \(touches) touches") "
+            + (notes.count == 1 ? recording.failures.first!.key.rawValue : "failed: " + notes.joined(separator: ", "))
+    }
+
+    /// The skipped lines: counts by reason, the first few, and a total (standard error).
+    static func reportSkipped(_ summary: PointerLogImporter.Summary) {
+        guard summary.skippedTotal > 0 else { return }
+        for example in summary.skippedExamples { StandardError.line("skipped: \(example)") }
+        let reasons = summary.skipped.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+        StandardError.line(
+            "skipped \(summary.skippedTotal) line\(summary.skippedTotal == 1 ? "" : "s"): "
+                + reasons.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
     }
 
     /// One line per file written, then what did not become a gesture.
@@ -126,7 +169,15 @@ struct RecordCommand: ParsableCommand {
 extension PointerLogFormat {
     /// The format a log's extension names, if it names one (`.csv`, `.jsonl`).
     init?(path: String) {
-        if path.hasSuffix(".csv") { self = .csv } else if path.hasSuffix(".jsonl") { self = .jsonl } else { return nil }
+        if path.hasSuffix(".csv") {
+            self = .csv
+        } else if path.hasSuffix(".jsonl") {
+            self = .jsonl
+        } else if path.hasSuffix(".events") {
+            self = .evemu
+        } else {
+            return nil
+        }
     }
 }
 
