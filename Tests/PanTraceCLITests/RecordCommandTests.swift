@@ -105,8 +105,28 @@ struct RecordCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(moving.stdout.utf8)) as? [String: Any])
         #expect(abs((object["vx"] as? Double ?? 0) - 500) < 0.01)
         #expect(object["vy"] as? Double == 0)
+        #expect(object["gesture"] as? Int == 1 && object["duration_s"] as? Double == 0.02)
         let late = try Self.write("t_ms,x,y,phase\n0,0,0,down\n10,5,0,move\n20,10,0,move\n61,10,0,up\n", "\(dir)/late.csv")
-        #expect(try BinaryTests.run(["velocity", late]).stdout == "{\"vx\":null,\"vy\":null}\n")
-        #expect(try BinaryTests.run(["velocity", "--strategy", "flutter", late]).stdout == "{\"vx\":0,\"vy\":0}\n")
+        #expect(try BinaryTests.run(["velocity", late]).stdout.contains("\"vx\":null,\"vy\":null"))
+        #expect(try BinaryTests.run(["velocity", "--strategy", "flutter", late]).stdout.contains("\"vx\":0,\"vy\":0"))
+    }
+
+    /// A session that starts with a tap: every touch gets its line (the tap's velocity is
+    /// null, not the log's), and `--gesture` picks one or names how many there are.
+    @Test func velocityReportsEveryTouchAndGesturePicksOne() throws {
+        let dir = try Self.folder()
+        let log = try Self.write(
+            "t_ms,x,y,phase\n0,0,0,down\n5,1,0,up\n100,0,0,down\n110,5,0,move\n120,10,0,move\n120,10,0,up\n", "\(dir)/s.csv")
+        let all = try BinaryTests.run(["velocity", log])
+        let lines = all.stdout.split(separator: "\n")
+        #expect(all.status == 0 && lines.count == 2)
+        #expect(lines[0].contains("\"gesture\":1") && lines[0].contains("\"vx\":null"))
+        #expect(lines[1].contains("\"gesture\":2") && lines[1].contains("\"start_s\":0.1"))
+        let second = try BinaryTests.run(["velocity", "--gesture", "2", log])
+        #expect(second.stdout == String(lines[1]) + "\n")
+        let beyond = try BinaryTests.run(["velocity", "--gesture", "3", log])
+        #expect(beyond.status == 1 && beyond.stderr.contains("the log has 2 touches"))
+        let empty = try Self.write("t_ms,x,y,phase\n", "\(dir)/e.csv")
+        #expect(try BinaryTests.run(["velocity", empty]).status == 1)
     }
 }
