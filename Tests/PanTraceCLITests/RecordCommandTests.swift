@@ -130,3 +130,20 @@ struct RecordCommandTests {
         #expect(try BinaryTests.run(["velocity", empty]).status == 1)
     }
 }
+
+/// `inspect` on folders, with the exact scale.
+struct InspectCommandTests {
+    @Test func aFolderIsEveryTraceUnderItAndTheScaleIsExact() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["synth", "-o", dir + "/a", "--count", "2", "--seed", "3", "--scale", "2.625"]).status == 0)
+        #expect(try BinaryTests.run(["synth", "-o", dir + "/a/b", "--count", "1", "--seed", "4"]).status == 0)
+        let result = try BinaryTests.run(["inspect", dir + "/a"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(result.status == 0 && lines.count == 3)
+        #expect(lines.filter { $0.contains("@2.625x") }.count == 2)
+        #expect(lines.filter { $0.contains("@3x") }.count == 1)
+        let empty = try BinaryTests.temporaryFolder()
+        let none = try BinaryTests.run(["inspect", empty])
+        #expect(none.status == 1 && none.stderr.contains("no trace files"))
+    }
+}

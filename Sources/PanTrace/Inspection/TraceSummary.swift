@@ -10,7 +10,8 @@ public struct TraceSummary: Codable, Hashable, Sendable {
     public var duration_s: Double
     /// The sample rate from the median interval between samples (robust to jitter and gaps).
     public var rate_hz: Double
-    /// The largest velocity magnitude among the samples.
+    /// The peak speed over the gesture, pt/s: by default the largest recorded velocity
+    /// magnitude; `pantrace inspect` passes a robust estimate instead (``init(file:contents:peakVelocity:)``).
     public var peak_velocity_pt_s: Double
     public var intent: Intent
     public var source: String
@@ -22,8 +23,9 @@ public struct TraceSummary: Codable, Hashable, Sendable {
     public var complete: Bool
     public var warnings: [String]
 
-    /// Summarizes a file that was read.
-    public init(file: String, contents: TraceFile) {
+    /// Summarizes a file that was read; `peakVelocity` replaces the largest recorded
+    /// velocity as the peak when given.
+    public init(file: String, contents: TraceFile, peakVelocity: Double? = nil) {
         let trace = contents.trace
         self.file = file
         id = trace.metadata.id
@@ -38,7 +40,7 @@ public struct TraceSummary: Codable, Hashable, Sendable {
         intervals.sort()
         let median = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
         rate_hz = median > 0 ? (1 / median * 10).rounded() / 10 : 0
-        peak_velocity_pt_s = trace.samples.reduce(0) { max($0, $1.velocity.magnitude) }
+        peak_velocity_pt_s = peakVelocity ?? trace.samples.reduce(0) { max($0, $1.velocity.magnitude) }
         intent = trace.metadata.intent
         source = trace.metadata.source
         velocity = trace.metadata.velocityOrigin

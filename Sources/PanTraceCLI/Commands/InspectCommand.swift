@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import PanCapture
 internal import PanTrace
 internal import Foundation
 
@@ -6,9 +7,17 @@ internal import Foundation
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Summarize trace files: samples, duration, rate, peak velocity, intent, chunks, size, completeness.")
+        abstract: "Summarize trace files: samples, duration, rate, peak velocity, intent, chunks, size, completeness.",
+        discussion: """
+            A folder stands for every trace file under it (sorted; hidden names skipped). \
+            Peak velocity is the largest speed Android's lsq2 tracker reports at any sample from \
+            the third on, recomputed from the translations (degree 2, the last 100 ms), in pt/s: \
+            the velocities recorded in the file are not used, since a recorder's first ones are \
+            often a start-of-gesture artefact. The screen is printed with its exact scale \
+            (390x844@3x, 411x731@2.625x).
+            """)
 
-    @Argument(help: "Trace files (.pantrace, .jsonl, .csv).")
+    @Argument(help: "Trace files (.pantrace, .jsonl, .csv) or folders of them.")
     var files: [String]
 
     @Flag(
@@ -23,10 +32,10 @@ struct InspectCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var failures = 0
-        for file in files {
+        for file in try Self.expand(files) {
             do {
                 let contents = try TraceFiles.read(file, reader: read.reader)
-                let summary = TraceSummary(file: file, contents: contents)
+                let summary = TraceSummary(file: file, contents: contents, peakVelocity: PeakVelocity.of(contents.trace.samples))
                 if json {
                     print(String(decoding: try encoder.encode(summary), as: UTF8.self))
                 } else {
@@ -41,9 +50,33 @@ struct InspectCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
+    /// The files named, with each folder replaced by the trace files under it; a folder with
+    /// none is an error rather than a silent nothing.
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                files.append(path)
+                continue
+            }
+            let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv])
+            for problem in listing.problems { StandardError.line("warning: \(problem)") }
+            guard !listing.files.isEmpty else { throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) in the folder") }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            files += listing.files.map { base + $0 }
+        }
+        return files
+    }
+
+    /// A number as short as it can be written exactly: 3, 2.625, 390.5.
+    static func exact(_ value: Double) -> String {
+        value.rounded() == value && value.magnitude < 1e15 ? String(Int(value)) : String(value)
+    }
+
     static func line(_ s: TraceSummary) -> String {
         func f(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
-        let screen = "\(f(s.screen.width, 0))x\(f(s.screen.height, 0))@\(f(s.screen.scale, 0))x"
+        let screen = "\(exact(s.screen.width))x\(exact(s.screen.height))@\(exact(s.screen.scale))x"
         return "\(s.file): \(s.samples) samples, \(f(s.duration_s, 3)) s, \(f(s.rate_hz, 1)) Hz, peak \(f(s.peak_velocity_pt_s, 1)) pt/s, "
             + "intent \(s.intent.rawValue), source \(s.source), screen \(screen), \(s.chunks) \(s.chunks == 1 ? "chunk" : "chunks"), \(s.bytes) bytes, "
             + "\(f(s.bytes_per_sample, 2)) B/sample, \(s.complete ? "complete" : "INCOMPLETE")"
