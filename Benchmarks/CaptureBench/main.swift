@@ -1,7 +1,8 @@
 // Capture benchmark: recognizer + lsq2 throughput against a naive baseline, CSV import
-// against Foundation string parsing, and `record` of a 1 GB CSV log in bounded memory.
+// against Foundation string parsing, and `record` of a big log in bounded memory, in each
+// format: CSV, getevent multi-touch protocol A and B, evemu. The logs are generated here.
 // Run: swift build -c release --product CaptureBench && .build/release/CaptureBench
-// Size of the big log: CAPTURE_BENCH_LOG_MB (default 1024). Prints markdown tables.
+// Size of each big log: CAPTURE_BENCH_LOG_MB (default 1024). Prints markdown tables.
 import BenchmarkSupport
 import Foundation
 import PanCapture
@@ -17,6 +18,14 @@ func residentKiB() -> (peak: Int, current: Int) {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
     return (value("VmHWM:"), value("VmRSS:"))
+}
+
+/// Resets the peak resident set size (VmHWM) to the current one, so the next reading is one
+/// phase's peak (Linux `/proc/self/clear_refs`, value 5). False where that is not possible.
+func resetPeakResident() -> Bool {
+    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+    defer { try? handle.close() }
+    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
 }
 
 // MARK: - A gesture stream
@@ -170,44 +179,199 @@ func writeLog(at path: String, megabytes: Int, moves: Int) throws -> Int {
     return events
 }
 
+// MARK: - Kernel event logs on disk (getevent, evemu)
+
+/// The kernel-event log forms the benchmark writes: one contact's pans, as a panel reports them.
+enum EvdevLog: String, CaseIterable {
+    /// `getevent -t`, multi-touch protocol A: every frame lists the contact (tracking id, x,
+    /// y, `SYN_MT_REPORT`), then `SYN_REPORT`; an empty frame lifts it.
+    case geteventA = "getevent -t, protocol A"
+    /// `getevent -t`, multi-touch protocol B: slot 0, a tracking id at the down, x and y at
+    /// each move, tracking id -1 at the lift.
+    case geteventB = "getevent -t, protocol B"
+    /// `evemu-record`, protocol B as above, with the description's `A:` axis lines.
+    case evemu = "evemu-record, protocol B"
+}
+
+private let hexDigits = Array("0123456789abcdef".utf8)
+
+/// Appends `value` as `width` lowercase hex digits (its low `4 · width` bits).
+func appendHex(_ value: UInt32, width: Int, to bytes: inout [UInt8]) {
+    var shift = (width - 1) * 4
+    while shift >= 0 {
+        bytes.append(hexDigits[Int(value >> UInt32(shift) & 0xF)])
+        shift -= 4
+    }
+}
+
+/// Writes a `kind` log of about `megabytes` MB: pans of `moves` moves at 1 kHz, x and y the
+/// numbers ``writeLog(at:megabytes:moves:)`` writes (there in hundredths of a point, here in
+/// panel units of 0…32767), lifting 1 ms after the last move, 300 ms between pans, streamed
+/// through a 1 MiB buffer.
+/// - Returns: the pointer events (down, moves, up) and the lines written.
+func writeEvdevLog(at path: String, kind: EvdevLog, megabytes: Int, moves: Int) throws -> (events: Int, lines: Int) {
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+    }
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    let target = megabytes << 20
+    var buffer: [UInt8] = []
+    var lines = 0
+    if kind == .evemu {
+        let header =
+            "# EVEMU 1.3\nN: CaptureBench Panel\nI: 0018 0000 0000 0000\n"
+            + "A: 00 0 32767 0 0 0\nA: 01 0 32767 0 0 0\nA: 2f 0 9 0 0 0\nA: 35 0 32767 0 0 0\nA: 36 0 32767 0 0 0\nA: 39 0 65535 0 0 0\n"
+        buffer.append(contentsOf: header.utf8)
+        lines = 9
+    }
+    buffer.reserveCapacity(1 << 20 + 256)
+    var written = 0, events = 0
+    var tMicro = 1_000_000_000, k = 0, gesture = 0
+    var stamp: [UInt8] = []
+    /// One kernel event at the frame's time.
+    func event(_ type: UInt32, _ code: UInt32, _ value: Int32) {
+        buffer.append(contentsOf: stamp)
+        appendHex(type, width: 4, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        appendHex(code, width: 4, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        if kind == .evemu {
+            appendInt(Int(value), to: &buffer)
+        } else {
+            appendHex(UInt32(bitPattern: value), width: 8, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        lines += 1
+    }
+    while written + buffer.count < target || k != 0 {
+        // `[    1000.001000] ` (getevent's %8ld.%06ld) or `E: 1000.001000 `.
+        stamp.removeAll(keepingCapacity: true)
+        stamp.append(contentsOf: kind == .evemu ? Array("E: ".utf8) : [UInt8(ascii: "[")])
+        var seconds: [UInt8] = []
+        appendInt(tMicro / 1_000_000, to: &seconds)
+        if kind != .evemu { stamp.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, 8 - seconds.count))) }
+        stamp.append(contentsOf: seconds)
+        stamp.append(UInt8(ascii: "."))
+        var micros = tMicro % 1_000_000
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 6)
+        for index in stride(from: 5, through: 0, by: -1) {
+            digits[index] = UInt8(ascii: "0") + UInt8(micros % 10)
+            micros /= 10
+        }
+        stamp.append(contentsOf: digits)
+        stamp.append(contentsOf: kind == .evemu ? [UInt8(ascii: " ")] : Array("] ".utf8))
+
+        let x = Int32(500 + (k * 37 + gesture * 11) % 30000), y = Int32(1000 + (k % 400) * 7)
+        let id = Int32(gesture % 60000 + 1)
+        let lifts = k > moves
+        switch (kind, lifts) {
+        case (.geteventA, false):
+            event(3, 0x39, id)
+            event(3, 0x35, x)
+            event(3, 0x36, y)
+            event(0, 2, 0)
+        case (.geteventA, true):
+            event(0, 2, 0)
+        case (_, false):
+            if k == 0 {
+                event(3, 0x2f, 0)
+                event(3, 0x39, id)
+            }
+            event(3, 0x35, x)
+            event(3, 0x36, y)
+        case (_, true):
+            event(3, 0x39, -1)
+        }
+        event(0, 0, 0)
+        events += 1
+        tMicro += 1000
+        if lifts {
+            k = 0
+            gesture += 1
+            tMicro += 300_000
+        } else {
+            k += 1
+        }
+        if buffer.count >= 1 << 20 {
+            try handle.write(contentsOf: buffer)
+            written += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+    try handle.write(contentsOf: buffer)
+    return (events, lines)
+}
+
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capturebench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
 
-// MARK: 1. record of a big CSV log (first, so the peak RSS is this phase's)
+// MARK: 1. record of a big log in each format (the peak RSS reset before each)
 
 let megabytes = Int(ProcessInfo.processInfo.environment["CAPTURE_BENCH_LOG_MB"] ?? "") ?? 1024
-let logPath = "\(folder)/big.csv"
-let generationStart = clock.now
-let logEvents = try writeLog(at: logPath, megabytes: megabytes, moves: 100_000)
-let logBytes = (try FileManager.default.attributesOfItem(atPath: logPath)[.size] as? Int) ?? 0
-let generationTime = seconds(clock.now - generationStart)
-let rssBefore = residentKiB()
-let recording = GestureRecording(
-    configuration: .init(metadata: TraceMetadata(id: "", source: "import:csv")),
-    destination: RecordingDestination(folder: "\(folder)/out", stem: "big"))
-try FileManager.default.createDirectory(atPath: "\(folder)/out", withIntermediateDirectories: true)
-let recordStart = clock.now
-let summary = try PointerLogImporter(configuration: .init(format: .csv)).record(logAt: logPath, into: recording)
-let recordTime = seconds(clock.now - recordStart)
-let rssAfter = residentKiB()
-let outputBytes = try FileManager.default.contentsOfDirectory(atPath: "\(folder)/out").reduce(0) { total, name in
-    total + ((try FileManager.default.attributesOfItem(atPath: "\(folder)/out/\(name)")[.size] as? Int) ?? 0)
-}
-try FileManager.default.removeItem(atPath: logPath)
-try FileManager.default.removeItem(atPath: "\(folder)/out")
-precondition(summary.events == logEvents, "read \(summary.events) of \(logEvents) events")
+/// Panel units 0…32767 on both axes onto the default screen, for the kernel-event logs.
+let panel = GeteventOptions(axes: GeteventAxes(x: 0...32767, y: 0...32767), screen: .phone)
+var peakIsPerPhase = true
 
-print("## record of a \(logBytes >> 20) MiB CSV log\n")
-print("| log | events | gestures | time | events/s | MB/s | output | peak RSS before | peak RSS after | RSS after |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+/// Writes a log with `write` (returning its pointer events and lines), records it, checks
+/// every event was read, prints one table row and removes the log and the output.
+@MainActor
+func recordBigLog(
+    _ name: String, file: String, format: PointerLogFormat, getevent: GeteventOptions = GeteventOptions(),
+    write: (String) throws -> (events: Int, lines: Int)
+) throws {
+    let path = "\(folder)/\(file)", out = "\(folder)/out"
+    let generationStart = clock.now
+    let (logEvents, logLines) = try write(path)
+    let generationTime = seconds(clock.now - generationStart)
+    let logBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let recording = GestureRecording(
+        configuration: .init(metadata: TraceMetadata(id: "", source: "import:\(format.rawValue)")),
+        destination: RecordingDestination(folder: out, stem: "big"))
+    let importer = PointerLogImporter(configuration: .init(format: format, getevent: getevent))
+    if !resetPeakResident() { peakIsPerPhase = false }
+    let rssBefore = residentKiB()
+    let recordStart = clock.now
+    let summary = try importer.record(logAt: path, into: recording)
+    let recordTime = seconds(clock.now - recordStart)
+    let rssAfter = residentKiB()
+    let outputBytes = try FileManager.default.contentsOfDirectory(atPath: out).reduce(0) { total, name in
+        total + ((try FileManager.default.attributesOfItem(atPath: "\(out)/\(name)")[.size] as? Int) ?? 0)
+    }
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.removeItem(atPath: out)
+    precondition(summary.events == logEvents, "\(name): read \(summary.events) of \(logEvents) events")
+    precondition(summary.lines == logLines, "\(name): read \(summary.lines) of \(logLines) lines")
+    precondition(summary.warnings.isEmpty && recording.gestures.allSatisfy(\.isComplete), "\(name): \(summary.warnings)")
+    func f(_ format: String, _ value: Double) -> String { String(format: format, value) }
+    print(
+        "| \(name) | \(logBytes >> 20) MiB | \(logLines) | \(logEvents) | \(recording.gestures.count) | \(f("%.1f", recordTime)) s "
+            + "| \(f("%.2f", Double(logEvents) / recordTime / 1e6)) M | \(f("%.2f", Double(logLines) / recordTime / 1e6)) M "
+            + "| \(f("%.0f", Double(logBytes) / recordTime / 1e6)) | \(outputBytes >> 20) MiB "
+            + "| \(rssBefore.current / 1024) MiB | \(rssAfter.peak / 1024) MiB | \(rssAfter.current / 1024) MiB "
+            + "| \(summary.peakBufferedBytes) of \(summary.bufferCapacity) B | \(f("%.1f", generationTime)) s |")
+}
+
+print("## record of a \(megabytes) MiB log in each format\n")
 print(
-    "| \(logBytes >> 20) MiB | \(logEvents) | \(recording.gestures.count) | \(String(format: "%.1f", recordTime)) s "
-        + "| \(String(format: "%.2f", Double(logEvents) / recordTime / 1e6)) M | \(String(format: "%.0f", Double(logBytes) / recordTime / 1e6)) "
-        + "| \(outputBytes >> 20) MiB | \(rssBefore.peak / 1024) MiB | \(rssAfter.peak / 1024) MiB | \(rssAfter.current / 1024) MiB |")
+    "| log | size | lines | events | gestures | time | events/s | lines/s | MB/s | output | RSS before | peak RSS during | RSS after "
+        + "| read buffer peak | log written in |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+try recordBigLog("CSV", file: "big.csv", format: .csv) { path in
+    let events = try writeLog(at: path, megabytes: megabytes, moves: 100_000)
+    return (events, events + 1)
+}
+for kind in EvdevLog.allCases {
+    try recordBigLog(kind.rawValue, file: kind == .evemu ? "big.events" : "big.txt", format: kind == .evemu ? .evemu : .getevent, getevent: panel) {
+        try writeEvdevLog(at: $0, kind: kind, megabytes: megabytes, moves: 100_000)
+    }
+}
 print(
-    "\n(log written in \(String(format: "%.1f", generationTime)) s; read buffer \(summary.bufferCapacity) bytes, peak \(summary.peakBufferedBytes) bytes held)\n"
-)
+    "\n(events: pointer events, what the recognizer sees; lines: log lines, one kernel event each for getevent and evemu; "
+        + (peakIsPerPhase
+            ? "the peak RSS was reset before each record)\n" : "peak RSS is since the process started: /proc/self/clear_refs was not writable)\n"))
 
 // MARK: 2. recognizer + lsq2, one core
 
@@ -250,15 +414,32 @@ let foundationTime = try measure(minimum: 2) {
 }
 try FileManager.default.removeItem(atPath: parsePath)
 
+/// The kernel-event formats, parsing only (raw panel units, no recording).
+var evdevParse: [(name: String, events: Int, time: Double)] = []
+for kind in EvdevLog.allCases {
+    let path = "\(folder)/parse-\(kind)"
+    let (count, _) = try writeEvdevLog(at: path, kind: kind, megabytes: 64, moves: 500)
+    let evdevImporter = PointerLogImporter(configuration: .init(format: kind == .evemu ? .evemu : .getevent))
+    let time = try measure(minimum: 2) {
+        _ = try evdevImporter.forEachEvent(inLogAt: path) { event in
+            sink += event.location.x
+            return true
+        }
+    }
+    try FileManager.default.removeItem(atPath: path)
+    evdevParse.append(("\(kind.rawValue) import (parsing only)", count, time))
+}
+
 print("## throughput (one core, release build)\n")
 print("| what | events | time | events/s | vs baseline |")
 print("|---|---|---|---|---|")
-func row(_ name: String, _ count: Int, _ time: Double, _ baseline: Double?) {
-    let ratio = baseline.map { String(format: "%.1f×", $0 / time) } ?? "baseline"
+func row(_ name: String, _ count: Int, _ time: Double, _ baseline: Double?, isBaseline: Bool = false) {
+    let ratio = baseline.map { String(format: "%.1f×", $0 / time) } ?? (isBaseline ? "baseline" : "–")
     print("| \(name) | \(count) | \(String(format: "%.3f", time)) s | \(String(format: "%.2f", Double(count) / time / 1e6)) M | \(ratio) |")
 }
 row("PanRecognizer + lsq2", events.count, recognizerTime, naiveTime)
-row("naive recognizer (growing array, Double fit)", events.count, naiveTime, nil)
+row("naive recognizer (growing array, Double fit)", events.count, naiveTime, nil, isBaseline: true)
 row("CSV import (PointerLogImporter, 64 KiB buffer)", parseEvents, parseTime, foundationTime)
-row("CSV via Foundation (String, components, Double)", parseEvents, foundationTime, nil)
+row("CSV via Foundation (String, components, Double)", parseEvents, foundationTime, nil, isBaseline: true)
+for (name, count, time) in evdevParse { row(name, count, time, nil) }
 print("\n(checksum \(sink.isFinite ? "ok" : "nan"))")
