@@ -44,7 +44,7 @@ struct EvemuParser: PointerLogParser {
     mutating func parse(_ line: ArraySlice<UInt8>, into events: inout [PointerEvent]) throws(CaptureError) {
         let content = ASCIINumber.trimmed(line)
         guard content.count >= 2, content.first != UInt8(ascii: "#") else { return }
-        let fields = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        let fields = LineFields(content)
         switch fields[0] {
         case _ where fields[0].elementsEqual("E:".utf8):
             try event(fields, into: &events)
@@ -65,7 +65,7 @@ struct EvemuParser: PointerLogParser {
     }
 
     /// `A: 35 0 1279 0 0 0`.
-    private mutating func axisLine(_ fields: [ArraySlice<UInt8>]) throws(CaptureError) {
+    private mutating func axisLine(_ fields: LineFields) throws(CaptureError) {
         guard fields.count >= 4, let code = ASCIINumber.hex(fields[1]), let low = ASCIINumber.integer(fields[2]),
             let high = ASCIINumber.integer(fields[3])
         else {
@@ -77,7 +77,7 @@ struct EvemuParser: PointerLogParser {
     }
 
     /// `E: 0.081454 0003 0036 0368`.
-    private mutating func event(_ fields: [ArraySlice<UInt8>], into events: inout [PointerEvent]) throws(CaptureError) {
+    private mutating func event(_ fields: LineFields, into events: inout [PointerEvent]) throws(CaptureError) {
         guard fields.count >= 5, fields.count == 5 || fields[5].first == UInt8(ascii: "#") else {
             throw CaptureError(.malformedLine("expected E: sec.usec TYPE CODE VALUE, found \(fields.count - 1) fields"))
         }

@@ -16,6 +16,8 @@ struct GeteventParser: PointerLogParser {
     /// Whether positions must be mapped to points (record) or may stay in panel units.
     let requiresMapping: Bool
     private(set) var followed: String?
+    /// The last device prefix seen, as bytes and as text (``deviceName(_:)``).
+    private var lastDevice: (bytes: [UInt8], name: String)?
     private var contacts: EvdevContacts
     /// Event lines of devices not followed, and those devices.
     private(set) var otherDeviceLines = 0
@@ -41,12 +43,12 @@ struct GeteventParser: PointerLogParser {
             try Self.checkHeader(content, line)
             return
         }
-        let (nanoseconds, device, fields) = try Self.split(content)
-        let type = try Self.type(fields[0])
-        let code = try Self.code(fields[1], type: type)
-        let value = try Self.value(fields[2])
+        let (nanoseconds, deviceBytes, typeField, codeField, valueField) = try Self.split(content)
+        let type = try Self.type(typeField)
+        let code = try Self.code(codeField, type: type)
+        let value = try Self.value(valueField)
         eventLines += 1
-        guard follows(device, type: type, code: code) else { return }
+        guard follows(deviceName(deviceBytes), type: type, code: code) else { return }
         try contacts.handle(type: type, code: code, value: value, at: nanoseconds, into: &events)
     }
 
@@ -76,7 +78,7 @@ struct GeteventParser: PointerLogParser {
         {
             return
         }
-        let fields = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        let fields = LineFields(content)
         if fields.count == 3 || (fields.count == 4 && fields[0].last == UInt8(ascii: ":")),
             (try? type(fields[fields.count - 3])) != nil
         {
@@ -85,22 +87,30 @@ struct GeteventParser: PointerLogParser {
         throw CaptureError(.malformedLine("not a getevent line: expected \"[ seconds.micros] …\", found \(ASCIINumber.quoted(content))"))
     }
 
-    /// The timestamp, the device prefix ("" when none) and the three fields TYPE CODE VALUE.
-    static func split(_ content: ArraySlice<UInt8>) throws(CaptureError) -> (Int64, String, [ArraySlice<UInt8>]) {
+    /// The timestamp, the device prefix (empty when none) and the three fields TYPE CODE VALUE.
+    static func split(_ content: ArraySlice<UInt8>) throws(CaptureError) -> (
+        Int64, device: ArraySlice<UInt8>, type: ArraySlice<UInt8>, code: ArraySlice<UInt8>, value: ArraySlice<UInt8>
+    ) {
         guard let close = content.firstIndex(of: UInt8(ascii: "]")) else {
             throw CaptureError(.malformedLine("the timestamp is not closed with ]"))
         }
         let nanoseconds = try timestamp(content[(content.startIndex + 1)..<close])
-        var tokens = content[(close + 1)...].split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
-        var device = ""
-        if let token = tokens.first, token.last == UInt8(ascii: ":") {
-            device = String(decoding: token.dropLast(), as: UTF8.self)
-            tokens.removeFirst()
+        let fields = LineFields(content[(close + 1)...])
+        let hasDevice = fields.count > 0 && fields[0].last == UInt8(ascii: ":")
+        let first = hasDevice ? 1 : 0
+        guard fields.count - first == 3 else {
+            throw CaptureError(.malformedLine("expected TYPE CODE VALUE after the timestamp, found \(fields.count - first) fields"))
         }
-        guard tokens.count == 3 else {
-            throw CaptureError(.malformedLine("expected TYPE CODE VALUE after the timestamp, found \(tokens.count) fields"))
-        }
-        return (nanoseconds, device, tokens)
+        let device = hasDevice ? fields[0].dropLast() : content[content.endIndex...]
+        return (nanoseconds, device, fields[first], fields[first + 1], fields[first + 2])
+    }
+
+    /// The device prefix as text, decoded once for a run of lines from the same device.
+    private mutating func deviceName(_ bytes: ArraySlice<UInt8>) -> String {
+        if let cached = lastDevice, cached.bytes.elementsEqual(bytes) { return cached.name }
+        let name = String(decoding: bytes, as: UTF8.self)
+        lastDevice = (Array(bytes), name)
+        return name
     }
 
     /// Whether the line's device is the one followed; the first device to send a touch event
