@@ -3,6 +3,7 @@
 import { formatHash, parseHash } from "./address.mjs";
 import { connectionLabel } from "./connection.mjs";
 import { $ } from "./dom.view.mjs";
+import { accessNotice } from "./access.mjs";
 
 const TOAST_MS = 5000;
 
@@ -38,6 +39,9 @@ export class Shell {
   showControl(canControl) {
     document.body.dataset.canControl = String(canControl);
     $("access").hidden = canControl;
+    const notice = accessNotice({ hasToken: new URLSearchParams(location.search).has("token"), canControl });
+    $("access-banner").hidden = notice === null;
+    $("access-banner").textContent = notice ?? "";
     for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #pad")) {
       if (el.closest("#tune-queue")) continue;
       el.disabled = !canControl;

@@ -366,3 +366,18 @@ def test_shortcuts_go_to_the_player_whatever_control_has_focus(server, browser):
     wait(d, lambda d: state(d)["body"].get("playing") == "false", message="→ stepped a frame and paused")
     assert menu.get_attribute("value") == "swipe-back"
     assert d.find_element(By.ID, "stage-title").text.endswith("· swipe-back")
+
+
+def test_a_refused_token_gets_a_visible_banner_not_a_tooltip(server, browser):
+    """An address whose token the server does not accept (a restart, an old link) shows a
+    plain banner saying the page only watches; the page with the right token, or none, does not."""
+    d = browser.driver
+    d.get(server.url.split("?")[0] + "?token=" + "0" * 32)
+    banner = d.find_element(By.ID, "access-banner")
+    wait(d, lambda d: state(d)["seq"] and banner.is_displayed(), message="the banner shows")
+    assert "refused this page's token" in banner.text
+    assert state(d)["body"]["canControl"] == "false"
+    browser.screenshot("10-token-refused")
+    d.get(server.url)
+    wait(d, lambda d: state(d)["body"].get("canControl") == "true")
+    assert not d.find_element(By.ID, "access-banner").is_displayed()
