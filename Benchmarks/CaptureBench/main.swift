@@ -131,6 +131,26 @@ func appendHundredths(_ value: Int, to bytes: inout [UInt8]) {
 
 /// Writes a `t_ms,x,y,phase` log of about `megabytes` MB: pans of `moves` moves at 1 kHz
 /// (1 ms apart, t in ms with three decimals), streamed through a 1 MiB buffer.
+/// The generated pans' clock: a move every millisecond, 300 ms between pans.
+func advancePan(lifts: Bool, time: inout Int, move: inout Int, gesture: inout Int) {
+    time += 1000
+    if lifts {
+        move = 0
+        gesture += 1
+        time += 300_000
+    } else {
+        move += 1
+    }
+}
+
+/// Writes the buffer out once it holds 1 MiB, so a log of any size is written in bounded memory.
+func flushIfFull(_ buffer: inout [UInt8], to handle: FileHandle, written: inout Int) throws {
+    guard buffer.count >= 1 << 20 else { return }
+    try handle.write(contentsOf: buffer)
+    written += buffer.count
+    buffer.removeAll(keepingCapacity: true)
+}
+
 func writeLog(at path: String, megabytes: Int, moves: Int) throws -> Int {
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
         throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
@@ -161,19 +181,8 @@ func writeLog(at path: String, megabytes: Int, moves: Int) throws -> Int {
         buffer.append(contentsOf: phases[phase])
         buffer.append(UInt8(ascii: "\n"))
         events += 1
-        tMicro += 1000
-        if phase == 2 {
-            k = 0
-            gesture += 1
-            tMicro += 300_000
-        } else {
-            k += 1
-        }
-        if buffer.count >= 1 << 20 {
-            try handle.write(contentsOf: buffer)
-            written += buffer.count
-            buffer.removeAll(keepingCapacity: true)
-        }
+        advancePan(lifts: phase == 2, time: &tMicro, move: &k, gesture: &gesture)
+        try flushIfFull(&buffer, to: handle, written: &written)
     }
     try handle.write(contentsOf: buffer)
     return events
@@ -285,19 +294,8 @@ func writeEvdevLog(at path: String, kind: EvdevLog, megabytes: Int, moves: Int) 
         }
         event(0, 0, 0)
         events += 1
-        tMicro += 1000
-        if lifts {
-            k = 0
-            gesture += 1
-            tMicro += 300_000
-        } else {
-            k += 1
-        }
-        if buffer.count >= 1 << 20 {
-            try handle.write(contentsOf: buffer)
-            written += buffer.count
-            buffer.removeAll(keepingCapacity: true)
-        }
+        advancePan(lifts: lifts, time: &tMicro, move: &k, gesture: &gesture)
+        try flushIfFull(&buffer, to: handle, written: &written)
     }
     try handle.write(contentsOf: buffer)
     return (events, lines)
