@@ -92,10 +92,6 @@ package final class LiveBridge: Sendable {
     /// Messages that could not be encoded and were not sent (each also logged).
     private let unencodable = Atomic<Int>(0)
 
-    /// How many messages could not be encoded and so were not sent (none, with values checked
-    /// where they enter; each is logged with why).
-    package var unencodableMessages: Int { unencodable.load(ordering: .relaxed) }
-
     /// Checks the configuration; nothing listens until ``start()``.
     /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
     package init(configuration: Configuration) throws(LiveBridgeError) {
