@@ -173,11 +173,11 @@ enum ChunkPayload {
         }
         let tps = grid.timeTicksPerSecond
         let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
-        for (column, scale, field) in [
-            (s.time, tps, "time"), (s.tx, pps, "translation.x"), (s.ty, pps, "translation.y"), (s.vx, vps, "velocity.x"), (s.vy, vps, "velocity.y")
-        ] {
-            try checkTicks(column, count: count, scale: scale, field: field)
-        }
+        try checkTicks(s.time, count: count, scale: tps, field: "time")
+        try checkTicks(s.tx, count: count, scale: pps, field: "translation.x")
+        try checkTicks(s.ty, count: count, scale: pps, field: "translation.y")
+        try checkTicks(s.vx, count: count, scale: vps, field: "velocity.x")
+        try checkTicks(s.vy, count: count, scale: vps, field: "velocity.y")
         // Reserve only for the first chunk (a short trace's only one): reserving exactly for
         // every chunk would defeat the array's geometric growth and copy every earlier sample
         // again at each chunk.
@@ -197,7 +197,8 @@ enum ChunkPayload {
                 if m & 1 != 0 {
                     // Version 2 stores location − translation (see encodeSamples).
                     let x = version >= 2 ? s.lx[li] &+ s.tx[i] : s.lx[li], y = version >= 2 ? s.ly[li] &+ s.ty[i] : s.ly[li]
-                    try checkTicks([x, y], count: 2, scale: pps, field: "location")
+                    try checkTick(x, scale: pps, field: "location.x", sample: i)
+                    try checkTick(y, scale: pps, field: "location.y", sample: i)
                     sample.location = PanVector(x: Double(x) / pps, y: Double(y) / pps)
                     li += 1
                 }
@@ -218,14 +219,21 @@ extension ChunkPayload {
     /// writer refuses them (found by the structure-aware fuzzer, docs/FUZZING.md).
     @inline(__always)
     static func checkTicks(_ column: [Int64], count: Int, scale: Double, field: String) throws(PanTraceError) {
-        let bound: UInt64 = 1 << 51
-        guard column.prefix(count).contains(where: { $0.magnitude >= bound }) else { return }
-        for (index, ticks) in column.prefix(count).enumerated() where ticks.magnitude >= bound {
-            var ok = true
-            let back = QuantizedColumns.ticks(Double(ticks) / scale * scale, &ok)
-            guard ok, back == ticks else {
-                throw PanTraceError(.invalidSample("\(field) of \(ticks) ticks is beyond what the grid stores exactly"), sample: index)
-            }
+        guard column.prefix(count).contains(where: { $0.magnitude >= exactTickBound }) else { return }
+        for (index, ticks) in column.prefix(count).enumerated() { try checkTick(ticks, scale: scale, field: field, sample: index) }
+    }
+
+    /// Ticks below this magnitude always come back exactly (see ``checkTicks(_:count:scale:field:)``).
+    static let exactTickBound: UInt64 = 1 << 51
+
+    /// ``checkTicks(_:count:scale:field:)`` for one value.
+    @inline(__always)
+    static func checkTick(_ ticks: Int64, scale: Double, field: String, sample index: Int) throws(PanTraceError) {
+        guard ticks.magnitude >= exactTickBound else { return }
+        var ok = true
+        let back = QuantizedColumns.ticks(Double(ticks) / scale * scale, &ok)
+        guard ok, back == ticks else {
+            throw PanTraceError(.invalidSample("\(field) of \(ticks) ticks is beyond what the grid stores exactly"), sample: index)
         }
     }
 
