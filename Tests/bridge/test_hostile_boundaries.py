@@ -146,12 +146,14 @@ def upgraded(server, extra=""):
         if not chunk:
             break
         head += chunk
-    return s, head
+    # Frames may arrive in the same read as the response: keep them for close_code.
+    head, _, leftover = head.partition(b"\r\n\r\n")
+    return s, head, leftover
 
 
-def close_code(sock):
-    """Reads frames until a close frame; returns its status code (None for an empty one)."""
-    data = b""
+def close_code(sock, data=b""):
+    """Reads frames (after `data`, what came with the upgrade response) until a close frame;
+    returns its status code (None for an empty one)."""
     while True:
         chunk = sock.recv(65536)
         if not chunk:
@@ -176,26 +178,26 @@ def close_code(sock):
 
 
 def test_a_close_frame_with_a_one_byte_payload_gets_1002(server):
-    s, head = upgraded(server)
+    s, head, leftover = upgraded(server)
     assert b" 101 " in head.split(b"\r\n")[0]
     s.sendall(frame(0x8, b"\x03"))
-    assert close_code(s) == 1002
+    assert close_code(s, leftover) == 1002
     s.close()
     hello(server)
 
 
 def test_a_close_frame_with_a_valid_code_is_answered_in_kind(server):
-    s, head = upgraded(server)
+    s, head, leftover = upgraded(server)
     s.sendall(frame(0x8, struct.pack(">H", 1000)))
-    assert close_code(s) == 1000
+    assert close_code(s, leftover) == 1000
     s.close()
 
 
 def test_an_upgrade_offering_only_unknown_subprotocols_gets_400_not_a_dropped_connection(server):
-    s, head = upgraded(server, "Sec-WebSocket-Protocol: chat, superchat\r\n")
+    s, head, leftover = upgraded(server, "Sec-WebSocket-Protocol: chat, superchat\r\n")
     s.close()
     assert head.split(b"\r\n")[0].split(b" ")[1] == b"400"
-    s, head = upgraded(server, "Sec-WebSocket-Protocol: chat, pantrace\r\n")
+    s, head, leftover = upgraded(server, "Sec-WebSocket-Protocol: chat, pantrace\r\n")
     s.close()
     assert head.split(b"\r\n")[0].split(b" ")[1] == b"101"
     hello(server)
