@@ -13,7 +13,7 @@ import { Stage } from "./stage.view.mjs";
 import { Store } from "./store.mjs";
 import { TuneView } from "./tune.view.mjs";
 
-const store = new Store({ address: parseHash(location.hash) });
+const store = new Store({ address: parseHash(location.hash), hasToken: new URLSearchParams(location.search).has("token") });
 store.connection = new LiveConnection(liveURL(location), {
   WebSocket, setTimeout: setTimeout.bind(window), clearTimeout: clearTimeout.bind(window),
   onState: (state) => store.emit("connection", state),

@@ -125,6 +125,8 @@ export class ReplayView {
     d.load = String(playback?.load ?? "");
     d.playing = String(playback?.playing ?? false);
     d.playhead = String(playback?.time ?? "");
+    d.recording = playback?.recording ?? "";
+    d.preset = playback?.preset ?? "";
     this.timeline.schedule();
   }
 

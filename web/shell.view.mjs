@@ -39,7 +39,8 @@ export class Shell {
   showControl(canControl) {
     document.body.dataset.canControl = String(canControl);
     $("access").hidden = canControl;
-    const notice = accessNotice({ hasToken: new URLSearchParams(location.search).has("token"), canControl });
+    // Before the server's hello nothing was refused yet: no banner.
+    const notice = accessNotice({ hasToken: this.store.hasToken && this.store.greeted, canControl });
     $("access-banner").hidden = notice === null;
     $("access-banner").textContent = notice ?? "";
     for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #pad")) {

@@ -16,8 +16,12 @@ import { isRecordingActive, SCREENS } from "./record.mjs";
 import { stageShowsReplay } from "./stage.mjs";
 
 export class Store {
-  constructor({ address, connection = null, warn = (text) => console.warn(text) }) {
+  constructor({ address, hasToken = false, connection = null, warn = (text) => console.warn(text) }) {
     this.connection = connection;
+    // Whether the page's address carries a token: when the server refuses it, the page keeps
+    // the address it had (the view it named), so the person can reopen that view with control.
+    this.hasToken = hasToken;
+    this.greeted = false;
     this.warn = warn;
     this.listeners = new Map();
     this.canControl = false;
@@ -108,6 +112,7 @@ export class Store {
     const state = hello.state;
     const wanted = this.address;
     this.presets = state.presets;
+    this.greeted = true;
     this.setControl(hello.can_control);
     this.setLibrary(state.library);
     this.emit("presets", state.playback?.preset);
@@ -189,8 +194,14 @@ export class Store {
     this.refreshStage();
   }
 
-  /** Brings the address up to date with the view. */
+  /** Whether the server refused the token this page's address carries. */
+  get tokenRefused() {
+    return this.hasToken && this.greeted && !this.canControl;
+  }
+
+  /** Brings the address up to date with the view (not while the page's token is refused). */
   updateAddress() {
+    if (this.tokenRefused) return;
     this.address = addressFor(this.tab, this.playback, this.address);
     this.emit("address", this.address);
   }

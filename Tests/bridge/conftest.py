@@ -5,12 +5,18 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINARY = pathlib.Path(os.environ.get("PANTRACE", ROOT / ".build" / "debug" / "pantrace"))
+
+# `serve` remembers its control token in the user's state folder (docs/VIEWER.md); the tests'
+# servers keep theirs in a folder of the test run's own, never in the user's.
+STATE_HOME = tempfile.mkdtemp(prefix="pantrace-test-state-")
+os.environ["XDG_STATE_HOME"] = STATE_HOME
 
 
 class Server:
@@ -25,7 +31,7 @@ class Server:
                         for name, stream in (("stdout", process.stdout), ("stderr", process.stderr))]
         for drain in self._drains:
             drain.start()
-        match = re.match(r"http://([\d.]+):(\d+)/\?token=([0-9a-f]+)", url)
+        match = re.match(r"http://([\d.]+):(\d+)/\?token=([0-9A-Za-z_-]+)", url)
         self.host, self.port, self.token = match.group(1), int(match.group(2)), match.group(3)
         self.recordings = recordings
         self.web = web
@@ -45,10 +51,17 @@ class Server:
 
     def stderr(self):
         """Everything the server wrote to standard error; complete once it has stopped."""
+        return self._written("stderr")
+
+    def stdout(self):
+        """What it wrote to standard output after the first line (the address)."""
+        return self._written("stdout")
+
+    def _written(self, stream):
         if self.process.poll() is not None:
             for drain in self._drains:
                 drain.join(timeout=5)
-        return "".join(self._output["stderr"])
+        return "".join(self._output[stream])
 
     def rss_kib(self):
         for line in open(f"/proc/{self.process.pid}/status"):
@@ -87,6 +100,11 @@ def start(tmp_path, library_template, web=None, extra=(), preexec_fn=None, befor
     shutil.copytree(library_template, recordings)
     if before:
         before(recordings)
+    return start_on(recordings, web=web, extra=extra, preexec_fn=preexec_fn)
+
+
+def start_on(recordings, web=None, extra=(), preexec_fn=None):
+    """Starts `pantrace serve` on the folder `recordings` as it is."""
     web = web or ROOT / "web"
     process = subprocess.Popen(
         [str(BINARY), "serve", "--port", "0", "--recordings", str(recordings), "--web", str(web), *extra],

@@ -24,9 +24,9 @@ _spec.loader.exec_module(bridge)
 BINARY = bridge.BINARY
 
 
-def start_server(recordings, port=0, token=None):
+def start_server(recordings, port=0, token=None, extra=()):
     """`pantrace serve` on `recordings`; waits for its first stdout line, the readiness signal."""
-    args = [str(BINARY), "serve", "--port", str(port), "--recordings", str(recordings), "--web", str(ROOT / "web")]
+    args = [str(BINARY), "serve", "--port", str(port), "--recordings", str(recordings), "--web", str(ROOT / "web"), *extra]
     if token:
         args += ["--token", token]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

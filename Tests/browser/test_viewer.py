@@ -248,27 +248,57 @@ def test_tune_draws_the_heat_map_and_replays_what_a_point_misjudges(server, brow
     browser.screenshot("05-tune")
 
 
-def test_the_page_reconnects_after_the_server_restarts(library, browser):
+def test_a_restart_keeps_the_tab_in_control_on_its_view(library, browser):
+    """`serve` run again on the same folder reuses its token (kept owner-only in the state
+    folder): the open tab reconnects in control and reopens the view its address names."""
     server = start_server(library)
     try:
         d = browser.driver
-        d.get(server.url)
+        d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.1")
         connection = d.find_element(By.ID, "connection")
-        wait(d, lambda d: connection.get_attribute("data-state") == "open" and state(d)["seq"])
+        wait(d, lambda d: connection.get_attribute("data-state") == "open" and state(d)["body"].get("recording") == RECORDING)
         port, token = server.port, server.token
         server.stop()
         wait(d, lambda d: connection.get_attribute("data-state") == "waiting", message="the page saw the server go")
         assert "offline" in connection.text
         browser.screenshot("06-server-down")
-        server = start_server(library, port=port, token=token)
+        server = start_server(library, port=port)
+        assert server.token == token, "the restarted server reused the token"
         wait(d, lambda d: connection.get_attribute("data-state") == "open", message="reconnected")
-        seq = state(d)["seq"]
-        wait(d, lambda d: state(d)["seq"] != seq and state(d)["body"]["canControl"] == "true", message="frames flow again")
+        # (Frame numbers start again with the new server, so they are no sign of anything.)
+        wait(d, lambda d: state(d)["body"]["canControl"] == "true", message="in control again")
+        wait(d, lambda d: state(d)["body"].get("recording") == RECORDING and state(d)["body"].get("preset") == "swipe-dismiss",
+             message="the view the address named is back")
+        assert f"recording={RECORDING}" in state(d)["hash"]
+        assert not d.find_element(By.ID, "access-banner").is_displayed()
         browser.screenshot("07-reconnected")
     finally:
         server.stop()
     # While the server was down, Chromium logs each refused WebSocket attempt as an error: the
     # only console errors this test accepts.
+    browser.allowed_errors = ("WebSocket connection to",)
+
+
+def test_a_restart_with_a_new_token_says_so_and_keeps_the_address(library, browser):
+    server = start_server(library)
+    try:
+        d = browser.driver
+        d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.1")
+        connection = d.find_element(By.ID, "connection")
+        wait(d, lambda d: state(d)["body"].get("recording") == RECORDING and state(d)["body"]["canControl"] == "true")
+        port = server.port
+        server.stop()
+        wait(d, lambda d: connection.get_attribute("data-state") == "waiting")
+        server = start_server(library, port=port, extra=("--new-token",))
+        banner = d.find_element(By.ID, "access-banner")
+        wait(d, lambda d: connection.get_attribute("data-state") == "open" and banner.is_displayed(), message="the banner says so")
+        assert "refused this page's token" in banner.text
+        assert state(d)["body"]["canControl"] == "false"
+        hash_ = state(d)["hash"]
+        assert f"recording={RECORDING}" in hash_ and "preset=swipe-dismiss" in hash_, f"the address was kept: {hash_}"
+        browser.screenshot("07b-new-token")
+    finally:
+        server.stop()
     browser.allowed_errors = ("WebSocket connection to",)
 
 

@@ -5,12 +5,12 @@ import { Store } from "../store.mjs";
 import { fixture } from "./fixtures.mjs";
 
 /** A store on a fake connection that records what is sent and every event in order. */
-function harness({ hash = "", connected = true } = {}) {
+function harness({ hash = "", connected = true, hasToken = false } = {}) {
   const sent = [];
   const events = [];
   const warnings = [];
   const connection = { send: (m) => (connected ? sent.push(m) > 0 : false) };
-  const store = new Store({ address: parseHash(hash), connection, warn: (w) => warnings.push(w) });
+  const store = new Store({ address: parseHash(hash), hasToken, connection, warn: (w) => warnings.push(w) });
   for (const name of ["control", "library", "presets", "address", "playback", "summary", "recording", "tune", "frame", "preview", "error", "toast", "tab", "stage"]) {
     store.on(name, (detail) => events.push([name, detail]));
   }
@@ -145,4 +145,30 @@ test("a listener can unsubscribe", () => {
   off();
   store.toast("b");
   assert.deepEqual(seen, ["a"]);
+});
+
+test("a page whose token is refused keeps the address it had; one without a token follows the playback", () => {
+  const hash = "#recording=other/gesture.pantrace&preset=best&t=0.3";
+  const watchOnly = () => {
+    const m = JSON.parse(hello());
+    m.can_control = false;
+    return JSON.stringify(m);
+  };
+  const refused = harness({ hash, hasToken: true });
+  assert.equal(refused.store.tokenRefused, false, "nothing is refused before the hello");
+  refused.store.receive(watchOnly());
+  assert.equal(refused.store.tokenRefused, true);
+  assert.equal(refused.store.address.recording, "other/gesture.pantrace", "the view the address named is kept");
+  assert.equal(refused.store.address.time, 0.3);
+  assert.ok(!refused.names().includes("address"), "no address is written");
+
+  const noToken = harness({ hash });
+  noToken.store.receive(watchOnly());
+  assert.equal(noToken.store.tokenRefused, false);
+  assert.equal(noToken.store.address.recording, "synthetic/fixture.pantrace", "a watcher follows what plays");
+
+  const accepted = harness({ hash: "", hasToken: true });
+  accepted.store.receive(hello());
+  assert.equal(accepted.store.tokenRefused, false);
+  assert.equal(accepted.store.address.recording, "synthetic/fixture.pantrace");
 });

@@ -11,7 +11,10 @@ struct ServeCommand: ParsableCommand {
             Listens on 127.0.0.1 only unless --host 0.0.0.0 is given (to record from a phone on \
             the same network: open the printed URL with this machine's address instead of \
             127.0.0.1, and pass that origin with --allow-origin http://ADDRESS:PORT). The URL \
-            carries a per-launch token; without it a viewer can watch but not control or record.
+            carries a token; without it a viewer can watch but not control or record. The token \
+            is kept for the next serve of the same recordings folder, in a file only you can \
+            read ($XDG_STATE_HOME/pantrace, else ~/.local/state/pantrace), so open tabs stay in \
+            control across a restart; --new-token replaces it.
             """)
 
     @Option(help: "Address to listen on (127.0.0.1, or 0.0.0.0 for every interface).")
@@ -32,8 +35,11 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Frames per second streamed to viewers.")
     var fps: Double = 60
 
-    @Option(help: .hidden)
+    @Option(help: "Control token to use for this run instead of the remembered one (not stored; 16 or more URL-safe characters).")
     var token: String?
+
+    @Flag(name: .customLong("new-token"), help: "Make a new control token and remember it (tabs holding the old one only watch).")
+    var newToken = false
 
     @Flag(help: "Also log libwebsockets' own warnings and notices (to standard error).")
     var verbose = false
@@ -48,12 +54,30 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("echo"), help: .hidden)
     var echo = false
 
+    func validate() throws {
+        if let token {
+            let allowed = token.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
+            }
+            guard token.utf8.count >= 16, token.utf8.count <= 256, allowed else {
+                throw ValidationError("--token must be 16 to 256 letters, digits, '-' or '_'")
+            }
+            guard !newToken else { throw ValidationError("--token and --new-token cannot be used together") }
+        }
+    }
+
     func run() throws {
         // Before the address is printed, so a signal sent the moment after it is not lost.
         TerminationSignals.install()
+        let remembered: RememberedToken? =
+            token == nil && FileManager.default.fileExists(atPath: recordings)
+            ? RememberedToken.resolve(
+                recordingsFolder: recordings, renew: newToken,
+                stateFolder: RememberedToken.stateFolder { ProcessInfo.processInfo.environment[$0] })
+            : nil
         var configuration = LiveBridge.Configuration(
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
-            token: token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
+            token: token ?? remembered?.token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
         configuration.isEchoing = echo
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
@@ -69,6 +93,8 @@ struct ServeCommand: ParsableCommand {
             say("pantrace serve: open \(bridge.url)")
             say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
             say("room for \(bridge.viewerCapacity) viewers at once (open-file limit \(bridge.openFileLimit))")
+            say(remembered?.note ?? "token: given with --token (not stored)")
+            if let warning = remembered?.warning { StandardError.line("warning: \(warning)") }
             bridge.wait()
         }
         say("pantrace serve: stopped")

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#endif
+
+/// The few POSIX calls ``RememberedToken`` needs: a file only its owner may read, checked by
+/// its owner and mode before a byte of it is trusted.
+enum TokenFile {
+    /// What was found at a token file's path.
+    enum Reading: Equatable {
+        case missing
+        case text(String)
+        /// Present but not to be trusted or not readable; says why.
+        case refused(String)
+    }
+
+    /// Reads `path` if it is a regular file of this user that no one else may read or write.
+    static func read(_ path: String) -> Reading {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let err = errno
+            if err == ENOENT { return .missing }
+            if err == ELOOP { return .refused("it is a symbolic link") }
+            return .refused(describe(err))
+        }
+        defer { _ = close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .refused(describe(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .refused("not a regular file") }
+        guard info.st_uid == getuid() else { return .refused("owned by another user (uid \(info.st_uid))") }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else { return .refused("others may read or write it (mode 0\(String(mode, radix: 8)))") }
+        guard info.st_size <= 4096 else { return .refused("larger than 4 KiB") }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return .refused(describe(errno)) }
+        return .text(String(decoding: bytes[..<count], as: UTF8.self))
+    }
+
+    /// Writes `text` to `path` with mode 0600, replacing what was there atomically (a new file
+    /// created exclusively beside it, then renamed), after making `folder` with mode 0700.
+    /// - Returns: why it could not, or nil.
+    static func write(_ text: String, to path: String, folder: String) -> String? {
+        if let problem = makeFolder(folder) { return problem }
+        let temporary = path + ".new-\(getpid())"
+        _ = unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return "cannot create \(temporary): \(describe(errno))" }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let writeError = errno
+        _ = fchmod(fd, 0o600)  // whatever the umask
+        _ = close(fd)
+        guard written == bytes.count else {
+            _ = unlink(temporary)
+            return "cannot write \(temporary): \(describe(writeError))"
+        }
+        guard rename(temporary, path) == 0 else {
+            let err = errno
+            _ = unlink(temporary)
+            return "cannot rename to \(path): \(describe(err))"
+        }
+        return nil
+    }
+
+    /// Makes `folder` and its parents; the last one with mode 0700 (the XDG state folder's own rule).
+    private static func makeFolder(_ folder: String) -> String? {
+        var path = ""
+        let parts = folder.split(separator: "/", omittingEmptySubsequences: true)
+        for (index, part) in parts.enumerated() {
+            path += "/" + part
+            let isLast = index == parts.count - 1
+            if mkdir(path, isLast ? 0o700 : 0o755) != 0 && errno != EEXIST {
+                return "cannot create \(path): \(describe(errno))"
+            }
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
+        return nil
+    }
+
+    /// The canonical absolute path of an existing folder, or nil.
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func describe(_ err: Int32) -> String { String(cString: strerror(err)) }
+}
