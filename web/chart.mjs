@@ -34,16 +34,41 @@ export function extent(values, include = []) {
   return [Math.min(...all), Math.max(...all)];
 }
 
-/** Frames of one load kept once per time, in time order (a looping replay sends them again). */
+/** A `series` message's point as the frame-like record the chart and the finger read. */
+export function seriesFrame(point) {
+  const frame = { time: point.time, phase: point.phase, progress: point.progress, rendered_progress: point.rendered_progress, fromSeries: true };
+  if (point.translation) frame.gesture = { translation: point.translation, velocity: point.velocity ?? { x: 0, y: 0 } };
+  return frame;
+}
+
+/**
+ * Frames of one load kept once per time, in time order (a looping replay sends them again).
+ * The load's `series` (the whole replay, sent at once) fills it; frames that arrive later do
+ * not replace its points, whose velocity is the estimator's at that instant.
+ */
 export class FrameSeries {
   constructor() {
     this.byTime = new Map();
     this.release = null;
+    this.whole = null;
   }
   add(frame) {
-    this.byTime.set(Math.round(frame.time * 1e6), frame);
+    const key = Math.round(frame.time * 1e6);
     if (frame.release) this.release = frame.release;
+    if (this.byTime.get(key)?.fromSeries) return;
+    this.byTime.set(key, frame);
     this._sorted = null;
+  }
+  /** The whole replay (a `series` message's `series`): its points, markers and keyframes. */
+  addWhole(series) {
+    this.whole = series;
+    for (const point of series.points) this.byTime.set(Math.round(point.time * 1e6), seriesFrame(point));
+    if (series.release_report) this.release = series.release_report;
+    this._sorted = null;
+  }
+  /** Touch-down, release and settle times, once the series has come. */
+  get markers() {
+    return this.whole ? { touchDown: this.whole.touch_down, release: this.whole.release, settle: this.whole.settle } : null;
   }
   get frames() {
     this._sorted ??= [...this.byTime.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);

@@ -1,4 +1,4 @@
-// The live wire protocol, version 1 (docs/PROTOCOL.md): decoding server messages and
+// The live wire protocol, version 2 (docs/PROTOCOL.md): decoding server messages and
 // building client messages. Pure: no DOM, no sockets.
 
 export const PROTOCOL_VERSION = 2;
@@ -118,6 +118,15 @@ function summary(m, p) {
   optional(m, "release_s", number, p);
 }
 
+function seriesPoint(q, p) {
+  number(q, "time", p);
+  string(q, "phase", p);
+  number(q, "progress", p);
+  number(q, "rendered_progress", p);
+  if (q.translation !== undefined) vector(q, "translation", p);
+  if (q.velocity !== undefined) vector(q, "velocity", p);
+}
+
 function recordingStatus(m, p) {
   string(m, "state", p);
   optional(m, "samples", number, p);
@@ -143,6 +152,22 @@ const validators = {
     frameState(object(m, "frame"), "frame");
   },
   playback: (m) => playback(m, ""),
+  series(m) {
+    string(m, "role");
+    number(m, "load");
+    string(m, "recording");
+    string(m, "preset");
+    object(m, "parameters");
+    number(m, "fps");
+    summary(object(m, "summary"), "summary");
+    const s = object(m, "series");
+    array(s, "points", "series").forEach((q, i) => seriesPoint(q, `series.points[${i}]`));
+    for (const k of ["stride", "touch_down", "release", "settle"]) number(s, k, "series");
+    array(s, "keyframes", "series").forEach((k, i) => {
+      string(k, "moment", `series.keyframes[${i}]`);
+      frameState(object(k, "frame", `series.keyframes[${i}]`), `series.keyframes[${i}].frame`);
+    });
+  },
   summary: (m) => summary(m, ""),
   library(m) {
     array(m, "recordings").forEach((r, i) => recordingInfo(r, `recordings[${i}]`));
@@ -234,6 +259,7 @@ export function save(name) {
 }
 export const discard = () => ({ type: "discard" });
 export const tune = (recordings, preset, grid) => ({ type: "tune", recordings, preset, grid });
+export const compare = (recording, preset, parameters = {}) => ({ type: "compare", recording, preset, parameters });
 
 /** `KEY=FROM:TO:STEP` for a numeric axis, `KEY=V1,V2,…` for a list (docs/TUNE.md). */
 export function gridAxis(key, axis) {

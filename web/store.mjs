@@ -7,8 +7,9 @@
 // Events, in the order a `hello` emits them: `control`, `library`, `presets` (the preset
 // playing), `address`, `playback`, `summary`, `recording` ({status, started}), `tune`. Also
 // `frame` (a frame of the current load, already in `series`), `preview` (a live recording's
-// frame), `error`, `toast` (text), `connection` (the socket's state), `tab`, and `stage`
-// (what the stage shows may have changed: redraw it).
+// frame), `series` (the whole replay of the current load arrived), `compare` (a comparison
+// arrived, or null when cleared), `error`, `toast` (text), `connection` (the socket's state),
+// `tab`, and `stage` (what the stage shows may have changed: redraw it).
 import { addressFor, reopenMessages } from "./address.mjs";
 import { FrameSeries } from "./chart.mjs";
 import * as P from "./protocol.mjs";
@@ -31,6 +32,7 @@ export class Store {
     this.summary = null;
     this.recording = null;
     this.series = new FrameSeries();
+    this.comparison = null;
     this.frame = null;
     this.address = address;
     this.tab = address.tab;
@@ -99,6 +101,7 @@ export class Store {
       case "hello": return this.applyHello(message);
       case "frame": return this.applyFrame(message);
       case "playback": return this.setPlayback(message);
+      case "series": return this.applySeries(message);
       case "summary": return this.setSummary(message);
       case "library": return this.setLibrary(message.recordings);
       case "recording": return this.applyRecording(message);
@@ -160,6 +163,26 @@ export class Store {
     this.series.add(message.frame);
     this.frame = message;
     this.emit("frame", message);
+  }
+
+  /**
+   * A whole replay: the load playing (it fills the series, so the timeline is complete at
+   * once), or one this page asked to compare with it (`compare`).
+   */
+  applySeries(message) {
+    if (message.role === "compare") {
+      this.comparison = message;
+      return this.emit("compare", message);
+    }
+    if (message.load !== this.playback?.load) return;  // of an earlier load
+    this.series.addWhole(message.series);
+    this.emit("series", message);
+  }
+
+  /** Forgets the comparison (the page stopped comparing, or a new load came). */
+  clearComparison() {
+    this.comparison = null;
+    this.emit("compare", null);
   }
 
   /** A live recording's status (anyone's); `started` when it has just become active. */

@@ -48,6 +48,11 @@ package final class LiveBridge: Sendable {
         /// largest in Autobahn cases 1–7 and 10 is 7.1.6's 256 KiB; the 9.x performance
         /// cases, up to 16 MiB, are not run.
         package static let echoMaximumMessageBytes = 1 << 20
+        /// The recording (library id) a new page opens on, or nil for the built-in choice
+        /// (``BridgeController/firstView(in:)``: a labelled edge swipe under `best`).
+        package var firstRecording: String?
+        /// The preset of the first view, or nil for the one that suits it.
+        package var firstPreset: String?
         /// Where the bridge's own log lines go while it runs (a recording skipped, a message
         /// that could not be encoded, descriptors running out), one line each, from any
         /// thread. The default drops them; `pantrace serve` writes them to standard error.
@@ -176,7 +181,7 @@ package final class LiveBridge: Sendable {
         let controllerThread = Thread { [self] in
             var controller = BridgeController(
                 configuration: .init(recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate))
-            let loadProblem = controller.loadDefault()
+            let loadProblem = controller.loadDefault(recording: configuration.firstRecording, preset: configuration.firstPreset)
             startupProblems.withLock { $0 = controller.libraryProblems.map { "skipped \($0)" } + (loadProblem.map { [$0] } ?? []) }
             ready.signal()
             runController(&controller)
@@ -214,7 +219,8 @@ package final class LiveBridge: Sendable {
         // deterministic output (unsorted, JSONEncoder orders keys by a per-process hash seed).
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
-        var shared: (key: String, message: OutboundMessage)?
+        // Encoded messages shared between clients (a join's hello and series), by share key.
+        var shared: [String: OutboundMessage] = [:]
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
             // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
@@ -239,11 +245,14 @@ package final class LiveBridge: Sendable {
             }
             deliver(
                 out.compactMap { outgoing in
-                    if let key = outgoing.shareKey, let cached = shared, cached.key == key {
-                        return delivery(cached.message, to: outgoing.target)
+                    if let key = outgoing.shareKey, let cached = shared[key] {
+                        return delivery(cached, to: outgoing.target)
                     }
                     guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
-                    if let key = outgoing.shareKey { shared = (key, message) }
+                    if let key = outgoing.shareKey {
+                        if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
+                        shared[key] = message
+                    }
                     return delivery
                 })
         }

@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import PanCapture
+import PanReplay
 import PanTrace
 import Testing
 import TransitionEngine
@@ -156,8 +157,8 @@ struct BridgeControllerTests {
                 Self.json(
                     #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)),
             now: 0.1)
-        #expect(out.map(\.message.type) == ["summary", "playback", "frame"])
-        #expect(out.map(\.target) == [.everyone, .everyone, .frames])
+        #expect(out.map(\.message.type) == ["summary", "playback", "frame", "series"])
+        #expect(out.map(\.target) == [.everyone, .everyone, .frames, .everyone])
         #expect(controller.player?.state.parameters == ["threshold": .number(0.3)])
     }
 
@@ -259,7 +260,47 @@ struct BridgeControllerTests {
         try TraceEncoder.write(trace, to: folder + "/unfinished.pantrace")
         var controller = BridgeController(configuration: .init(recordingsFolder: folder))
         let problem = controller.loadDefault()
-        #expect(problem?.hasPrefix("cannot replay unfinished.pantrace with swipe-back:") == true, "\(problem ?? "no problem reported")")
+        #expect(problem?.hasPrefix("cannot open unfinished.pantrace with best:") == true, "\(problem ?? "no problem reported")")
         #expect(controller.player == nil)
+    }
+
+    static func info(_ id: String, tags: [String], intent: Intent = .finish, duration: Double = 0.5) -> RecordingInfo {
+        RecordingInfo(
+            id: id, name: id, intent: intent, source: "synthetic", samples: 30, durationSeconds: duration, tags: tags,
+            screen: ScreenGeometry(width: 390, height: 844, scale: 3), edge: nil, complete: true)
+    }
+
+    @Test func theFirstViewIsALabelledEdgeSwipeOfAtLeastAThirdOfASecondUnderBest() {
+        let library = [
+            Self.info("a/fling.pantrace", tags: ["swipe-down"], duration: 0.036),
+            Self.info("b/edge-short.pantrace", tags: ["edge-back"], duration: 0.29),
+            Self.info("c/edge-unlabelled.pantrace", tags: ["edge-back"], intent: .unknown),
+            Self.info("d/edge.pantrace", tags: ["edge-back"], duration: 0.3),
+            Self.info("e/down.pantrace", tags: ["swipe-down"])
+        ]
+        #expect(BridgeController.firstView(in: library)! == ("d/edge.pantrace", "best"))
+        #expect(BridgeController.firstView(in: Array(library.prefix(3)) + [library[4]])! == ("e/down.pantrace", "swipe-dismiss"))
+        #expect(BridgeController.firstView(in: Array(library.prefix(3)))! == ("a/fling.pantrace", "swipe-dismiss"))
+        #expect(BridgeController.firstView(in: []) == nil)
+    }
+
+    @Test func aJoiningPageGetsTheWholeReplayAndAWatcherMayCompare() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(
+            .message(1, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss"}"#)), now: 0.1)
+        let joined = controller.handle(.opened(2, canControl: false), now: 0.2)
+        #expect(joined.map(\.message.type) == ["hello", "series", "frame"])
+        guard case .series(let series) = joined[1].message else { return }
+        #expect(series.series.points.count == controller.player!.replayer.frameCount)
+        let compared = controller.handle(
+            .message(2, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-back"}"#)), now: 0.3)
+        #expect(compared.map(\.message.type) == ["series"])
+        #expect(compared.map(\.target) == [.client(2)])
+        guard case .series(let other) = compared[0].message else { return }
+        #expect(other.role == "compare" && other.preset == "swipe-back")
+        #expect(controller.player?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
+        let refused = controller.handle(.message(2, Self.json(#"{"type":"pause"}"#)), now: 0.4)
+        #expect(refused.map(\.message.type) == ["error"])
     }
 }

@@ -20,7 +20,7 @@ struct WireMessageTests {
     }
 
     @Test func everyClientMessageTypeHasAFixture() {
-        #expect(Self.clientFixtures.count == 13)
+        #expect(Self.clientFixtures.count == 14)
     }
 
     @Test(arguments: clientFixtures)
@@ -60,6 +60,10 @@ struct WireMessageTests {
             "frame": .frame(FrameMessage(seq: 42, load: 1, emittedMicroseconds: 1_763_700_000_000_000, recording: info.id, frame: frames[3])),
             "frame-release": .frame(FrameMessage(seq: 43, load: 1, emittedMicroseconds: 1_763_700_000_016_666, recording: info.id, frame: release)),
             "summary": .summary(replayer.summary),
+            "series": .series(
+                SeriesMessage(
+                    role: "playing", load: 1, recording: info.id, preset: "swipe-dismiss", parameters: ["threshold": .number(0.5)], fps: 60,
+                    summary: replayer.summary, series: ReplaySeries(of: try Replayer(trace: trace, configuration: .init(parameters: parameters))))),
             "recording": .recording(
                 RecordingStatus(
                     state: "capturing", samples: 31, durationSeconds: 0.25, intent: .unknown, file: "live/20261121-101500.pantrace", id: nil,

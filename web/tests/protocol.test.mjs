@@ -34,6 +34,7 @@ test("the release frame carries the decision's statistic, threshold and basis", 
 
 test("each client builder produces its golden fixture", () => {
   const built = {
+    compare: protocol.compare("synthetic/fixture.pantrace", "swipe-back", { threshold: 0.4 }),
     discard: protocol.discard(),
     label: protocol.label("finish"),
     load: protocol.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss", { threshold: 0.3, velocity: "lsq2" }),

@@ -11,7 +11,7 @@ function harness({ hash = "", connected = true, hasToken = false } = {}) {
   const warnings = [];
   const connection = { send: (m) => (connected ? sent.push(m) > 0 : false) };
   const store = new Store({ address: parseHash(hash), hasToken, connection, warn: (w) => warnings.push(w) });
-  for (const name of ["control", "library", "presets", "address", "playback", "summary", "recording", "tune", "frame", "preview", "error", "toast", "tab", "stage"]) {
+  for (const name of ["control", "library", "presets", "address", "playback", "summary", "recording", "tune", "frame", "preview", "series", "compare", "error", "toast", "tab", "stage"]) {
     store.on(name, (detail) => events.push([name, detail]));
   }
   return { store, sent, events, warnings, names: () => events.map((e) => e[0]) };
@@ -171,4 +171,40 @@ test("a page whose token is refused keeps the address it had; one without a toke
   accepted.store.receive(hello());
   assert.equal(accepted.store.tokenRefused, false);
   assert.equal(accepted.store.address.recording, "synthetic/fixture.pantrace");
+});
+
+test("a series fills the timeline at once; frames that follow do not replace its points", () => {
+  const { store, names } = harness();
+  store.receive(hello());
+  store.receive(frame(1, 0.05));
+  assert.equal(store.series.size, 1);
+  const series = JSON.parse(fixture("server", "series"));
+  store.receive(JSON.stringify(series));
+  assert.ok(names().includes("series"));
+  assert.equal(store.series.size, series.series.points.length, "every point of the replay, not the frames sent so far");
+  assert.deepEqual(store.series.markers, { touchDown: series.series.touch_down, release: series.series.release, settle: series.series.settle });
+  assert.equal(store.series.release.decision.outcome, series.series.release_report.decision.outcome);
+  const withVelocity = series.series.points.find((p) => p.velocity);
+  const sent = JSON.parse(frame(1, withVelocity.time));
+  sent.frame.gesture.velocity = { x: 12345, y: 12345 };
+  store.receive(JSON.stringify(sent));
+  const kept = store.series.frames.find((f) => Math.abs(f.time - withVelocity.time) < 1e-9);
+  assert.deepEqual(kept.gesture.velocity, withVelocity.velocity, "the estimator's velocity is kept");
+});
+
+test("a series of an earlier load is ignored; a compare series is kept apart", () => {
+  const { store } = harness();
+  store.receive(hello());
+  const old = JSON.parse(fixture("server", "series"));
+  old.load = 0;
+  store.receive(JSON.stringify(old));
+  assert.equal(store.series.whole, null);
+  const other = JSON.parse(fixture("server", "series"));
+  other.role = "compare";
+  other.preset = "swipe-back";
+  store.receive(JSON.stringify(other));
+  assert.equal(store.series.whole, null, "a comparison does not fill the playing series");
+  assert.equal(store.comparison.preset, "swipe-back");
+  store.clearComparison();
+  assert.equal(store.comparison, null);
 });

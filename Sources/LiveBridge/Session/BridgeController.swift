@@ -70,23 +70,35 @@ struct BridgeController {
     /// Whether frames should be produced (someone is watching something that moves).
     var wantsTicks: Bool { !clients.isEmpty && player?.isPlaying == true }
 
-    /// Loads the first recording with the preset its gesture suits, so a first-time viewer sees motion.
+    /// The first view of a new page: `recording` under `preset` when given, otherwise a
+    /// gesture that shows what PanTrace does (``firstView(in:)``).
     /// - Returns: why it could not, for the server to report at start (nil when it loaded or
     ///   the library is empty).
-    mutating func loadDefault() -> String? {
-        guard
-            let first = library.recordings.first(where: { $0.tags.contains("edge-back") || $0.tags.contains("swipe-down") })
-                ?? library.recordings.first
-        else { return nil }
-        let preset = first.tags.contains("swipe-down") ? "swipe-dismiss" : "swipe-back"
+    mutating func loadDefault(recording: String? = nil, preset: String? = nil) -> String? {
+        guard let (id, suited) = recording.map({ ($0, "best") }) ?? Self.firstView(in: library.recordings) else { return nil }
+        let presetName = preset ?? suited
         do {
-            _ = try load(LoadRequest(recording: first.id, preset: preset), now: 0)
+            _ = try load(LoadRequest(recording: id, preset: presetName), now: 0)
             return nil
         } catch let failure as BridgeFailure {
-            return "cannot replay \(first.id) with \(preset): \(failure.message)"
+            return "cannot open \(id) with \(presetName): \(failure.message)"
         } catch {
-            return "cannot replay \(first.id) with \(preset): \(error)"
+            return "cannot open \(id) with \(presetName): \(error)"
         }
+    }
+
+    /// The first view when none is asked for: a labelled edge swipe back of at least 0.3 s under
+    /// `best` (a projection decides it, and the timeline shows the gesture, the release, the
+    /// projected landing point and the completion); else a labelled swipe down of at least 0.3 s
+    /// under `swipe-dismiss`; else the first recording under `swipe-dismiss`. In sorted id order.
+    static func firstView(in recordings: [RecordingInfo]) -> (String, String)? {
+        let sorted = recordings.sorted { $0.id < $1.id }
+        func shown(_ tag: String) -> RecordingInfo? {
+            sorted.first { $0.tags.contains(tag) && $0.intent != .unknown && $0.complete && $0.durationSeconds >= 0.3 }
+        }
+        if let edge = shown("edge-back") { return (edge.id, "best") }
+        if let down = shown("swipe-down") { return (down.id, "swipe-dismiss") }
+        return sorted.first.map { ($0.id, "swipe-dismiss") }
     }
 
     var snapshot: Snapshot {
@@ -110,6 +122,7 @@ struct BridgeController {
             let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, state: snapshot)
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: "hello \(canControl) \(broadcastVersion)")]
             if var player {
+                out.append(Outgoing(target: .client(id), message: .series(player.seriesMessage), shareKey: "series \(player.load)"))
                 out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player))))
                 self.player = player
             }
@@ -153,7 +166,7 @@ struct BridgeController {
         } catch {
             return reply(.badMessage, "not a valid message: \(DecodingProblem.describe(error))", to: id)
         }
-        guard client.canControl else {
+        guard client.canControl || !message.changesState else {
             return reply(
                 .forbidden, "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
         }
@@ -170,6 +183,8 @@ struct BridgeController {
         switch message {
         case .load(let request):
             return try load(request, now: now)
+        case .compare(let request):
+            return [Outgoing(target: .client(id), message: .series(try compared(request)))]
         case .play:
             try withPlayer { $0.isPlaying = true }
             lastTick = now
@@ -343,6 +358,30 @@ struct BridgeController {
     }
 
     mutating func load(_ request: LoadRequest, now: Double) throws -> [Outgoing] {
+        var loaded = try player(for: request, load: (player?.load ?? 0) + 1)
+        if let previous = player {
+            loaded.speed = previous.speed
+            loaded.loops = previous.loops
+        }
+        player = loaded
+        lastTick = now
+        // The series after the playback that starts the load, so a viewer files it under it.
+        return [Outgoing(target: .everyone, message: .summary(loaded.summary))] + playbackAndFrame(now: now) + [
+            Outgoing(target: .everyone, message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
+        ]
+    }
+
+    /// The whole replay of `request`, for one viewer to compare with what plays.
+    private mutating func compared(_ request: LoadRequest) throws -> SeriesMessage {
+        var other = try player(for: request, load: player?.load ?? 0)
+        other.isPlaying = false
+        var message = other.seriesMessage
+        message.role = "compare"
+        return message
+    }
+
+    /// A player of `request` (nothing is changed).
+    private mutating func player(for request: LoadRequest, load: Int) throws -> Player {
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
@@ -358,16 +397,9 @@ struct BridgeController {
         } catch {
             throw BridgeFailure(.notFound, "\(error)")
         }
-        var loaded = try Player(
-            load: (player?.load ?? 0) + 1, recording: request.recording, trace: trace, parameters: request.parameters,
+        return try Player(
+            load: load, recording: request.recording, trace: trace, parameters: request.parameters,
             configuration: Replayer.Configuration(parameters: parameters, frameRate: configuration.frameRate))
-        if let previous = player {
-            loaded.speed = previous.speed
-            loaded.loops = previous.loops
-        }
-        player = loaded
-        lastTick = now
-        return [Outgoing(target: .everyone, message: .summary(loaded.summary))] + playbackAndFrame(now: now)
     }
 
     private mutating func playbackAndFrame(now: Double) -> [Outgoing] {

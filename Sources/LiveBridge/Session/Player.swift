@@ -14,6 +14,8 @@ struct Player {
     let parameters: [String: PresetValue]
     let configuration: Replayer.Configuration
     private(set) var replayer: Replayer
+    /// The whole replay, computed once per load (``ReplaySeries``).
+    let series: ReplaySeries
     var isPlaying = true
     var speed = 1.0
     var loops = true
@@ -30,6 +32,14 @@ struct Player {
         self.parameters = parameters
         self.configuration = configuration
         self.replayer = try Replayer(trace: trace, configuration: configuration)
+        self.series = ReplaySeries(of: replayer)
+    }
+
+    /// The `series` message of this load.
+    var seriesMessage: SeriesMessage {
+        SeriesMessage(
+            role: "playing", load: load, recording: recording, preset: configuration.parameters.preset.name.rawValue,
+            parameters: parameters, fps: frameRate, summary: summary, series: series)
     }
 
     var summary: ReplaySummary { replayer.summary }

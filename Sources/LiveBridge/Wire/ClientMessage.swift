@@ -3,8 +3,8 @@ package import TransitionEngine
 
 /// A message from a viewer to the bridge (docs/PROTOCOL.md §3).
 ///
-/// Decoded from `{"type": …, …}`; every case but ``hello`` changes state and needs the
-/// launch token on the connection.
+/// Decoded from `{"type": …, …}`; every case but ``compare`` changes state and needs the
+/// token on the connection.
 package enum ClientMessage: Sendable, Equatable {
     /// Load a recording into the player with a preset and parameter overrides.
     case load(LoadRequest)
@@ -29,6 +29,9 @@ package enum ClientMessage: Sendable, Equatable {
     case discard
     /// Tune a preset's parameters over recordings.
     case tune(TuneRequest)
+    /// The whole replay of a recording under other settings, for this viewer only (a
+    /// `series` with role `compare`); changes nothing, so a watch-only page may send it.
+    case compare(LoadRequest)
 
     /// The `type` value, for error replies.
     package var type: String {
@@ -46,7 +49,14 @@ package enum ClientMessage: Sendable, Equatable {
         case .save: "save"
         case .discard: "discard"
         case .tune: "tune"
+        case .compare: "compare"
         }
+    }
+
+    /// Whether the message changes what everyone sees (and so needs the token).
+    package var changesState: Bool {
+        if case .compare = self { return false }
+        return true
     }
 }
 
@@ -170,11 +180,12 @@ extension ClientMessage: Codable {
         case "save": self = .save(name: try c.decodeIfPresent(String.self, forKey: .name))
         case "discard": self = .discard
         case "tune": self = .tune(try TuneRequest(from: decoder))
+        case "compare": self = .compare(try LoadRequest(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
                 debugDescription:
-                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard or tune)"
+                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune or compare)"
             )
         }
     }
@@ -194,6 +205,7 @@ extension ClientMessage: Codable {
         case .label(let intent): try c.encode(intent, forKey: .intent)
         case .save(let name): try c.encodeIfPresent(name, forKey: .name)
         case .tune(let r): try r.encode(to: encoder)
+        case .compare(let r): try r.encode(to: encoder)
         }
     }
 }

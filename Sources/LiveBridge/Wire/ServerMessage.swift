@@ -14,6 +14,8 @@ package enum ServerMessage: Sendable {
     case playback(PlaybackState)
     /// One display frame of the replay.
     case frame(FrameMessage)
+    /// A whole replay at once (the one playing, or one a viewer asked to compare with it).
+    case series(SeriesMessage)
     /// The replay's decision and metrics, once per pass.
     case summary(ReplaySummary)
     /// Live recording progress.
@@ -30,6 +32,7 @@ package enum ServerMessage: Sendable {
         case .library: "library"
         case .playback: "playback"
         case .frame: "frame"
+        case .series: "series"
         case .summary: "summary"
         case .recording: "recording"
         case .tune: "tune"
@@ -127,6 +130,22 @@ package struct FrameMessage: Codable, Sendable {
     }
 }
 
+/// `series`: a whole replay, so a viewer draws its timeline and filmstrip at once, whatever
+/// frames it has been sent. Sent to everyone with each load, to each page that joins, and in
+/// reply to `compare` (role `compare`, to that page only).
+package struct SeriesMessage: Codable, Sendable {
+    /// `playing` (the player's load `load`) or `compare`.
+    package var role: String
+    /// The load it belongs to (for `compare`, the load that was playing when it was asked).
+    package var load: Int
+    package var recording: String
+    package var preset: String
+    package var parameters: [String: PresetValue]
+    package var fps: Double
+    package var summary: ReplaySummary
+    package var series: ReplaySeries
+}
+
 /// `recording`: live recording progress.
 package struct RecordingStatus: Codable, Sendable, Equatable {
     /// `armed`, `capturing`, `released`, `saved`, `discarded`, `failed`.
@@ -222,6 +241,7 @@ extension ServerMessage: Codable {
         case "library": self = .library(try LibraryPayload(from: decoder).recordings)
         case "playback": self = .playback(try PlaybackState(from: decoder))
         case "frame": self = .frame(try FrameMessage(from: decoder))
+        case "series": self = .series(try SeriesMessage(from: decoder))
         case "summary": self = .summary(try ReplaySummary(from: decoder))
         case "recording": self = .recording(try RecordingStatus(from: decoder))
         case "tune": self = .tune(try TuneOutcome(from: decoder))
@@ -237,6 +257,7 @@ extension ServerMessage: Codable {
         case .library(let r): try LibraryPayload(recordings: r).encode(to: encoder)
         case .playback(let p): try p.encode(to: encoder)
         case .frame(let p): try p.encode(to: encoder)
+        case .series(let p): try p.encode(to: encoder)
         case .summary(let p):
             // ReplaySummary carries its own "type": "summary".
             try p.encode(to: encoder)

@@ -32,6 +32,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "Another origin allowed to connect, e.g. http://192.168.1.5:8080 (repeatable).")
     var allowedOrigins: [String] = []
 
+    @Option(help: "Recording a new page opens on (its path under the recordings folder); by default a labelled edge swipe.")
+    var open: String?
+
+    @Option(help: "Preset of the first view (default: best for an edge swipe, swipe-dismiss for a swipe down).")
+    var preset: String?
+
     @Option(help: "Frames per second streamed to viewers.")
     var fps: Double = 60
 
@@ -55,6 +61,9 @@ struct ServeCommand: ParsableCommand {
     var echo = false
 
     func validate() throws {
+        if let open, !FileManager.default.fileExists(atPath: recordings + "/" + open) {
+            throw ValidationError("--open \(open): no such recording under \(recordings)/")
+        }
         if let token {
             let allowed = token.utf8.allSatisfy { byte in
                 (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
@@ -79,6 +88,8 @@ struct ServeCommand: ParsableCommand {
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
             token: token ?? remembered?.token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
         configuration.isEchoing = echo
+        configuration.firstRecording = open
+        configuration.firstPreset = preset
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
         // A bridge that cannot start is a LiveBridgeError: one `error:` line, exit 1.
