@@ -1,4 +1,5 @@
-// The view's address: `#tab=replay&recording=…&preset=…&p.threshold=0.4&t=0.25`.
+// The view's address: `#tab=replay&recording=…&preset=…&p.threshold=0.4&t=0.25&cmp=defaults&z=0.1,0.6`
+// (`cmp`: what the timeline compares with; `z`: the time span it shows, when zoomed).
 // The token stays in the query (`?token=`), which this module does not touch. Pure.
 import * as P from "./protocol.mjs";
 
@@ -10,15 +11,23 @@ export function parseValue(text) {
   return text;
 }
 
+/** `from,to` seconds (from < to), or null. */
+function parseZoom(text) {
+  const [from, to, ...rest] = text.split(",").map((v) => (v.trim() === "" ? NaN : Number(v)));
+  return rest.length === 0 && Number.isFinite(from) && Number.isFinite(to) && from < to ? { from, to } : null;
+}
+
 /** The state a hash (with or without `#`) describes. Unknown keys are ignored. */
 export function parseHash(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
-  const state = { tab: "replay", recording: null, preset: null, parameters: {}, time: null };
+  const state = { tab: "replay", recording: null, preset: null, parameters: {}, time: null, compare: null, zoom: null };
   for (const [key, value] of params) {
     if (key === "tab" && TABS.has(value)) state.tab = value;
     else if (key === "recording" && value) state.recording = value;
     else if (key === "preset" && value) state.preset = value;
     else if (key === "t" && Number.isFinite(Number(value)) && value !== "") state.time = Number(value);
+    else if (key === "cmp" && value) state.compare = value;
+    else if (key === "z") state.zoom = parseZoom(value);
     else if (key.startsWith("p.") && key.length > 2) state.parameters[key.slice(2)] = parseValue(value);
   }
   return state;
@@ -32,7 +41,9 @@ export function formatHash(state) {
   if (state.preset) params.set("preset", state.preset);
   for (const key of Object.keys(state.parameters ?? {}).sort()) params.set(`p.${key}`, String(state.parameters[key]));
   if (Number.isFinite(state.time)) params.set("t", String(Math.round(state.time * 1000) / 1000));
-  const text = params.toString().replaceAll("%2F", "/");
+  if (state.compare) params.set("cmp", state.compare);
+  if (state.zoom) params.set("z", `${Math.round(state.zoom.from * 1000) / 1000},${Math.round(state.zoom.to * 1000) / 1000}`);
+  const text = params.toString().replaceAll("%2F", "/").replaceAll("%2C", ",");
   return text ? `#${text}` : "";
 }
 
@@ -54,14 +65,19 @@ export function sameParameters(a, b) {
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
 }
 
-/** The address of the view: the tab, and what is loaded (or, with nothing loaded, what `previous` named). */
-export function addressFor(tab, playback, previous) {
+/**
+ * The address of the view: the tab, what is loaded (or, with nothing loaded, what `previous`
+ * named), and the timeline's comparison and zoom (`view`; `previous`'s when not given).
+ */
+export function addressFor(tab, playback, previous, view = previous) {
   return {
     tab,
     recording: playback?.recording ?? previous.recording,
     preset: playback?.preset ?? previous.preset,
     parameters: playback?.parameters ?? previous.parameters,
     time: playback ? (playback.playing ? null : playback.time) : previous.time,
+    compare: view.compare ?? null,
+    zoom: view.zoom ?? null,
   };
 }
 

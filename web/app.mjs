@@ -5,6 +5,7 @@
 // File names say what touches the DOM: `*.view.mjs` modules do (and this entry point); every
 // other module is pure (no DOM, tested with `node --test web/tests`). See web/README.md.
 import { parseHash } from "./address.mjs";
+import { CompareView } from "./compare.view.mjs";
 import { LiveConnection, liveURL } from "./connection.mjs";
 import { RecordView } from "./record.view.mjs";
 import { ReplayView } from "./replay.view.mjs";
@@ -29,9 +30,10 @@ const record = new RecordView(store, stage, {
   loadRecording: (id) => replay.loadRecording(id),
 });
 const tune = new TuneView(store);
+const compare = new CompareView(store);
 
 store.showTab(store.tab);
 store.setControl(false);
 store.connection.start();
 
-window.pantrace = { store, stage, shell, replay, record, tune };
+window.pantrace = { store, stage, shell, replay, record, tune, compare };

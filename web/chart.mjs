@@ -101,17 +101,18 @@ const isAfterRelease = (f) => f.phase === "completing" || f.phase === "finished"
  *   (decision with `statistic`, `threshold`, `basis`), when it has arrived.
  * - `threshold`: the threshold to show before the release frame arrives (the parameters').
  */
-export function chartModel({ frames, playback, release = null, threshold = null, width, height, time = null }) {
+export function chartModel({ frames, playback, release = null, threshold = null, width, height, time = null, view = null, markers = null, comparison = null }) {
   const pad = { left: 40, right: 52, top: 12, bottom: 24 };
-  const start = playback?.start ?? 0;
-  const end = Math.max(playback?.end ?? 1, start + 1e-3);
+  const whole = fitView(playback);
+  const { from: start, to: end } = view ?? whole;
   const x = linearScale([start, end], [pad.left, width - pad.right]);
   const decision = release?.decision ?? null;
   const basis = decision?.basis ?? null;
   const velocityBasis = basis === "velocity";
   const shownThreshold = decision && !velocityBasis ? decision.threshold : velocityBasis ? null : threshold;
 
-  const progressValues = frames.flatMap((f) => [f.progress, f.rendered_progress]);
+  const compared = comparison?.frames ?? [];
+  const progressValues = [...frames, ...compared].flatMap((f) => [f.progress, f.rendered_progress]);
   const extra = [0, 1];
   if (Number.isFinite(shownThreshold)) extra.push(shownThreshold);
   if (basis === "projection") extra.push(decision.statistic);
@@ -135,8 +136,12 @@ export function chartModel({ frames, playback, release = null, threshold = null,
   const releaseTime = playback?.release;
   const releaseFrame = frames.find((f) => f.release) ?? null;
 
+  const plotRight = width - pad.right;
+  const inPlot = (px) => px >= pad.left - 0.5 && px <= plotRight + 0.5;
   const model = {
-    width, height, pad, x, yP, yV, axis,
+    width, height, pad, x, yP, yV, axis, view: { from: start, to: end }, zoomed: Boolean(view) && (start > whole.from + 1e-9 || end < whole.to - 1e-9),
+    markers: markerLines(markers, x).filter((m) => inPlot(m.x)),
+    comparison: comparison ? comparisonPaths(comparison, x, yP, line) : null,
     xTicks: niceTicks(start, end, Math.max(2, Math.floor((width - pad.left - pad.right) / 70))).map((t) => ({ value: t, x: x(t) })),
     pTicks: niceTicks(pMin, pMax, 4).map((v) => ({ value: v, y: yP(v) })),
     vTicks: vTicks.map((v) => ({ value: v, y: yV(v) })),
@@ -145,10 +150,10 @@ export function chartModel({ frames, playback, release = null, threshold = null,
     renderedPath: frames.some((f) => Math.abs(f.rendered_progress - f.progress) > 1e-6)
       ? line(frames.map((f) => [x(f.time), yP(f.rendered_progress)])) : "",
     velocityPath: line(frames.filter((f) => f.gesture && !isAfterRelease(f)).map((f) => [x(f.time), yV(f.gesture.velocity[axis])])),
-    releaseX: Number.isFinite(releaseTime) ? x(releaseTime) : null,
+    releaseX: Number.isFinite(releaseTime) && inPlot(x(releaseTime)) ? x(releaseTime) : null,
     threshold: null,
     landing: null,
-    playheadX: Number.isFinite(time) ? x(Math.min(end, Math.max(start, time))) : null,
+    playheadX: Number.isFinite(time) && time >= start - 1e-9 && time <= end + 1e-9 ? x(time) : null,
   };
   if (Number.isFinite(shownThreshold)) {
     model.threshold = { value: shownThreshold, y: yP(shownThreshold), unit: "progress" };
@@ -162,6 +167,72 @@ export function chartModel({ frames, playback, release = null, threshold = null,
     };
   }
   return model;
+}
+
+/** The whole replay's time span, from touch-down to settle: what "fit" shows. */
+export function fitView(playback) {
+  const from = playback?.start ?? 0;
+  return { from, to: Math.max(playback?.end ?? 1, from + 1e-3) };
+}
+
+/** The narrowest view: five frames, and never under 10 ms. */
+const minimumSpan = (playback) => Math.max(0.01, 5 / (playback?.fps || 60));
+
+/** `view` zoomed by `factor` (> 1 zooms in) about time `at`, kept inside the replay. */
+export function zoomView(view, at, factor, playback) {
+  const whole = fitView(playback);
+  const wholeSpan = whole.to - whole.from;
+  const span = Math.min(wholeSpan, Math.max(minimumSpan(playback), (view.to - view.from) / factor));
+  const f = view.to > view.from ? (at - view.from) / (view.to - view.from) : 0.5;
+  return clampView({ from: at - f * span, to: at - f * span + span }, whole);
+}
+
+/** `view` moved by `dt` seconds, kept inside the replay. */
+export const panView = (view, dt, playback) => clampView({ from: view.from + dt, to: view.to + dt }, fitView(playback));
+
+function clampView(view, whole) {
+  const span = Math.min(view.to - view.from, whole.to - whole.from);
+  const from = Math.min(Math.max(view.from, whole.from), whole.to - span);
+  return { from, to: from + span };
+}
+
+/** The time under a pixel `px` of the chart (clamped to the view). */
+export function timeAt(model, px) {
+  const t = model.x.invert(px);
+  return Math.min(model.view.to, Math.max(model.view.from, t));
+}
+
+const MARKERS = [["touchDown", "down"], ["release", "release"], ["settle", "settle"]];
+
+/** Marker lines for touch-down, release and settle: `{name, label, time, x}`. */
+function markerLines(markers, x) {
+  if (!markers) return [];
+  return MARKERS.filter(([key]) => Number.isFinite(markers[key])).map(([key, label]) => ({ name: key, label, time: markers[key], x: x(markers[key]) }));
+}
+
+/** The comparison's progress, completion and release, on the chart's scales. */
+function comparisonPaths({ frames, markers }, x, yP, line) {
+  const before = frames.filter((f) => !isAfterRelease(f));
+  const after = frames.filter(isAfterRelease);
+  const completion = before.length && after.length ? [before[before.length - 1], ...after] : after;
+  return {
+    progressPath: line(before.map((f) => [x(f.time), yP(f.progress)])),
+    completionPath: line(completion.map((f) => [x(f.time), yP(f.progress)])),
+    settleX: Number.isFinite(markers?.settle) ? x(markers.settle) : null,
+  };
+}
+
+/**
+ * The legend's keys: only what the chart draws. `projected` for a projection decision,
+ * `drawn` when the drawn progress differs from the progress, `compare` with a comparison.
+ */
+export function legendKeys(model) {
+  const keys = ["progress", "completion", "velocity"];
+  if (model.renderedPath) keys.push("drawn");
+  if (model.threshold) keys.push("threshold");
+  if (model.landing) keys.push("projected");
+  if (model.comparison) keys.push("compare");
+  return keys;
 }
 
 /** One decimal for seconds under 10, as a tick label. */

@@ -8,7 +8,10 @@ import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
 import { decisionText, keyMessage, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
-import { Timeline } from "./timeline.view.mjs";
+import { comparisonChart, comparisonFits } from "./compare.mjs";
+import { exportPNG, exportSVG } from "./export.view.mjs";
+import { Filmstrip } from "./filmstrip.view.mjs";
+import { KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
 
 /**
  * Whether a key is being typed into a text field (the one place the player's shortcuts do not
@@ -28,12 +31,21 @@ export class ReplayView {
     this.scrubbing = false;
     this.seekPending = false;
     this.params = new ParamsPanel(store, () => this.currentSpecs());
-    this.timeline = new Timeline($("timeline"), () => this.chartInput());
+    this.timeline = new Timeline($("timeline"), () => this.chartInput(), {
+      seek: (time) => this.seekTo(time),
+      canSeek: () => this.store.canControl && Boolean(this.store.playback),
+      onDraw: (model) => this.onDraw(model),
+    });
+    this.filmstrip = new Filmstrip(store, (time) => this.seekTo(time));
+    this.shownLoad = null;
     this.listen();
     store.on("library", () => this.showLibrary());
     store.on("playback", (playback) => this.onPlayback(playback));
     store.on("summary", () => this.showDecision());
     store.on("frame", (message) => this.onFrame(message));
+    store.on("series", () => this.timeline.schedule());
+    store.on("compare", () => this.timeline.schedule());
+    store.on("view", (view) => this.followView(view));
     store.on("stage", () => this.refreshStage());
   }
 
@@ -66,6 +78,10 @@ export class ReplayView {
     $("preset").addEventListener("change", (e) => this.choosePreset(e.target.value));
     $("reset").addEventListener("click", () => this.resetParameters());
     this.listenToScrub($("scrub"));
+    $("timeline-fit").addEventListener("click", () => this.timeline.fit());
+    $("export-svg").addEventListener("click", () => exportSVG($("timeline"), this.exportName()));
+    $("export-png").addEventListener("click", () => exportPNG($("timeline"), this.exportName()).catch((e) => this.store.toast(`PNG export failed: ${e.message}`)));
+    $("copy-link").addEventListener("click", () => this.copyLink());
     // Capture phase: before a focused menu or slider takes the arrow keys for itself.
     document.addEventListener("keydown", (e) => this.onKey(e), { capture: true });
   }
@@ -74,18 +90,37 @@ export class ReplayView {
   listenToScrub(scrub) {
     scrub.addEventListener("pointerdown", () => { this.scrubbing = true; });
     scrub.addEventListener("pointerup", () => { this.scrubbing = false; });
-    scrub.addEventListener("input", () => {
-      if (this.seekPending) return;
-      this.seekPending = true;
-      requestAnimationFrame(() => {
-        this.seekPending = false;
-        this.store.send(P.seek(Number(scrub.value)));
-      });
+    scrub.addEventListener("input", () => this.seekTo(Number(scrub.value)));
+  }
+
+  /** Seeks (and pauses) at most once per animation frame, to the latest time asked. */
+  seekTo(time) {
+    this.seekTime = time;
+    if (this.seekPending) return;
+    this.seekPending = true;
+    requestAnimationFrame(() => {
+      this.seekPending = false;
+      this.store.send(P.seek(this.seekTime));
+      if (this.store.playback?.playing) this.store.send(P.pause());
     });
+  }
+
+  /** The timeline's zoom keys: + and − zoom about the playhead, 0 fits (for every page). */
+  timelineKey(e) {
+    const at = this.store.frame?.frame.time ?? null;
+    if (e.key === "+" || e.key === "=") this.timeline.zoom(KEY_ZOOM, at);
+    else if (e.key === "-" || e.key === "_") this.timeline.zoom(1 / KEY_ZOOM, at);
+    else if (e.key === "0") this.timeline.fit();
+    else return false;
+    return true;
   }
 
   onKey(e) {
     if (isTyping(e)) return;
+    if (!e.ctrlKey && !e.metaKey && !e.altKey && this.store.tab === "replay" && this.timelineKey(e)) {
+      e.preventDefault();
+      return;
+    }
     if (e.ctrlKey || e.metaKey || e.altKey || !this.store.canControl || !this.store.playback) return;
     const message = keyMessage(e.key, this.store.playback);
     if (!message) return;
@@ -120,6 +155,10 @@ export class ReplayView {
 
   onPlayback(playback) {
     if (playback) this.syncControls(playback);
+    // A new recording starts with the whole replay in view (a new setting keeps the zoom).
+    if (playback && this.shownLoad !== null && this.shownRecording !== playback.recording) this.timeline.fit();
+    this.shownLoad = playback?.load ?? null;
+    this.shownRecording = playback?.recording ?? null;
     // What the player is doing, for tests and for CSS.
     const d = document.body.dataset;
     d.load = String(playback?.load ?? "");
@@ -214,10 +253,48 @@ export class ReplayView {
 
   /** What the timeline draws, read when it draws. */
   chartInput() {
-    const { series, playback, summary, frame } = this.store;
+    const { series, playback, summary, frame, comparison, view } = this.store;
     return {
-      frames: series.frames, size: series.size, release: series.release, playback, summary,
+      frames: series.frames, size: series.size, release: series.release, playback, summary, markers: series.markers,
       threshold: timelineThreshold(playback, this.currentSpecs()), time: frame?.frame.time ?? null,
+      comparison: comparisonFits(comparison, view.compare, playback) ? comparisonChart(comparison) : null,
     };
+  }
+
+  /** After each drawing: the legend lists what is drawn; the address keeps the zoom. */
+  onDraw(model) {
+    showLegend($("legend"), model);
+    const zoom = model.zoomed ? model.view : null;
+    const was = this.store.view.zoom;
+    if ((zoom === null) !== (was === null) || (zoom && (Math.abs(zoom.from - was.from) > 5e-4 || Math.abs(zoom.to - was.to) > 5e-4))) {
+      this.store.setView({ zoom });
+    }
+  }
+
+  /** An address (a link) named a zoom: show it. */
+  followView(view) {
+    const shown = this.timeline.view;
+    if (view.zoom && (!shown || Math.abs(shown.from - view.zoom.from) > 5e-4 || Math.abs(shown.to - view.zoom.to) > 5e-4)) {
+      this.timeline.view = view.zoom;
+      this.timeline.schedule();
+    } else if (!view.zoom && shown) {
+      this.timeline.fit();
+    }
+  }
+
+  /** A file name for an export: the recording's name and the preset. */
+  exportName() {
+    const p = this.store.playback;
+    const name = (this.store.entryOf(p?.recording)?.name ?? "timeline").replace(/[^\w.-]+/g, "_");
+    return `pantrace-${name}-${p?.preset ?? "none"}`;
+  }
+
+  /** Copies the page's address, which reopens this view (recording, preset, parameters, time, comparison, zoom). */
+  copyLink() {
+    const link = location.href;
+    const done = () => this.store.toast("link copied: it reopens this view (and carries the control token)");
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(link).then(done, () => this.store.toast(`copy this link: ${link}`));
+    else this.store.toast(`copy this link: ${link}`);
+    $("copy-link").dataset.link = link;
   }
 }

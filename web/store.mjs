@@ -9,7 +9,8 @@
 // `frame` (a frame of the current load, already in `series`), `preview` (a live recording's
 // frame), `series` (the whole replay of the current load arrived), `compare` (a comparison
 // arrived, or null when cleared), `error`, `toast` (text), `connection` (the socket's state),
-// `tab`, and `stage` (what the stage shows may have changed: redraw it).
+// `tab`, `view` (the timeline's comparison or zoom changed) and `stage` (what the stage
+// shows may have changed: redraw it).
 import { addressFor, reopenMessages } from "./address.mjs";
 import { FrameSeries } from "./chart.mjs";
 import * as P from "./protocol.mjs";
@@ -36,6 +37,8 @@ export class Store {
     this.frame = null;
     this.address = address;
     this.tab = address.tab;
+    /** The timeline's own view: what it compares with, and the span it shows (null: all). */
+    this.view = { compare: address.compare ?? null, zoom: address.zoom ?? null };
     this.padScreen = SCREENS[0];
   }
 
@@ -225,13 +228,22 @@ export class Store {
   /** Brings the address up to date with the view (not while the page's token is refused). */
   updateAddress() {
     if (this.tokenRefused) return;
-    this.address = addressFor(this.tab, this.playback, this.address);
+    this.address = addressFor(this.tab, this.playback, this.address, this.view);
     this.emit("address", this.address);
+  }
+
+  /** Sets what the timeline compares with (`"defaults"`, a preset, or null) and its span. */
+  setView(change) {
+    this.view = { ...this.view, ...change };
+    this.emit("view", this.view);
+    this.updateAddress();
   }
 
   /** Opens the view an address names (the person edited it, or followed a link). */
   openAddress(want) {
     this.address = want;
+    this.view = { compare: want.compare ?? null, zoom: want.zoom ?? null };
+    this.emit("view", this.view);
     this.showTab(want.tab);
     this.reopen(this.playback, want);
   }

@@ -4,14 +4,18 @@ import * as s from "../address.mjs";
 
 test("the hash round-trips recording, preset, parameters and time", () => {
   const state = { tab: "replay", recording: "synthetic/swipe-down-60hz/a b.pantrace", preset: "swipe-dismiss",
-    parameters: { threshold: 0.4, comparison: "atLeast" }, time: 0.25 };
+    parameters: { threshold: 0.4, comparison: "atLeast" }, time: 0.25, compare: null, zoom: null };
   const hash = s.formatHash(state);
   assert.equal(hash, "#recording=synthetic/swipe-down-60hz/a+b.pantrace&preset=swipe-dismiss&p.comparison=atLeast&p.threshold=0.4&t=0.25");
   assert.deepEqual(s.parseHash(hash), state);
+  const compared = { ...state, compare: "defaults", zoom: { from: 0.1, to: 0.625 } };
+  assert.ok(s.formatHash(compared).endsWith("&cmp=defaults&z=0.1,0.625"));
+  assert.deepEqual(s.parseHash(s.formatHash(compared)), compared);
 });
 
 test("an empty or foreign hash is the default view; unknown keys and bad values are ignored", () => {
-  assert.deepEqual(s.parseHash(""), { tab: "replay", recording: null, preset: null, parameters: {}, time: null });
+  assert.deepEqual(s.parseHash(""), { tab: "replay", recording: null, preset: null, parameters: {}, time: null, compare: null, zoom: null });
+  for (const bad of ["z=1", "z=2,1", "z=a,b", "z=0,1,2", "z=,1"]) assert.equal(s.parseHash(`#${bad}`).zoom, null, bad);
   const parsed = s.parseHash("#tab=tune&t=soon&p.=1&zoom=3&tab2=x");
   assert.equal(parsed.tab, "tune");
   assert.equal(parsed.time, null);
@@ -42,10 +46,11 @@ test("only parameters that differ from the defaults are overrides", () => {
 });
 
 test("the address follows what plays (the time only while paused), else keeps what it named", () => {
-  const previous = { tab: "replay", recording: "a", preset: "p", parameters: { x: 1 }, time: 0.5 };
+  const previous = { tab: "replay", recording: "a", preset: "p", parameters: { x: 1 }, time: 0.5, compare: "defaults", zoom: null };
   assert.deepEqual(s.addressFor("tune", null, previous), { ...previous, tab: "tune" });
   const playback = { recording: "b", preset: "q", parameters: {}, playing: false, time: 0.25 };
-  assert.deepEqual(s.addressFor("replay", playback, previous), { tab: "replay", recording: "b", preset: "q", parameters: {}, time: 0.25 });
+  assert.deepEqual(s.addressFor("replay", playback, previous, { compare: null, zoom: { from: 0, to: 1 } }),
+    { tab: "replay", recording: "b", preset: "q", parameters: {}, time: 0.25, compare: null, zoom: { from: 0, to: 1 } });
   assert.equal(s.addressFor("replay", { ...playback, playing: true }, previous).time, null);
 });
 

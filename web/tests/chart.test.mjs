@@ -94,3 +94,42 @@ test("the threshold, release and landing labels", () => {
   assert.equal(c.releaseLabel({ decision: "cancel" }), "release · cancel");
   assert.equal(c.landingLabel(1.3049), "projected 1.3");
 });
+
+test("zoom keeps the time under the cursor, never narrower than five frames nor wider than the replay", async () => {
+  const { zoomView, panView, fitView, chartModel, timeAt, legendKeys } = await import("../chart.mjs");
+  const playback = { start: 0, end: 2, fps: 60 };
+  const whole = fitView(playback);
+  assert.deepEqual(whole, { from: 0, to: 2 });
+  const zoomed = zoomView(whole, 0.5, 2, playback);
+  assert.ok(Math.abs(zoomed.to - zoomed.from - 1) < 1e-12);
+  assert.ok(Math.abs((0.5 - zoomed.from) / (zoomed.to - zoomed.from) - 0.25) < 1e-12, "0.5 s stays a quarter of the way across");
+  const deep = zoomView(whole, 1, 1e6, playback);
+  assert.ok(Math.abs(deep.to - deep.from - 5 / 60) < 1e-12, "five frames at the narrowest");
+  assert.deepEqual(zoomView(zoomed, 1, 0.01, playback), whole, "zooming out stops at the whole replay");
+  const panned = panView(zoomed, 10, playback);
+  assert.equal(panned.to, 2, "panning stops at the end");
+  assert.equal(panView(zoomed, -10, playback).from, 0, "and at the start");
+  // The chart maps pixels to the view's times, and hides what falls outside it.
+  const frames = [0, 0.5, 1, 1.5, 2].map((t) => ({ time: t, phase: t < 1 ? "interactive" : "completing", progress: t / 2, rendered_progress: t / 2 }));
+  const model = chartModel({ frames, playback: { ...playback, release: 1 }, width: 500, height: 200, view: { from: 1, to: 2 }, markers: { touchDown: 0, release: 1, settle: 2 } });
+  assert.equal(timeAt(model, model.pad.left), 1);
+  assert.equal(timeAt(model, 0), 1, "clamped to the view");
+  assert.deepEqual(model.markers.map((m) => m.label), ["release", "settle"], "touch-down is outside the view");
+  assert.equal(model.zoomed, true);
+  assert.deepEqual(legendKeys(model), ["progress", "completion", "velocity"]);
+});
+
+test("the legend lists projected only for a projection and compare only with a comparison", async () => {
+  const { chartModel, legendKeys } = await import("../chart.mjs");
+  const frames = [{ time: 0, phase: "interactive", progress: 0.2, rendered_progress: 0.2 }, { time: 0.2, phase: "completing", progress: 0.4, rendered_progress: 0.4 }];
+  const playback = { start: 0, end: 0.5, release: 0.1, fps: 60 };
+  const projection = { decision: { outcome: "finish", basis: "projection", statistic: 0.9, threshold: 0.5 } };
+  const withProjection = chartModel({ frames, playback, release: projection, width: 400, height: 200 });
+  assert.ok(legendKeys(withProjection).includes("projected"));
+  const plain = chartModel({ frames, playback, release: { decision: { ...projection.decision, basis: "progress" } }, width: 400, height: 200 });
+  assert.ok(!legendKeys(plain).includes("projected"));
+  assert.ok(legendKeys(plain).includes("threshold"));
+  const compared = chartModel({ frames, playback, width: 400, height: 200, comparison: { frames, markers: { settle: 0.4 } } });
+  assert.ok(legendKeys(compared).includes("compare"));
+  assert.ok(compared.comparison.completionPath.startsWith("M"));
+});

@@ -1,0 +1,60 @@
+// The "compare with" menu and the two lines under it (compare.mjs decides): asks the server
+// for the other setting's whole replay whenever what plays changes, so the timeline draws both.
+import { $, h } from "./dom.view.mjs";
+import { compareChoices, compareMessage, comparisonFits, comparisonLine, settingName } from "./compare.mjs";
+
+export class CompareView {
+  constructor(store) {
+    this.store = store;
+    this.askedFor = null;
+    $("compare").addEventListener("change", (e) => this.store.setView({ compare: e.target.value || null }));
+    store.on("presets", () => this.showMenu());
+    store.on("playback", () => this.follow());
+    store.on("view", () => this.follow());
+    store.on("compare", () => this.show());
+    store.on("summary", () => this.show());
+  }
+
+  showMenu() {
+    const menu = $("compare");
+    const playing = this.store.playback?.preset;
+    const choices = compareChoices(this.store.presets, playing);
+    const key = choices.map((c) => c.value).join(",");
+    if (menu.dataset.choices !== key) {
+      menu.replaceChildren(...choices.map((c) => h("option", { value: c.value, text: c.text })));
+      menu.dataset.choices = key;
+    }
+    menu.value = this.store.view.compare ?? "";
+  }
+
+  /** Asks for the comparison the view wants, once per load and choice. */
+  follow() {
+    this.showMenu();
+    const { playback, view, comparison } = this.store;
+    const choice = view.compare;
+    const ask = `${playback?.load}:${choice}`;
+    if (choice && playback && !comparisonFits(comparison, choice, playback) && this.askedFor !== ask) {
+      const message = compareMessage(choice, playback);
+      if (message) {
+        this.askedFor = ask;
+        this.store.send(message);
+      }
+    }
+    this.show();
+  }
+
+  show() {
+    const { playback, view, comparison, summary } = this.store;
+    const box = $("compare-box");
+    const fits = comparisonFits(comparison, view.compare, playback);
+    box.hidden = !view.compare || !playback;
+    box.dataset.ready = String(fits);
+    if (box.hidden) return;
+    $("compare-a").textContent = comparisonLine(`playing: ${settingName(playback.preset, playback.parameters)}`, summary);
+    $("compare-b").textContent = fits
+      ? comparisonLine(`dashed: ${settingName(comparison.preset, comparison.parameters)}`, comparison.summary)
+      : "dashed: computing…";
+    box.dataset.decisionA = summary?.decision ?? "";
+    box.dataset.decisionB = fits ? comparison.summary.decision : "";
+  }
+}
