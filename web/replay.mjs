@@ -71,6 +71,29 @@ export function decisionText(summary) {
   };
 }
 
+/**
+ * The decision box while a gesture is being recorded: never a decision before the release,
+ * only what the preset would decide if the finger lifted now (`if_released`).
+ */
+export function liveDecisionText(status) {
+  const base = { outcome: "pending", correct: "", fitState: "", fit: "", drag: "" };
+  if (status?.state === "armed") return { ...base, headline: "armed", reason: "move more than 10 pt to start the pan" };
+  const r = status?.if_released;
+  if (!r) return { ...base, headline: "tracking", reason: "" };
+  return { ...base, headline: `would ${r.decision} if released now`, reason: `${r.reason} · margin ${num(r.margin, 3)}` };
+}
+
+/** The timeline's input while a gesture is recorded: its frames so far, from touch-down to now. */
+export function liveChartInput(frames) {
+  const start = frames[0]?.time ?? 0;
+  const now = frames.at(-1)?.time ?? start;
+  return {
+    frames, size: frames.length, release: null, summary: null, comparison: null, time: now,
+    playback: { start, end: Math.max(now, start + 0.5), release: NaN, fps: 60 },
+    markers: frames.length ? { touchDown: start } : null,
+  };
+}
+
 /** The threshold the timeline draws before the release: the loaded one, else the preset's default. */
 export function timelineThreshold(playback, specs) {
   const spec = specs.find((sp) => sp.key === "threshold");

@@ -6,7 +6,7 @@ import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
 import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
-import { decisionText, keyMessage, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { decisionText, keyMessage, liveChartInput, liveDecisionText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits } from "./compare.mjs";
 import { exportPNG, exportSVG } from "./export.view.mjs";
@@ -42,6 +42,11 @@ export class ReplayView {
     store.on("library", () => this.showLibrary());
     store.on("playback", (playback) => this.onPlayback(playback));
     store.on("summary", () => this.showDecision());
+    store.on("recording", () => {
+      this.showDecision();
+      this.timeline.schedule();
+    });
+    store.on("preview", () => this.timeline.schedule());
     store.on("frame", (message) => this.onFrame(message));
     store.on("series", () => this.timeline.schedule());
     store.on("compare", () => this.timeline.schedule());
@@ -177,7 +182,7 @@ export class ReplayView {
   }
 
   showDecision() {
-    const text = decisionText(this.store.summary);
+    const text = this.store.recordingActive ? liveDecisionText(this.store.recording) : decisionText(this.store.summary);
     const box = $("decision");
     box.dataset.outcome = text.outcome;
     box.dataset.correct = text.correct;
@@ -254,6 +259,7 @@ export class ReplayView {
   /** What the timeline draws, read when it draws. */
   chartInput() {
     const { series, playback, summary, frame, comparison, view } = this.store;
+    if (this.store.recordingActive) return { ...liveChartInput(this.store.liveSeries.frames), threshold: timelineThreshold(playback, this.currentSpecs()) };
     return {
       frames: series.frames, size: series.size, release: series.release, playback, summary, markers: series.markers,
       threshold: timelineThreshold(playback, this.currentSpecs()), time: frame?.frame.time ?? null,

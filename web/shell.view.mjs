@@ -35,7 +35,11 @@ export class Shell {
     el.title = title;
   }
 
-  /** Enables the panels' controls and the pad only for a page that may control (the tune queue's always). */
+  /**
+   * Enables the panels' controls, the transport and the pad only for a page that may control;
+   * what changes nothing on the server stays enabled for every page: the tune queue, the
+   * comparison menu, and the timeline's own tools (fit, export, link).
+   */
   showControl(canControl) {
     document.body.dataset.canControl = String(canControl);
     $("access").hidden = canControl;
@@ -43,8 +47,8 @@ export class Shell {
     const notice = accessNotice({ hasToken: this.store.hasToken && this.store.greeted, canControl });
     $("access-banner").hidden = notice === null;
     $("access-banner").textContent = notice ?? "";
-    for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #pad")) {
-      if (el.closest("#tune-queue")) continue;
+    for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #transport-box input, #transport-box select, #transport-box button, #pad")) {
+      if (el.closest("#tune-queue") || el.id === "compare") continue;
       el.disabled = !canControl;
     }
   }

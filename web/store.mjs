@@ -33,6 +33,8 @@ export class Store {
     this.summary = null;
     this.recording = null;
     this.series = new FrameSeries();
+    /** The live recording's frames (preview), drawn on the timeline while it is captured. */
+    this.liveSeries = new FrameSeries();
     this.comparison = null;
     this.frame = null;
     this.address = address;
@@ -162,7 +164,10 @@ export class Store {
   /** A frame of the current load joins the series; a live preview frame (load −1) is passed on. */
   applyFrame(message) {
     if (!P.isCurrentFrame(message, this.playback?.load)) return;  // a frame of an earlier load
-    if (message.load === -1) return this.emit("preview", message);
+    if (message.load === -1) {
+      this.liveSeries.add(message.frame);
+      return this.emit("preview", message);
+    }
     this.series.add(message.frame);
     this.frame = message;
     this.emit("frame", message);
@@ -192,6 +197,7 @@ export class Store {
   applyRecording(status) {
     const wasActive = this.recordingActive;
     this.recording = status;
+    if (this.recordingActive && !wasActive) this.liveSeries = new FrameSeries();
     this.emit("recording", { status, started: this.recordingActive && !wasActive });
     this.refreshStage();
   }

@@ -91,12 +91,42 @@ export function tableCells(result, axes) {
 }
 
 /**
- * The recordings to check at a point: for the best point, what the report says it misjudges;
- * for any other, every chosen recording (each is checked from the summary of its replay).
+ * The recordings a sweep left out, each with why: not labelled finish or cancel, not driving
+ * the preset (the report's reason), unreadable or not replayable. `tune` is the `tune` message
+ * (its `recordings`: the ids it was asked to score).
  */
-export function misjudgedCandidates(result, report, library, chosen) {
-  if (result.point === report.best?.point) return libraryIds((report.misjudged ?? []).map((m) => m.file), library);
-  return chosen;
+export function sweepExclusions(tune, library) {
+  const x = tune.report?.excluded ?? {};
+  const out = [];
+  const named = (list, why) => {
+    for (const item of list ?? []) {
+      const [id] = libraryIds([item.file], library);
+      out.push({ id: id ?? item.file, reason: why(item) });
+    }
+  };
+  named(x.not_fitting, (m) => m.reason ?? "does not drive the preset");
+  named(x.unreadable, (f) => `unreadable: ${f.reason}`);
+  named(x.unreplayable, (f) => `cannot be replayed: ${f.reason}`);
+  for (const id of tune.recordings ?? []) {
+    if (library.find((r) => r.id === id)?.intent === "unknown") out.push({ id, reason: "not labelled finish or cancel" });
+  }
+  return out;
+}
+
+/** The recordings a sweep scored: those it was asked for, less its exclusions. */
+export function scoredRecordings(tune, library) {
+  const left = new Set(sweepExclusions(tune, library).map((e) => e.id));
+  return (tune.recordings ?? []).filter((id) => !left.has(id));
+}
+
+/**
+ * The recordings to check at a point: for the best point, what the report says it misjudges;
+ * for any other, every recording the sweep scored (each is checked from the summary of its
+ * replay), never one it left out.
+ */
+export function misjudgedCandidates(result, tune, library) {
+  if (result.point === tune.report.best?.point) return libraryIds((tune.report.misjudged ?? []).map((m) => m.file), library);
+  return scoredRecordings(tune, library);
 }
 
 /**

@@ -5,7 +5,7 @@ import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
 import {
-  bestText, defaultAxis, defaultAxisKey, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepGrid, sweepRecordings, sweepStatus,
+  bestText, defaultAxis, defaultAxisKey, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
 } from "./tune.mjs";
 
 export class TuneView {
@@ -134,12 +134,23 @@ export class TuneView {
   // MARK: The report
 
   show(tune) {
+    this.tune = tune;
     this.report = tune.report;
     this.tunePreset = tune.preset;
     this.showStatus("done", sweepStatus(tune.report));
     $("tune-title").textContent = `Heat map · ${tune.preset}`;
     $("tune-best").textContent = bestText(tune.report);
+    this.showExclusions(sweepExclusions(tune, this.store.library));
     this.renderReport();
+  }
+
+  /** The recordings the sweep left out, each with its reason (none: hidden). */
+  showExclusions(exclusions) {
+    const box = $("tune-excluded");
+    box.hidden = exclusions.length === 0;
+    box.dataset.count = String(exclusions.length);
+    $("tune-excluded-summary").textContent = `${exclusions.length} recording${exclusions.length === 1 ? "" : "s"} left out of this sweep (not scored, not replayed)`;
+    $("tune-excluded-list").replaceChildren(...exclusions.map((e) => h("li", {}, h("span", { class: "excluded-id", text: e.id }), h("span", { class: "muted", text: ` — ${e.reason}` }))));
   }
 
   renderReport() {
@@ -155,7 +166,7 @@ export class TuneView {
   replayMisjudged(result) {
     const store = this.store;
     if (!store.canControl) return store.toast("watch only: open the URL with its ?token= to replay");
-    const candidates = misjudgedCandidates(result, this.report, store.library, this.chosen());
+    const candidates = misjudgedCandidates(result, this.tune, store.library);
     this.queue = new MisjudgedQueue({ values: result.values, preset: this.tunePreset, candidates, loop: store.playback?.loop ?? true });
     store.send(P.loop(false));
     this.next();

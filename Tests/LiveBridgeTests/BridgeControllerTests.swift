@@ -275,11 +275,13 @@ struct BridgeControllerTests {
             Self.info("a/fling.pantrace", tags: ["swipe-down"], duration: 0.036),
             Self.info("b/edge-short.pantrace", tags: ["edge-back"], duration: 0.29),
             Self.info("c/edge-unlabelled.pantrace", tags: ["edge-back"], intent: .unknown),
+            Self.info("c/edge-cancel.pantrace", tags: ["edge-back"], intent: .cancel),
             Self.info("d/edge.pantrace", tags: ["edge-back"], duration: 0.3),
             Self.info("e/down.pantrace", tags: ["swipe-down"])
         ]
         #expect(BridgeController.firstView(in: library)! == ("d/edge.pantrace", "best"))
-        #expect(BridgeController.firstView(in: Array(library.prefix(3)) + [library[4]])! == ("e/down.pantrace", "swipe-dismiss"))
+        #expect(BridgeController.firstView(in: Array(library.prefix(4)))! == ("c/edge-cancel.pantrace", "best"))
+        #expect(BridgeController.firstView(in: Array(library.prefix(3)) + [library[5]])! == ("e/down.pantrace", "swipe-dismiss"))
         #expect(BridgeController.firstView(in: Array(library.prefix(3)))! == ("a/fling.pantrace", "swipe-dismiss"))
         #expect(BridgeController.firstView(in: []) == nil)
     }
@@ -302,5 +304,30 @@ struct BridgeControllerTests {
         #expect(controller.player?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
         let refused = controller.handle(.message(2, Self.json(#"{"type":"pause"}"#)), now: 0.4)
         #expect(refused.map(\.message.type) == ["error"])
+    }
+
+    @Test func whileCapturingTheStatusGoesOutTenTimesASecondWithWhatALiftNowWouldDecide() throws {
+        var controller = try Self.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(
+            .message(1, Self.json(#"{"type":"record","screen":{"width":390,"height":844,"scale":3},"preset":"swipe-dismiss"}"#)), now: 0)
+        var statuses: [RecordingStatus] = []
+        // A slow drag down 600 pt over 1.2 s, one event every 16 ms.
+        for i in 0...75 {
+            let phase = i == 0 ? "down" : "move"
+            let out = controller.handle(
+                .message(1, Self.json(#"{"type":"pointer","t_ms":\#(i * 16),"x":200,"y":\#(100 + i * 8),"phase":"\#(phase)"}"#)),
+                now: Double(i) * 0.016)
+            for case .recording(let status) in out.map(\.message) { statuses.append(status) }
+        }
+        let capturing = statuses.filter { $0.state == "capturing" }
+        // 1.2 s of capture at most every 0.1 s: 12 or 13, not one per event, not just the first.
+        #expect((11...14).contains(capturing.count), "\(capturing.count) statuses")
+        #expect(capturing.map(\.samples) == capturing.map(\.samples).sorted())
+        #expect(capturing.last!.samples > 60)
+        #expect(capturing.last!.durationSeconds > 1)
+        let decisions = capturing.compactMap { $0.ifReleased?.decision }
+        #expect(decisions.first == "cancel" && decisions.last == "finish", "\(decisions)")
+        #expect(statuses.allSatisfy { $0.state == "capturing" || $0.ifReleased == nil })
     }
 }

@@ -93,3 +93,24 @@ test("the decision says which drag drives the preset and when the recording does
   assert.equal(off.fit, "This recording does not drive the preset: it moves mostly across the preset's axis, 1 pt along x and 275 pt across (try direction = down)");
   assert.equal(r.decisionText(null).fit, "");
 });
+
+test("while recording, the decision box never shows a decision, only what a lift now would decide", async () => {
+  const { liveDecisionText } = await import("../replay.mjs");
+  assert.equal(liveDecisionText({ state: "armed" }).headline, "armed");
+  assert.equal(liveDecisionText({ state: "capturing", samples: 3 }).headline, "tracking");
+  const text = liveDecisionText({ state: "capturing", samples: 9, if_released: { decision: "finish", reason: "progress 0.62 ≥ 0.5 → finish", margin: 0.1234 } });
+  assert.equal(text.headline, "would finish if released now");
+  assert.equal(text.outcome, "pending");
+  assert.equal(text.reason, "progress 0.62 ≥ 0.5 → finish · margin 0.123");
+});
+
+test("while recording, the timeline spans the gesture so far", async () => {
+  const { liveChartInput } = await import("../replay.mjs");
+  const frames = [{ time: 2 }, { time: 2.1 }, { time: 2.3 }];
+  const input = liveChartInput(frames);
+  assert.equal(input.playback.start, 2);
+  assert.equal(input.playback.end, 2.5, "at least half a second wide");
+  assert.equal(input.time, 2.3);
+  assert.deepEqual(input.markers, { touchDown: 2 });
+  assert.equal(liveChartInput([]).markers, null);
+});

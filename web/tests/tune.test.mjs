@@ -60,10 +60,29 @@ test("the heat map's height and how many column labels fit", () => {
   assert.equal(t.tickEvery(3, 600), 1);
 });
 
-test("the best point's candidates are what the report says it misjudges; another point's, every chosen one", () => {
-  const library = [{ id: "real/a.pantrace" }, { id: "real/b.pantrace" }];
-  assert.deepEqual(t.misjudgedCandidates({ point: 1 }, report, library, ["x"]), ["real/a.pantrace"]);
-  assert.deepEqual(t.misjudgedCandidates({ point: 0 }, report, library, ["x"]), ["x"]);
+test("the best point's candidates are what the report says it misjudges; another point's, exactly what the sweep scored", () => {
+  const library = [
+    { id: "real/a.pantrace", intent: "finish" }, { id: "real/b.pantrace", intent: "cancel" },
+    { id: "edge/c.pantrace", intent: "finish" }, { id: "x/unlabelled.pantrace", intent: "unknown" }, { id: "x/broken.pantrace", intent: "finish" },
+  ];
+  const tune = {
+    recordings: library.map((r) => r.id),
+    report: {
+      ...report,
+      excluded: {
+        not_fitting: [{ file: "edge/c.pantrace", verdict: "off_axis", reason: "moves along the other axis: peak progress 0.01" }],
+        unreadable: [{ file: "/abs/path/x/broken.pantrace", reason: "bad CRC in chunk 1" }],
+      },
+    },
+  };
+  assert.deepEqual(t.misjudgedCandidates({ point: 1 }, tune, library), ["real/a.pantrace"]);
+  assert.deepEqual(t.misjudgedCandidates({ point: 0 }, tune, library), ["real/a.pantrace", "real/b.pantrace"], "never one the sweep left out");
+  assert.deepEqual(t.sweepExclusions(tune, library), [
+    { id: "edge/c.pantrace", reason: "moves along the other axis: peak progress 0.01" },
+    { id: "x/broken.pantrace", reason: "unreadable: bad CRC in chunk 1" },
+    { id: "x/unlabelled.pantrace", reason: "not labelled finish or cancel" },
+  ]);
+  assert.deepEqual(t.scoredRecordings({ report: { excluded: {} } }, library), [], "an old server names no recordings: nothing is guessed");
 });
 
 test("the queue loads each candidate, plays a misjudged one to its end, and skips the others", () => {

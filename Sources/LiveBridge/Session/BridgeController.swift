@@ -43,6 +43,9 @@ struct BridgeController {
     private(set) var frameSequence: UInt64 = 0
     private var lastTick: Double?
     private let decoder = JSONDecoder()
+    /// When a capturing recording's status was last sent.
+    private var lastCaptureStatus = -Double.infinity
+    static let captureStatusInterval = 0.1
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -87,14 +90,17 @@ struct BridgeController {
         }
     }
 
-    /// The first view when none is asked for: a labelled edge swipe back of at least 0.3 s under
+    /// The first view when none is asked for: a labelled edge swipe back of at least 0.3 s (one
+    /// meant to finish, when there is one) under
     /// `best` (a projection decides it, and the timeline shows the gesture, the release, the
     /// projected landing point and the completion); else a labelled swipe down of at least 0.3 s
     /// under `swipe-dismiss`; else the first recording under `swipe-dismiss`. In sorted id order.
     static func firstView(in recordings: [RecordingInfo]) -> (String, String)? {
         let sorted = recordings.sorted { $0.id < $1.id }
+        // A gesture meant to finish first: its replay carries the transition through.
         func shown(_ tag: String) -> RecordingInfo? {
-            sorted.first { $0.tags.contains(tag) && $0.intent != .unknown && $0.complete && $0.durationSeconds >= 0.3 }
+            let candidates = sorted.filter { $0.tags.contains(tag) && $0.intent != .unknown && $0.complete && $0.durationSeconds >= 0.3 }
+            return candidates.first { $0.intent == .finish } ?? candidates.first
         }
         if let edge = shown("edge-back") { return (edge.id, "best") }
         if let down = shown("swipe-down") { return (down.id, "swipe-dismiss") }
@@ -216,13 +222,37 @@ struct BridgeController {
             try withSession(of: id) { try $0.label(intent) }
             return [recordingStatus()]
         case .save(let name):
+            let unsaved = session?.status.file
             try withSession(of: id) { _ = try $0.save(name: name) }
             rescanLibrary()
-            return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+            var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+            // The player showed the unsaved file: it now shows the saved one (its name, its
+            // label), at the same time, so no page names a file that no longer exists.
+            if let unsaved, let saved = session?.status.id, var playing = player, playing.recording == unsaved {
+                let time = playing.state.time
+                let wasPlaying = playing.isPlaying
+                playing.isPlaying = false
+                player = playing
+                out += try load(LoadRequest(recording: saved, preset: playing.state.preset, parameters: playing.parameters), now: now)
+                try withPlayer {
+                    $0.seek(to: time)
+                    $0.isPlaying = wasPlaying
+                }
+                out += playbackAndFrame(now: now)
+            }
+            return out
         case .discard:
+            let unsaved = session?.status.file
             try withSession(of: id) { try $0.discard() }
             rescanLibrary()
-            return [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+            var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
+            // The player showed the discarded file: back to the first view.
+            if let unsaved, player?.recording == unsaved, loadDefault() == nil, player?.recording != unsaved {
+                out += [Outgoing(target: .everyone, message: .summary(player!.summary))] + playbackAndFrame(now: now) + [
+                    Outgoing(target: .everyone, message: .series(player!.seriesMessage))
+                ]
+            }
+            return out
         case .tune(let request):
             guard !isTuning else { throw BridgeFailure(.busy, "a tuning sweep is already running") }
             let paths = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
@@ -292,8 +322,14 @@ struct BridgeController {
                         FrameMessage(
                             seq: frameSequence, load: -1, emittedMicroseconds: 0, recording: active.status.file ?? "", frame: frame))))
         }
-        if active.state != before {
+        // The status goes out on each change of state, and while capturing at most ten times
+        // a second, so every page's counter and "if released now" follow the finger.
+        let statusDue = active.state == .capturing && now - lastCaptureStatus >= Self.captureStatusInterval
+        if active.state != before || statusDue {
+            lastCaptureStatus = now
             out.append(recordingStatus())
+        }
+        if active.state != before {
             if active.state == .released, let file = active.status.file {
                 // Replay what was just recorded so everyone sees the decision and the completion.
                 rescanLibrary()

@@ -38,6 +38,9 @@ struct LiveSession {
     private var transition: InteractiveTransition
     private var firstEventNanoseconds: Int64?
     private let stem: String
+    /// While capturing: what the preset would decide if the finger lifted at the latest sample.
+    private(set) var ifReleasedNow: RecordingStatus.IfReleased?
+    private var firstSampleTime: Double?
 
     init(owner: ConnectionID, request: RecordRequest, preset: Preset, folder: String, created: String, stamp: String) {
         self.owner = owner
@@ -55,7 +58,8 @@ struct LiveSession {
     var status: RecordingStatus {
         RecordingStatus(
             state: state.rawValue, samples: samples, durationSeconds: duration, intent: intent,
-            file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil)
+            file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil,
+            ifReleased: state == .capturing ? ifReleasedNow : nil)
     }
 
     private func relative(_ path: String) -> String {
@@ -105,8 +109,10 @@ struct LiveSession {
             state = .capturing
             samples = 1
             sample = began
+            firstSampleTime = began.time
         case .changed(let changed):
             samples += 1
+            duration = changed.time - (firstSampleTime ?? changed.time)
             sample = changed
         case .finished(let gesture, let release):
             samples = gesture.sampleCount
@@ -116,8 +122,19 @@ struct LiveSession {
         case .none, .failed, .ignored:
             return nil
         }
-        _ = transition.handle(GestureInput(sample))
+        let input = GestureInput(sample)
+        _ = transition.handle(input)
+        if state == .capturing { ifReleasedNow = Self.decision(ifLiftedAt: input, of: transition) }
         return transition.frameState(at: sample.time)
+    }
+
+    /// The decision a lift at `input`'s place, time and velocity would get: a copy of the
+    /// transition is released there (the live one is untouched).
+    static func decision(ifLiftedAt input: GestureInput, of transition: InteractiveTransition) -> RecordingStatus.IfReleased? {
+        var probe = transition
+        _ = probe.handle(GestureInput(time: input.time, phase: .ended, translation: input.translation, velocity: input.velocity))
+        guard let report = probe.frameState(at: input.time).release else { return nil }
+        return RecordingStatus.IfReleased(decision: report.decision.outcome.rawValue, reason: report.reason, margin: report.margin)
     }
 
     mutating func label(_ intent: Intent) throws {

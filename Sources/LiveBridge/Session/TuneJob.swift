@@ -39,7 +39,7 @@ struct TuneJob: Sendable {
                 }
             }
             let result = try tuner.run(on: TraceCorpus(entries: entries, failures: failures))
-            return .success(TuneOutcome(preset: preset, report: .computed(TuningReport(result))))
+            return .success(TuneOutcome(preset: preset, report: .computed(TuningReport(result)), recordings: ids))
         } catch let failure as BridgeFailure {
             return .failure(failure)
         } catch {

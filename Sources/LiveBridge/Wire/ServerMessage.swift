@@ -158,10 +158,35 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     /// The library id once saved.
     package var id: String?
     package var message: String?
+    /// While capturing: what the preset would decide if the finger lifted now (not a decision:
+    /// the gesture goes on).
+    package var ifReleased: IfReleased?
+
+    /// `if_released`.
+    package struct IfReleased: Codable, Sendable, Equatable {
+        package var decision: String
+        package var reason: String
+        package var margin: Double
+    }
+
+    package init(
+        state: String, samples: Int, durationSeconds: Double, intent: Intent, file: String?, id: String?, message: String?,
+        ifReleased: IfReleased? = nil
+    ) {
+        self.state = state
+        self.samples = samples
+        self.durationSeconds = durationSeconds
+        self.intent = intent
+        self.file = file
+        self.id = id
+        self.message = message
+        self.ifReleased = ifReleased
+    }
 
     private enum CodingKeys: String, CodingKey {
         case state, samples, intent, file, id, message
         case durationSeconds = "duration_s"
+        case ifReleased = "if_released"
     }
 }
 
@@ -187,6 +212,9 @@ package struct TuneOutcome: Codable, Sendable {
 
     package var preset: String
     package var report: Report
+    /// The library ids the sweep was asked to score, so a viewer replays exactly those the
+    /// report scored (these, less the ones `report.excluded` lists with their reasons).
+    package var recordings: [String]?
 }
 
 /// The `code` of an `error` message: stable, for programs (docs/PROTOCOL.md §2, `error`).
