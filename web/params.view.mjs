@@ -3,7 +3,7 @@
 // keeps the playhead. The values and messages are decided in replay.mjs.
 import { overrides } from "./address.mjs";
 import { $, h } from "./dom.view.mjs";
-import { isChanged, parameterText, parameterValues, paramsOutdated, reloadMessages, sliderStep } from "./replay.mjs";
+import { isChanged, parameterText, parameterValues, paramsOutdated, reloadMessages, sliderScale } from "./replay.mjs";
 
 const RELOAD_DELAY_MS = 150;
 
@@ -41,16 +41,25 @@ export class ParamsPanel {
     const value = this.values[spec.key];
     const { control, output } = spec.kind === "number" ? this.slider(spec, id, value) : this.menu(spec, id, value);
     control.disabled = !this.store.canControl;
-    return h("div", { class: `param ${spec.kind}${isChanged(value, spec) ? " changed" : ""}`, title: spec.meaning },
+    const row = h("div", { class: `param ${spec.kind}${isChanged(value, spec) ? " changed" : ""}`, title: spec.meaning, dataset: { key: spec.key } },
       h("label", { for: id, class: "param-name", text: spec.key }), control, output);
+    // Marked changed (or not) as soon as it moves, not when the server answers.
+    const mark = () => row.classList.toggle("changed", isChanged(this.values[spec.key], spec));
+    control.addEventListener(spec.kind === "number" ? "input" : "change", mark);
+    return row;
   }
 
   slider(spec, id, value) {
-    const control = h("input", { type: "range", id, min: String(spec.min), max: String(spec.max), step: String(sliderStep(spec)), value: String(value), dataset: { key: spec.key } });
-    const output = h("output", { for: id, class: "value", text: parameterText(Number(value), spec.unit) });
+    const scale = sliderScale(spec);
+    const control = h("input", {
+      type: "range", id, min: String(scale.min), max: String(scale.max), step: String(scale.step),
+      value: String(scale.toSlider(Number(value))), dataset: { key: spec.key, log: String(scale.log) },
+    });
+    const output = h("output", { for: id, class: "value", text: parameterText(Number(value), spec.unit, scale.digits) });
     control.addEventListener("input", () => {
-      this.values[spec.key] = Number(control.value);
-      output.textContent = parameterText(Number(control.value), spec.unit);
+      const v = scale.toValue(Number(control.value));
+      this.values[spec.key] = v;
+      output.textContent = parameterText(v, spec.unit, scale.digits);
       this.scheduleReload();
     });
     return { control, output };

@@ -1,7 +1,7 @@
 // The Replay tab's decisions, without the DOM: the keyboard and the speeds, the recording
 // menu, the decision line, the parameters' values and the messages a change sends. Pure.
 import { overrides, sameParameters } from "./address.mjs";
-import { num } from "./format.mjs";
+import { middleEllipsis, num } from "./format.mjs";
 import * as P from "./protocol.mjs";
 
 /** The speeds `[` and `]` step through (the speed menu's). */
@@ -45,8 +45,8 @@ export function recordingGroups(library) {
   return [...groups];
 }
 
-/** A recording as the menu names it: name, intent and source. */
-export const recordingLabel = (r) => `${r.name} · ${r.intent} · ${r.source}`;
+/** A recording as the menu names it: name (cut in the middle when long), intent and source. */
+export const recordingLabel = (r) => `${middleEllipsis(r.name)} · ${r.intent} · ${r.source}`;
 
 /**
  * The decision under the stage, from a `summary`: data attributes, headline and reason; the
@@ -104,14 +104,44 @@ export function timelineThreshold(playback, specs) {
 /** Every parameter's value in a load: its own, or the spec's default. */
 export const parameterValues = (specs, parameters) => Object.fromEntries(specs.map((sp) => [sp.key, parameters[sp.key] ?? sp.defaultValue]));
 
-/** A slider's value as its label shows it (a unit other than progress after it). */
-export const parameterText = (value, unit) => `${num(value, 3)}${unit && unit !== "progress" ? ` ${unit}` : ""}`;
+/** A slider's value as its label shows it (a unit other than progress after it), to `digits` decimals. */
+export const parameterText = (value, unit, digits = 3) => `${num(value, digits)}${unit && unit !== "progress" ? ` ${unit}` : ""}`;
 
-/** A slider's step: a thousandth of its range. */
-export const sliderStep = (spec) => (spec.max - spec.min) / 1000;
+/** The 1, 2 or 5 × 10ⁿ step nearest above `raw`. */
+function niceStep(raw) {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((x) => x >= raw * (1 - 1e-9));
+}
+
+/** Decimals a step needs (0.05 → 2, 10 → 0). */
+const decimalsOf = (step) => Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+
+/**
+ * How a parameter's slider maps to its value. A range over three decades or more (a travel of
+ * 0.01…10,000) is logarithmic, in hundredths of a decade, values to three significant digits;
+ * any other moves in a "nice" step of about a hundredth of the range (0.01 for 0…1), so an
+ * arrow key moves a step a person can see. `digits`: the decimals the label shows, the same
+ * two the decision's reason prints for a progress threshold.
+ */
+export function sliderScale(spec) {
+  if (spec.min > 0 && spec.max / spec.min >= 1000) {
+    const toValue = (v) => Number((10 ** v).toPrecision(3));
+    return { min: Math.log10(spec.min), max: Math.log10(spec.max), step: 0.01, log: true, toValue, toSlider: (x) => Math.log10(x), digits: 3 };
+  }
+  const step = niceStep((spec.max - spec.min) / 100);
+  const digits = decimalsOf(step);
+  const toValue = (v) => Number(Number(v).toFixed(digits));
+  return { min: spec.min, max: spec.max, step, log: false, toValue, toSlider: (x) => x, digits: Math.max(digits, 2) };
+}
+
+/** A slider's step (in its own units). */
+export const sliderStep = (spec) => sliderScale(spec).step;
 
 /** Whether a value differs from its spec's default (the row is marked changed). */
-export const isChanged = (value, spec) => String(value) !== String(spec.defaultValue);
+export function isChanged(value, spec) {
+  if (spec.kind !== "number") return String(value) !== String(spec.defaultValue);
+  return Math.abs(Number(value) - spec.defaultValue) > 1e-9 * Math.max(1, Math.abs(spec.defaultValue));
+}
 
 /** Whether the sliders (showing `values` of `preset`) no longer show what plays and must be rebuilt. */
 export const paramsOutdated = ({ preset, values, specs }, playback) =>

@@ -154,7 +154,7 @@ export class ReplayView {
   showLibrary() {
     const select = $("recording");
     select.replaceChildren(...recordingGroups(this.store.library).map(([folder, list]) => h("optgroup", { label: folder },
-      ...list.map((r) => h("option", { value: r.id, text: recordingLabel(r) })))));
+      ...list.map((r) => h("option", { value: r.id, text: recordingLabel(r), title: r.id })))));
     if (this.store.playback) select.value = this.store.playback.recording;
   }
 

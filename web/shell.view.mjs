@@ -18,6 +18,10 @@ export class Shell {
     store.on("tab", (tab) => this.showTab(tab));
     store.on("address", (address) => this.writeAddress(address));
     store.on("toast", (text) => this.toast(text));
+    // Controls drawn later (the sliders of another preset, the tune axes) follow the same rule.
+    new MutationObserver(() => {
+      if (!this.store.canControl) this.disableControls(false);
+    }).observe(document.querySelector("main"), { childList: true, subtree: true });
   }
 
   listen() {
@@ -47,9 +51,13 @@ export class Shell {
     const notice = accessNotice({ hasToken: this.store.hasToken && this.store.greeted, canControl });
     $("access-banner").hidden = notice === null;
     $("access-banner").textContent = notice ?? "";
+    this.disableControls(canControl);
+  }
+
+  disableControls(canControl) {
     for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #transport-box input, #transport-box select, #transport-box button, #pad")) {
       if (el.closest("#tune-queue") || el.id === "compare") continue;
-      el.disabled = !canControl;
+      if (el.disabled !== !canControl) el.disabled = !canControl;
     }
   }
 

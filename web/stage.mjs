@@ -1,5 +1,6 @@
 // What the stage shows, decided without the DOM: the replay or the record pad's live preview,
 // its title, and where the finger is. stage.view.mjs draws it. Pure.
+import { middleEllipsis } from "./format.mjs";
 import { fingerAnchor, screenOfLayers } from "./geometry.mjs";
 
 const RELEASED = new Set(["completing", "finished", "cancelled"]);
@@ -18,7 +19,7 @@ export function stageShowsReplay({ recordingActive, tab, replayScreen, padScreen
 /** The stage's title: the live recording's screen, or what is loaded (`entry`: its library entry). */
 export function stageTitle({ recordingActive, padScreen, playback, entry }) {
   if (recordingActive) return `live recording · ${padScreen.width}×${padScreen.height}`;
-  return playback ? `${entry?.name ?? playback.recording} · ${playback.preset}` : "nothing loaded";
+  return playback ? `${middleEllipsis(entry?.name ?? playback.recording, 30)} · ${playback.preset}` : "nothing loaded";
 }
 
 /** Whether the finger is on the screen in a frame: in a gesture that has not been released. */

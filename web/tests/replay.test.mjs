@@ -62,7 +62,7 @@ test("slider values, labels and steps", () => {
   assert.equal(r.parameterText(0.12345, "progress"), "0.123");
   assert.equal(r.parameterText(2, "pt/s"), "2 pt/s");
   assert.equal(r.parameterText(2, ""), "2");
-  assert.equal(r.sliderStep(specs[0]), 0.001);
+  assert.equal(r.sliderStep(specs[0]), 0.01, "a hundredth of 0…1: an arrow key moves a visible step");
   assert.equal(r.isChanged(0.5, specs[0]), false);
   assert.equal(r.isChanged(0.4, specs[0]), true);
 });
@@ -113,4 +113,34 @@ test("while recording, the timeline spans the gesture so far", async () => {
   assert.equal(input.time, 2.3);
   assert.deepEqual(input.markers, { touchDown: 2 });
   assert.equal(liveChartInput([]).markers, null);
+});
+
+test("slider steps are nice, a wide range is logarithmic, and labels round as the reason does", () => {
+  const progress = { key: "threshold", kind: "number", min: 0, max: 1, defaultValue: 0.5 };
+  const speed = { key: "velocityThreshold", kind: "number", min: 0, max: 3000, defaultValue: 300 };
+  const travel = { key: "travel", kind: "number", min: 0.01, max: 10000, defaultValue: 0.5 };
+  assert.equal(r.sliderScale(progress).step, 0.01);
+  assert.equal(r.sliderScale(progress).digits, 2);
+  assert.equal(r.sliderScale(progress).toValue(0.45000000001), 0.45);
+  assert.equal(r.parameterText(0.45, "progress", 2), "0.45");
+  assert.equal(r.sliderScale(speed).step, 50);
+  assert.equal(r.parameterText(r.sliderScale(speed).toValue(350), "pt/s", r.sliderScale(speed).digits), "350 pt/s");
+  const log = r.sliderScale(travel);
+  assert.equal(log.log, true);
+  assert.equal(log.toValue(log.toSlider(0.5)), 0.5, "the default is reachable");
+  assert.equal(log.toValue(log.toSlider(0.5) + log.step), 0.512);
+  assert.equal(log.toValue(log.max), 10000);
+  assert.equal(r.isChanged(0.5 + 1e-12, progress), false);
+  assert.equal(r.isChanged(0.51, progress), true);
+});
+
+test("a long recording name is cut in the middle, keeping the end that tells it apart", async () => {
+  const { middleEllipsis } = await import("../format.mjs");
+  const a = "android-sailfish-SailfishFlingDownFast1-1";
+  const b = "android-sailfish-SailfishFlingDownFast2-1";
+  assert.notEqual(middleEllipsis(a), middleEllipsis(b));
+  assert.equal(middleEllipsis(a).length, 34);
+  assert.ok(middleEllipsis(a).endsWith("FlingDownFast1-1"));
+  assert.equal(middleEllipsis("short"), "short");
+  assert.ok(r.recordingLabel({ name: a, intent: "finish", source: "import:csv" }).includes("DownFast1-1 · finish"));
 });
