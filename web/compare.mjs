@@ -35,9 +35,14 @@ export function settingName(preset, parameters) {
 export function comparisonLine(name, summary) {
   if (!summary) return `${name}: –`;
   const margin = Number.isFinite(summary.margin) ? ` by ${num(summary.margin, 3)} ${summary.margin_unit ?? ""}`.trimEnd() : "";
-  const settle = Number.isFinite(summary.settle_s) ? `, settles at ${num(summary.settle_s, 2)} s` : "";
+  const settle = Number.isFinite(summary.settle_s) ? `, settles ${num(summary.settle_s, 2)} s after release` : "";
   return `${name}: ${summary.decision.toUpperCase()}${margin}${settle}`;
 }
+
+/** Whether the comparison is the very setting that plays (the defaults, when nothing was changed). */
+export const comparesWithItself = (comparison, playback) =>
+  Boolean(comparison && playback) && comparison.preset === playback.preset && Object.keys(playback.parameters ?? {}).length === 0
+    && Object.keys(comparison.parameters ?? {}).length === 0;
 
 /** The compare menu's choices: defaults, then every other preset. */
 export function compareChoices(presets, playing) {

@@ -1,7 +1,7 @@
 // The "compare with" menu and the two lines under it (compare.mjs decides): asks the server
 // for the other setting's whole replay whenever what plays changes, so the timeline draws both.
 import { $, h } from "./dom.view.mjs";
-import { compareChoices, compareMessage, comparisonFits, comparisonLine, settingName } from "./compare.mjs";
+import { compareChoices, compareMessage, comparesWithItself, comparisonFits, comparisonLine, settingName } from "./compare.mjs";
 
 export class CompareView {
   constructor(store) {
@@ -51,9 +51,10 @@ export class CompareView {
     box.dataset.ready = String(fits);
     if (box.hidden) return;
     $("compare-a").textContent = comparisonLine(`playing: ${settingName(playback.preset, playback.parameters)}`, summary);
-    $("compare-b").textContent = fits
-      ? comparisonLine(`dashed: ${settingName(comparison.preset, comparison.parameters)}`, comparison.summary)
-      : "dashed: computing…";
+    let b = "dashed: computing…";
+    if (fits && comparesWithItself(comparison, playback)) b = "dashed: the defaults are what plays; move a parameter to see the two apart";
+    else if (fits) b = comparisonLine(`dashed: ${settingName(comparison.preset, comparison.parameters)}`, comparison.summary);
+    $("compare-b").textContent = b;
     box.dataset.decisionA = summary?.decision ?? "";
     box.dataset.decisionB = fits ? comparison.summary.decision : "";
   }

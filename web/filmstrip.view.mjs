@@ -13,8 +13,11 @@ export class Filmstrip {
     store.on("control", () => this.draw());
   }
 
+  /** Redraws when the series or the page's rights changed (not at every playback message). */
   draw() {
     const whole = this.store.series.whole;
+    if (this.drawn?.whole === whole && this.drawn?.canControl === this.store.canControl) return;
+    this.drawn = { whole, canControl: this.store.canControl };
     const entry = this.store.entryOf(this.store.playback?.recording);
     const items = filmstripItems(whole, entry?.screen ?? null);
     this.el.dataset.count = String(items.length);

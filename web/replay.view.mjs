@@ -37,6 +37,9 @@ export class ReplayView {
       onDraw: (model) => this.onDraw(model),
     });
     this.filmstrip = new Filmstrip(store, (time) => this.seekTo(time));
+    // A link's zoom belongs to its recording: kept while the page reopens it.
+    this.timeline.view = store.view.zoom;
+    this.zoomFor = store.view.zoom ? store.address.recording : null;
     this.shownLoad = null;
     this.listen();
     store.on("library", () => this.showLibrary());
@@ -160,8 +163,11 @@ export class ReplayView {
 
   onPlayback(playback) {
     if (playback) this.syncControls(playback);
-    // A new recording starts with the whole replay in view (a new setting keeps the zoom).
-    if (playback && this.shownLoad !== null && this.shownRecording !== playback.recording) this.timeline.fit();
+    // A new recording starts with the whole replay in view (a new setting keeps the zoom), but
+    // for the one whose zoom an opened link names.
+    const reopened = playback?.recording === this.zoomFor;
+    if (playback && this.shownLoad !== null && this.shownRecording !== playback.recording && !reopened) this.timeline.fit();
+    if (reopened) this.zoomFor = null;
     this.shownLoad = playback?.load ?? null;
     this.shownRecording = playback?.recording ?? null;
     // What the player is doing, for tests and for CSS.
@@ -280,6 +286,7 @@ export class ReplayView {
   /** An address (a link) named a zoom: show it. */
   followView(view) {
     const shown = this.timeline.view;
+    if (view.zoom && this.store.address.recording !== this.store.playback?.recording) this.zoomFor = this.store.address.recording;
     if (view.zoom && (!shown || Math.abs(shown.from - view.zoom.from) > 5e-4 || Math.abs(shown.to - view.zoom.to) > 5e-4)) {
       this.timeline.view = view.zoom;
       this.timeline.schedule();

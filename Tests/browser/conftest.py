@@ -55,12 +55,16 @@ def server(library):
 class Browser:
     """Headless Chromium through chromedriver; keeps the console log for the end of the test."""
 
-    def __init__(self, width=1280, height=900):
+    def __init__(self, width=1280, height=900, touch=False):
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--hide-scrollbars",
                          "--force-color-profile=srgb", f"--window-size={width},{height}"]:
             options.add_argument(argument)
+        if touch:
+            # A phone: its viewport, a touch screen (pointer events of type "touch"), 3× pixels.
+            options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3, "touch": True}})
+        self.touch = touch
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.driver.set_window_size(width, height)
@@ -87,6 +91,21 @@ class Browser:
 @pytest.fixture
 def browser(request):
     b = Browser()
+    yield from _checked(b, request)
+
+
+DEVICES = {"desktop": dict(width=1280, height=900), "phone": dict(width=390, height=844, touch=True)}
+
+
+@pytest.fixture(params=sorted(DEVICES))
+def device(request):
+    """The same test on a 1280 × 900 desktop with a mouse and a 390 × 844 touch phone."""
+    b = Browser(**DEVICES[request.param])
+    b.name = request.param
+    yield from _checked(b, request)
+
+
+def _checked(b, request):
     yield b
     # No console errors in any run; a test that expects some (the restart) checks them itself
     # and sets `browser.allowed_errors`.

@@ -25,7 +25,11 @@ test("the compare box names each setting with its decision, margin and settle ti
   assert.equal(c.settingName("swipe-dismiss", {}), "swipe-dismiss · defaults");
   assert.equal(c.settingName("swipe-dismiss", { velocity: "lsq2", threshold: 0.30001 }), "swipe-dismiss · threshold 0.3, velocity lsq2");
   const summary = { decision: "finish", margin: 0.12345, margin_unit: "progress", settle_s: 0.876 };
-  assert.equal(c.comparisonLine("A", summary), "A: FINISH by 0.123 progress, settles at 0.88 s");
+  assert.equal(c.comparisonLine("A", summary), "A: FINISH by 0.123 progress, settles 0.88 s after release");
+  const playing = { preset: "best", parameters: {} };
+  assert.ok(c.comparesWithItself({ preset: "best", parameters: {} }, playing));
+  assert.ok(!c.comparesWithItself({ preset: "best", parameters: {} }, { preset: "best", parameters: { threshold: 0.4 } }));
+  assert.ok(!c.comparesWithItself({ preset: "swipe-back", parameters: {} }, playing));
   assert.equal(c.comparisonLine("B", null), "B: –");
 });
 

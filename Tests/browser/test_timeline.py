@@ -1,0 +1,295 @@
+"""The timeline and what surrounds it, in a real Chromium against a real `pantrace serve`, on a
+desktop with a mouse and on a 390 × 844 touch phone: the whole replay drawn at once, seeking,
+zoom and pan, markers, speeds, comparing two settings, the filmstrip, export and links, and
+the states that used to fail silently (docs/VIEWER.md)."""
+import base64
+import json
+
+import pytest
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from conftest import Browser
+from test_viewer import EDGE_RECORDING, RECORDING, settled, state, wait
+
+TIMELINE_JS = """
+const t = document.getElementById('timeline');
+const plot = t.querySelector('rect.plot');
+const box = t.getBoundingClientRect();
+const p = plot ? plot.getBBox() : null;
+return {frames: Number(t.dataset.frames || 0), from: Number(t.dataset.from), to: Number(t.dataset.to), zoomed: t.dataset.zoomed,
+        markers: [...t.querySelectorAll('line.marker')].map((m) => m.classList[1]),
+        compare: Boolean(document.getElementById('chart-compare')),
+        box: {left: box.left, top: box.top, width: box.width, height: box.height},
+        plot: p && {x: p.x, width: p.width}, viewWidth: t.viewBox.baseVal.width};
+"""
+
+
+def timeline(d):
+    return d.execute_script(TIMELINE_JS)
+
+
+def client_x(t, chart_x):
+    """The client x of a chart x (the SVG's own units)."""
+    return t["box"]["left"] + chart_x * t["box"]["width"] / t["viewWidth"]
+
+
+def tap(driver, x, y, touch):
+    """A click (mouse) or a tap (touch) at client coordinates."""
+    kind = interaction.POINTER_TOUCH if touch else interaction.POINTER_MOUSE
+    actions = ActionBuilder(driver, mouse=PointerInput(kind, "finger" if touch else "mouse"))
+    actions.pointer_action.move_to_location(int(x), int(y)).pointer_down().pointer_up()
+    actions.perform()
+
+
+def drag(driver, points, touch):
+    kind = interaction.POINTER_TOUCH if touch else interaction.POINTER_MOUSE
+    actions = ActionBuilder(driver, mouse=PointerInput(kind, "finger" if touch else "mouse"), duration=16)
+    actions.pointer_action.move_to_location(int(points[0][0]), int(points[0][1])).pointer_down()
+    for x, y in points[1:]:
+        actions.pointer_action.move_to_location(int(x), int(y))
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def scroll_into_view(d, element_id):
+    d.execute_script("document.getElementById(arguments[0]).scrollIntoView({block: 'center'})", element_id)
+
+
+def test_an_opened_link_draws_the_whole_replay_at_once(server, device):
+    """A link opened paused sends two frames; the chart still shows every frame of the replay."""
+    d = device.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.2")
+    wait(d, lambda d: (s := settled(d)) and abs(float(s["time"]) - 0.2) < 0.02, message="opened paused at 0.2 s")
+    wait(d, lambda d: timeline(d)["frames"] > 40, message="the whole replay, not the 2 frames sent")
+    t = timeline(d)
+    assert t["markers"] == ["touchDown", "release", "settle"], t["markers"]
+    assert d.find_elements(By.ID, "chart-landing"), "the projected landing point before any release frame played"
+    device.screenshot(f"20-opened-link-{device.name}")
+
+
+def test_a_watcher_joining_a_paused_player_sees_the_whole_chart(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.3")
+    wait(d, lambda d: settled(d))
+    frames = timeline(d)["frames"]
+    watcher = Browser()
+    try:
+        w = watcher.driver
+        w.get(server.url.split("?")[0])
+        wait(w, lambda w: timeline(w)["frames"] == frames and frames > 40, message="the watcher's chart is complete")
+        assert state(w)["body"]["canControl"] == "false"
+        watcher.screenshot("21-watcher-joined-paused")
+        assert not watcher.severe()
+    finally:
+        watcher.quit()
+
+
+def test_click_or_tap_and_drag_on_the_timeline_seeks(server, device):
+    d = device.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.1")
+    wait(d, lambda d: settled(d) and timeline(d)["frames"] > 40)
+    scroll_into_view(d, "timeline")
+    t = timeline(d)
+    at = t["from"] + (t["to"] - t["from"]) * 0.75
+    x = client_x(t, t["plot"]["x"] + t["plot"]["width"] * 0.75)
+    y = t["box"]["top"] + t["box"]["height"] / 2
+    tap(d, x, y, device.touch)
+    wait(d, lambda d: (s := settled(d)) and abs(float(s["time"]) - at) < 0.03, message=f"seeked to {at:.3f}")
+    drag(d, [(x, y), (x - 40, y), (client_x(t, t["plot"]["x"] + t["plot"]["width"] * 0.25), y)], device.touch)
+    quarter = t["from"] + (t["to"] - t["from"]) * 0.25
+    wait(d, lambda d: (s := settled(d)) and abs(float(s["time"]) - quarter) < 0.03, message="dragged to a quarter")
+
+
+def test_wheel_zooms_about_the_cursor_keys_zoom_and_double_click_fits(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.1")
+    wait(d, lambda d: settled(d) and timeline(d)["frames"] > 40)
+    t = timeline(d)
+    whole = (t["from"], t["to"])
+    x = client_x(t, t["plot"]["x"] + t["plot"]["width"] / 2)
+    y = t["box"]["top"] + t["box"]["height"] / 2
+    d.execute_script("""
+        const svg = document.getElementById('timeline');
+        svg.dispatchEvent(new WheelEvent('wheel', {deltaY: -400, clientX: arguments[0], clientY: arguments[1], bubbles: true, cancelable: true}));
+    """, x, y)
+    wait(d, lambda d: timeline(d)["zoomed"] == "true")
+    z = timeline(d)
+    assert z["to"] - z["from"] < (whole[1] - whole[0]) / 2, "zoomed in about twofold or more"
+    middle = (whole[0] + whole[1]) / 2
+    assert z["from"] < middle < z["to"], "about the cursor"
+    wait(d, lambda d: "z=" in state(d)["hash"], message="the address keeps the zoom")
+    # Shift + wheel pans.
+    d.execute_script("""
+        const svg = document.getElementById('timeline');
+        svg.dispatchEvent(new WheelEvent('wheel', {deltaY: 300, shiftKey: true, clientX: arguments[0], clientY: arguments[1], bubbles: true, cancelable: true}));
+    """, x, y)
+    wait(d, lambda d: timeline(d)["from"] > z["from"], message="panned later")
+    # Double-click fits the whole replay; the keys zoom and fit too.
+    actions = ActionBuilder(d)
+    actions.pointer_action.move_to_location(int(x), int(y)).double_click()
+    actions.perform()
+    wait(d, lambda d: timeline(d)["zoomed"] == "false" and "z=" not in state(d)["hash"])
+    body = d.find_element(By.TAG_NAME, "body")
+    body.send_keys("+")
+    wait(d, lambda d: timeline(d)["zoomed"] == "true")
+    body.send_keys("0")
+    wait(d, lambda d: timeline(d)["zoomed"] == "false")
+    browser.screenshot("22-timeline-zoom")
+
+
+def test_two_finger_pinch_zooms_on_a_phone(server):
+    phone = Browser(width=390, height=844, touch=True)
+    try:
+        d = phone.driver
+        d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.1")
+        wait(d, lambda d: settled(d) and timeline(d)["frames"] > 40)
+        scroll_into_view(d, "timeline")
+        t = timeline(d)
+        cx = client_x(t, t["plot"]["x"] + t["plot"]["width"] / 2)
+        y = int(t["box"]["top"] + t["box"]["height"] / 2)
+        pa = PointerInput(interaction.POINTER_TOUCH, "a")
+        actions = ActionBuilder(d, mouse=pa)
+        pb = actions.add_pointer_input(interaction.POINTER_TOUCH, "b")
+        pa.create_pointer_move(x=int(cx - 20), y=y, origin="viewport")
+        pb.create_pointer_move(x=int(cx + 20), y=y, origin="viewport")
+        pa.create_pointer_down()
+        pb.create_pointer_down()
+        for step in range(1, 9):
+            pa.create_pointer_move(x=int(cx - 20 - step * 15), y=y, origin="viewport", duration=16)
+            pb.create_pointer_move(x=int(cx + 20 + step * 15), y=y, origin="viewport", duration=16)
+        pa.create_pointer_up(0)
+        pb.create_pointer_up(0)
+        actions.perform()
+        wait(d, lambda d: timeline(d)["zoomed"] == "true", message="spreading two fingers zoomed in")
+        phone.screenshot("23-phone-pinch")
+        assert not phone.severe()
+    finally:
+        phone.quit()
+
+
+def test_speeds_from_a_tenth_to_four_times(server, browser):
+    d = browser.driver
+    d.get(server.url)
+    wait(d, lambda d: state(d)["body"].get("load"))
+    values = [float(o.get_attribute("value")) for o in d.find_elements(By.CSS_SELECTOR, "#speed option")]
+    for wanted in [0.1, 0.25, 0.5, 1, 2, 4]:
+        assert wanted in values
+    Select(d.find_element(By.ID, "speed")).select_by_value("0.1")
+    wait(d, lambda d: d.find_element(By.ID, "speed").get_attribute("value") == "0.1")
+    body = d.find_element(By.TAG_NAME, "body")
+    body.send_keys("]")
+    wait(d, lambda d: d.find_element(By.ID, "speed").get_attribute("value") == "0.25")
+
+
+def test_compare_draws_both_settings_and_their_decisions(server, device):
+    d = device.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&p.threshold=0.9&t=0.1")
+    wait(d, lambda d: settled(d) and timeline(d)["frames"] > 40)
+    scroll_into_view(d, "compare")
+    Select(d.find_element(By.ID, "compare")).select_by_value("defaults")
+    box = d.find_element(By.ID, "compare-box")
+    wait(d, lambda d: box.get_attribute("data-ready") == "true" and timeline(d)["compare"], message="the comparison is drawn")
+    a = d.find_element(By.ID, "compare-a").text
+    b = d.find_element(By.ID, "compare-b").text
+    assert "best · threshold 0.9" in a and "best · defaults" in b
+    assert box.get_attribute("data-decision-a") in ("finish", "cancel") and box.get_attribute("data-decision-b") in ("finish", "cancel")
+    assert "cmp=defaults" in state(d)["hash"]
+    scroll_into_view(d, "timeline")
+    device.screenshot(f"24-compare-{device.name}")
+    # Another preset.
+    Select(d.find_element(By.ID, "compare")).select_by_value("swipe-back")
+    wait(d, lambda d: box.get_attribute("data-ready") == "true" and "swipe-back" in d.find_element(By.ID, "compare-b").text)
+    # A reload of the link keeps the comparison.
+    d.refresh()
+    wait(d, lambda d: d.find_element(By.ID, "compare-box").get_attribute("data-ready") == "true" and timeline(d)["compare"])
+
+
+def test_the_filmstrip_shows_four_moments_and_a_click_seeks(server, device):
+    d = device.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.05")
+    wait(d, lambda d: settled(d) and d.find_element(By.ID, "filmstrip").get_attribute("data-count") == "4")
+    moments = [b.get_attribute("data-moment") for b in d.find_elements(By.CSS_SELECTOR, "#filmstrip button")]
+    assert moments == ["touch_down", "release", "mid_completion", "settle"]
+    release = d.find_element(By.CSS_SELECTOR, '#filmstrip button[data-moment="release"]')
+    scroll_into_view(d, "filmstrip")
+    release.click()
+    at = float(release.get_attribute("data-time"))
+    wait(d, lambda d: (s := settled(d)) and abs(float(s["time"]) - at) < 1e-3, message="seeked to the release frame")
+    device.screenshot(f"25-filmstrip-{device.name}")
+
+
+def test_export_svg_and_png_and_a_link_that_reopens_the_view(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.2&cmp=defaults&z=0.1,0.6")
+    wait(d, lambda d: settled(d) and timeline(d)["zoomed"] == "true")
+    t = timeline(d)
+    assert abs(t["from"] - 0.1) < 1e-3 and abs(t["to"] - 0.6) < 1e-3, "the link's zoom"
+    text = d.execute_script("""
+        const m = await import('/export.view.mjs');
+        return m.standaloneSVG(document.getElementById('timeline'));""")
+    assert text.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in text and 'stroke="' in text
+    d.find_element(By.ID, "export-svg").click()
+    wait(d, lambda d: d.find_element(By.ID, "timeline").get_attribute("data-exported"))
+    d.find_element(By.ID, "export-png").click()
+    wait(d, lambda d: int(d.find_element(By.ID, "timeline").get_attribute("data-exported-png") or 0) > 1000, message="a PNG was drawn")
+    d.find_element(By.ID, "copy-link").click()
+    link = wait(d, lambda d: d.find_element(By.ID, "copy-link").get_attribute("data-link"))
+    other = Browser()
+    try:
+        o = other.driver
+        o.get(link)
+        wait(o, lambda o: settled(o) and timeline(o)["zoomed"] == "true" and timeline(o)["compare"], message="the link reopens the view")
+        s = state(o)
+        assert s["body"]["recording"] == EDGE_RECORDING and abs(float(s["time"]) - 0.2) < 0.02
+        assert not other.severe()
+    finally:
+        other.quit()
+
+
+def test_watch_only_pages_show_only_controls_they_can_use(server):
+    watcher = Browser()
+    try:
+        d = watcher.driver
+        d.get(server.url.split("?")[0] + "#tab=tune")
+        wait(d, lambda d: state(d)["seq"] and d.find_elements(By.CSS_SELECTOR, "#tune-axes input"))
+        for selector in ["#tune-axes input", "#tune-axes select", "#tune-run", "#play", "#scrub", "#params input", "#recording"]:
+            for el in d.find_elements(By.CSS_SELECTOR, selector):
+                assert not el.is_enabled(), f"{selector} is enabled on a watch-only page"
+        assert d.find_element(By.ID, "compare").is_enabled(), "comparing changes nothing on the server"
+        assert all(not b.is_enabled() for b in d.find_elements(By.CSS_SELECTOR, "#filmstrip button"))
+        d.execute_script("window.pantrace.store.showTab('record')")
+        assert not d.find_element(By.ID, "pad").is_displayed(), "no record pad it cannot use"
+        assert not watcher.severe()
+    finally:
+        watcher.quit()
+
+
+@pytest.mark.parametrize("preset", ["swipe-back", "swipe-dismiss", "drawer", "circle-reveal", "best", "uikit-percent"])
+def test_no_preset_makes_the_page_scroll_sideways_at_1280(server, browser, preset):
+    d = browser.driver
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset={preset}")
+    wait(d, lambda d: state(d)["body"].get("preset") == preset and timeline(d)["frames"] > 10)
+    width = d.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], f"{preset}: {width[0]} px of content in {width[1]} px"
+
+
+def test_on_a_phone_the_stage_and_its_controls_fit_one_screen(server):
+    phone = Browser(width=390, height=844, touch=True)
+    try:
+        d = phone.driver
+        d.get(server.url)
+        wait(d, lambda d: state(d)["body"].get("load"))
+        bottom = lambda element_id: d.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().bottom", element_id)
+        assert bottom("play") <= 844 and bottom("decision") <= 844, "transport and decision in the first screen"
+        d.find_element(By.ID, "tab-record").click()
+        wait(d, lambda d: d.find_element(By.ID, "pad").is_displayed())
+        assert bottom("record-status") <= 844, "the record status right under the pad"
+        phone.screenshot("26-phone-record")
+        assert not phone.severe()
+    finally:
+        phone.quit()
