@@ -293,3 +293,77 @@ def test_on_a_phone_the_stage_and_its_controls_fit_one_screen(server):
         assert not phone.severe()
     finally:
         phone.quit()
+
+
+def test_a_tune_cell_replays_exactly_what_the_sweep_scored_and_shows_what_it_left_out(server, browser):
+    """A swipe-down preset swept over every labelled recording leaves the edge swipes out (they
+    do not drive it): the page lists each with its reason, and a cell replays only the scored ones."""
+    d = browser.driver
+    d.get(f"{server.url}#tab=tune")
+    wait(d, lambda d: d.find_element(By.ID, "tune-run").is_enabled() and d.find_elements(By.CSS_SELECTOR, "#tune-axes .axis-from"))
+    Select(d.find_element(By.ID, "tune-preset")).select_by_value("swipe-dismiss")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#tune-axes .axis-from"))
+    d.find_element(By.ID, "tune-run").click()
+    heatmap = d.find_element(By.ID, "heatmap")
+    wait(d, lambda d: int(heatmap.get_attribute("data-cells") or 0) > 3, message="the sweep finished")
+    excluded = d.find_element(By.ID, "tune-excluded")
+    assert excluded.is_displayed()
+    count = int(excluded.get_attribute("data-count"))
+    assert count > 0
+    d.find_element(By.ID, "tune-excluded-summary").click()
+    items = d.find_elements(By.CSS_SELECTOR, "#tune-excluded-list li")
+    assert len(items) == count and all(" — " in li.text for li in items), "each left out with its reason"
+    assert any("edge-back" in li.text for li in items)
+    browser.screenshot("27-tune-excluded")
+    # A cell that is not the best: its queue holds exactly the recordings the cell scored.
+    cell = next(c for c in d.find_elements(By.CSS_SELECTOR, "#heatmap rect.cell") if "best" not in (c.get_attribute("class") or ""))
+    scored = int(cell.find_element(By.TAG_NAME, "title").get_attribute("textContent").split(":")[1].split("correct")[0].strip().split("/")[1])
+    cell.click()
+    queue = d.find_element(By.ID, "tune-queue")
+    wait(d, lambda d: queue.is_displayed() and f"/{scored} ·" in queue.text, message=f"{scored} recordings queued")
+    d.find_element(By.CSS_SELECTOR, "#tune-queue button:last-of-type").click()  # stop
+
+
+def test_while_recording_the_page_follows_the_finger_and_never_decides_before_the_release(server, device):
+    d = device.driver
+    d.get(f"{server.url}#tab=record")
+    pad = wait(d, lambda d: (p := d.find_element(By.ID, "pad")).is_displayed() and p)
+    box = d.execute_script("const r = document.getElementById('pad').getBoundingClientRect(); return [r.left + r.width / 2, r.top, r.height]")
+    x, top, height = box
+    points = [(x, top + height * (0.2 + i * 0.02)) for i in range(30)]
+    # The finger goes down and moves, and stays down while the page is checked. Touch through
+    # the DevTools protocol's Input.dispatchTouchEvent (what WebDriver's touch actions use),
+    # since WebDriver lifts a touch at the end of each action sequence.
+    if device.touch:
+        send = lambda kind, p: d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": p[0], "y": p[1]}] if p else []})
+        send("touchStart", points[0])
+        for p in points[1:]:
+            send("touchMove", p)
+        lift = lambda: send("touchEnd", None)
+    else:
+        mouse = lambda kind, p: d.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": p[0], "y": p[1], "button": "left", "buttons": 1, "clickCount": 1})
+        mouse("mousePressed", points[0])
+        for p in points[1:]:
+            mouse("mouseMoved", p)
+        lift = lambda: mouse("mouseReleased", points[-1])
+    status = d.find_element(By.ID, "record-status")
+    wait(d, lambda d: status.get_attribute("data-state") == "capturing")
+    wait(d, lambda d: int(status.text.split(" samples")[0].split("· ")[-1]) > 5, message="the counter follows the finger")
+    outcome = d.find_element(By.ID, "decision-outcome").text
+    assert "if released now" in outcome, f"before the release the box says {outcome!r}"
+    assert d.find_element(By.ID, "decision").get_attribute("data-outcome") == "pending"
+    assert timeline(d)["frames"] > 5, "the timeline draws the gesture so far"
+    device.screenshot(f"28-mid-drag-{device.name}")
+    lift()
+    wait(d, lambda d: status.get_attribute("data-state") == "released")
+    wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") in ("finish", "cancel"))
+    # Saving: the player, the menu and the address name the saved file, not the unsaved one.
+    d.find_element(By.ID, "label-cancel").click()
+    wait(d, lambda d: d.find_element(By.ID, "record-save").is_enabled())
+    d.find_element(By.ID, "record-save").click()
+    wait(d, lambda d: status.get_attribute("data-state") == "saved")
+    saved = status.text.split("saved as ")[1].strip()
+    wait(d, lambda d: state(d)["body"].get("recording") == saved, message="the player shows the saved file")
+    wait(d, lambda d: f"recording={saved}" in state(d)["hash"])
+    assert d.execute_script("return document.getElementById('recording').value") == saved
+    assert "unsaved" not in d.find_element(By.ID, "stage-title").text
