@@ -67,6 +67,8 @@ bench: setup
 	$(SWIFT) build -c release --product pantrace
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
+	@scripts/browser-deps.sh
+	.venv/bin/python Benchmarks/viewer/latency.py
 
 # libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).
 fuzz: setup
