@@ -248,9 +248,10 @@ struct BridgeController {
             var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
             // The player showed the discarded file: back to the first view.
             if let unsaved, player?.recording == unsaved, loadDefault() == nil, player?.recording != unsaved {
-                out += [Outgoing(target: .everyone, message: .summary(player!.summary))] + playbackAndFrame(now: now) + [
-                    Outgoing(target: .everyone, message: .series(player!.seriesMessage))
-                ]
+                out +=
+                    [Outgoing(target: .everyone, message: .summary(player!.summary))] + playbackAndFrame(now: now) + [
+                        Outgoing(target: .everyone, message: .series(player!.seriesMessage))
+                    ]
             }
             return out
         case .tune(let request):
