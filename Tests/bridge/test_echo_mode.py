@@ -54,6 +54,6 @@ def test_a_normal_server_does_not_echo(server):
         assert json.loads(ws.recv(timeout=5))["type"] == "hello"
         ws.send('{"type":"pause"}')  # without the token: refused, not sent back
         reply = json.loads(ws.recv(timeout=5))
-        while reply["type"] == "frame":
+        while reply["type"] in ("frame", "series"):
             reply = json.loads(ws.recv(timeout=5))
         assert reply["type"] == "error" and reply["code"] == "forbidden"
