@@ -13,15 +13,21 @@ import { exportPNG, exportSVG } from "./export.view.mjs";
 import { Filmstrip } from "./filmstrip.view.mjs";
 import { KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
 
+/** The keys a focused slider keeps for itself (its own keyboard access): the rest reach the player. */
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
 /**
- * Whether a key is being typed into a text field (the one place the player's shortcuts do not
- * apply). Menus, sliders, buttons and checkboxes keep focus after a click, so a shortcut typed
- * then still goes to the player rather than changing the control.
+ * Whether a key belongs to the focused control rather than the player: anything typed into a
+ * text field, and a focused slider's arrow, Home/End and Page keys. Menus, buttons and
+ * checkboxes keep focus after a click, so a shortcut typed then still goes to the player
+ * rather than changing the control.
  */
-function isTyping(event) {
+function controlOwnsKey(event) {
   const t = event.target;
-  return t instanceof HTMLTextAreaElement
-    || (t instanceof HTMLInputElement && ["text", "number", "search", "email", "url"].includes(t.type));
+  if (t instanceof HTMLTextAreaElement) return true;
+  if (!(t instanceof HTMLInputElement)) return false;
+  if (["text", "number", "search", "email", "url"].includes(t.type)) return true;
+  return t.type === "range" && SLIDER_KEYS.has(event.key);
 }
 
 export class ReplayView {
@@ -124,7 +130,7 @@ export class ReplayView {
   }
 
   onKey(e) {
-    if (isTyping(e)) return;
+    if (controlOwnsKey(e)) return;
     if (!e.ctrlKey && !e.metaKey && !e.altKey && this.store.tab === "replay" && this.timelineKey(e)) {
       e.preventDefault();
       return;

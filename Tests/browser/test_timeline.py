@@ -367,3 +367,44 @@ def test_while_recording_the_page_follows_the_finger_and_never_decides_before_th
     wait(d, lambda d: f"recording={saved}" in state(d)["hash"])
     assert d.execute_script("return document.getElementById('recording').value") == saved
     assert "unsaved" not in d.find_element(By.ID, "stage-title").text
+
+
+def test_a_first_time_user_sees_a_gesture_being_decided_that_fills_the_timeline(server, browser):
+    d = browser.driver
+    d.get(server.url)
+    wait(d, lambda d: timeline(d)["frames"] > 40 and d.find_elements(By.ID, "chart-landing"))
+    s = state(d)
+    assert "edge-back" in s["body"]["recording"] and s["body"]["preset"] == "best"
+    series = d.execute_script("return window.pantrace.store.series.whole")
+    t = timeline(d)
+    gesture = (series["release"] - series["touch_down"]) / (t["to"] - t["from"])
+    assert gesture > 0.3, f"the gesture fills {gesture:.0%} of the timeline"
+    assert d.find_element(By.ID, "decision").get_attribute("data-outcome") in ("finish", "cancel")
+
+
+def test_sliders_step_visibly_mark_changes_at_once_and_agree_with_the_reason(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.1")
+    wait(d, lambda d: settled(d) and d.find_elements(By.ID, "param-threshold"))
+    load = int(state(d)["body"]["load"])
+    slider = d.find_element(By.ID, "param-threshold")
+    row = d.find_element(By.CSS_SELECTOR, '.param[data-key="threshold"]')
+    assert "changed" not in row.get_attribute("class")
+    slider.send_keys(Keys.ARROW_RIGHT)
+    # Marked at once, before the server has answered (the reload waits 150 ms for the slider to rest).
+    assert "changed" in d.find_element(By.CSS_SELECTOR, '.param[data-key="threshold"]').get_attribute("class")
+    assert abs(float(slider.get_attribute("value")) - 0.51) < 1e-9, "an arrow key moves a hundredth of 0…1"
+    wait(d, lambda d: int(state(d)["body"]["load"]) > load, message="re-decided")
+    shown = d.find_element(By.CSS_SELECTOR, '.param[data-key="threshold"] output').text
+    assert shown == "0.51"
+    wait(d, lambda d: "0.51" in d.find_element(By.ID, "decision-reason").text, message="the reason prints the slider's value")
+
+
+def test_the_legend_lists_projected_only_for_a_projection(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss")
+    wait(d, lambda d: state(d)["body"].get("preset") == "swipe-dismiss" and timeline(d)["frames"] > 10)
+    projected = d.find_element(By.CSS_SELECTOR, '#legend [data-key="projected"]')
+    wait(d, lambda d: not projected.is_displayed())
+    d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best")
+    wait(d, lambda d: d.find_element(By.CSS_SELECTOR, '#legend [data-key="projected"]').is_displayed())
