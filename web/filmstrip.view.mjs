@@ -39,7 +39,7 @@ export class Filmstrip {
     const svg = s("svg", { class: "thumb", viewBox: `0 0 ${width} ${height}`, "aria-hidden": "true" },
       s("defs", {}, ...clips), s("rect", { class: "thumb-screen", x: 0, y: 0, width, height }), ...shapes);
     const button = h("button", { type: "button", class: "frame-button", title: `seek to ${item.label}`, dataset: { moment: item.moment, time: String(item.time) } },
-      svg, h("span", { class: "frame-label", text: item.label }));
+      svg, h("span", { class: "frame-label", text: item.name }), h("span", { class: "frame-time", text: item.timeText }));
     button.disabled = !this.store.canControl;
     button.addEventListener("click", () => this.seek(item.time));
     return button;
