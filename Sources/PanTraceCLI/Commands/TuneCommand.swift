@@ -35,6 +35,9 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file.")
     var svg: String?
 
+    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
+    var all = false
+
     @Flag(help: "Run a grid of more than 10,000,000 points.")
     var yes = false
 
@@ -80,7 +83,7 @@ struct TuneCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
         } else {
-            print(result.text())
+            print(result.text(listingAll: all))
         }
         if let csv { try Self.write(result.csv(), to: csv) }
         if let svg { try Self.write(TuningHeatMap(result).svg(), to: svg) }
