@@ -74,3 +74,29 @@ extension TuningResult {
         }
     }
 }
+
+extension TuningResult {
+    /// The comment lines that head an emitted snippet: what was tuned on, the chosen values,
+    /// and how far to trust them.
+    package func provenance(command: String, paths: [String]) -> [String] {
+        let keys = grid.axes.map(\.key)
+        var lines = [
+            "Command: \(command)",
+            "Tuned on: \(paths.joined(separator: ", ")) (\(traceCount) labelled traces: \(finishCount) finish, \(cancelCount) cancel)",
+            "Chosen: \(zip(keys, bestValues).map { "\($0)=\(Self.text($1))" }.joined(separator: " ")) (every other parameter at the preset's default)"
+        ]
+        var trust = "Accuracy \(Self.percent(best.accuracy)) (\(best.correct)/\(best.traces))"
+        if let findings {
+            trust += ", 95% interval \(Self.percent(findings.accuracyInterval.low))–\(Self.percent(findings.accuracyInterval.high)) (exact binomial)"
+            if let cross = findings.crossValidation {
+                trust += "; cross-validated \(Self.percent(cross.accuracy)) (\(cross.folds.count) folds, seed \(cross.seed))"
+            }
+        }
+        trust += "; the preset's defaults \(Self.percent(defaults.accuracy))."
+        lines.append(trust)
+        if let equal = findings?.choice.equal, equal.count > 1 {
+            lines.append("\(equal.count) grid points are equally good; the tie rule chose this one (docs/TUNE.md).")
+        }
+        return lines
+    }
+}

@@ -35,6 +35,9 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file.")
     var svg: String?
 
+    @Option(help: "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\").")
+    var emit: EmitLanguage?
+
     @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
     var all = false
 
@@ -58,27 +61,37 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
     }
 
     func run() throws {
+        var tuner: Tuner?
         let result: TuningResult = try { () throws -> TuningResult in
             let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
             let configuration = Tuner.Configuration(
                 threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                 frameRate: Double(fps),
                 screen: screen.map(Size.init))
-            let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+            let made = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+            tuner = made
+            if emit != nil { try Self.checkEmittable(made) }
             let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
             for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
             let bar = ProgressBar.ifUseful(decisions: Double(corpus.entries.count) * Double(grid.pointCount))
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
-            return try tuner.run(on: corpus, progress: progress)
+            return try made.run(on: corpus, progress: progress)
         }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
 
-        if json {
+        if emit != nil, let tuner {
+            let command = (["pantrace"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            print(
+                try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
+                terminator: "")
+            for note in result.notes { StandardError.line("note: \(note)") }
+        } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
@@ -93,6 +106,14 @@ struct TuneCommand: ParsableCommand {
         }
     }
 
+    /// Fails before the sweep when no grid point could be emitted (none reads `recorded` velocity).
+    private static func checkEmittable(_ tuner: Tuner) throws {
+        let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
+        if !(axis?.values.contains(.choice(VelocitySource.recorded.rawValue)) ?? false) {
+            try SwiftSnippet.check(tuner.parameters(atPoint: 0))
+        }
+    }
+
     private static func write(_ text: String, to path: String) throws {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
@@ -101,6 +122,11 @@ struct TuneCommand: ParsableCommand {
             throw ExitCode.failure
         }
     }
+}
+
+/// A language `--emit` prints code in.
+enum EmitLanguage: String, ExpressibleByArgument, CaseIterable {
+    case swift
 }
 
 /// A one-line progress bar on standard error, redrawn when the percentage changes.
