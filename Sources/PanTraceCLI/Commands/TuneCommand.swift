@@ -2,7 +2,6 @@ internal import ArgumentParser
 internal import Foundation
 internal import PanReplay
 internal import PanTrace
-internal import Synchronization
 internal import TransitionEngine
 
 /// `pantrace tune`: sweep decision parameters over labelled recordings.
@@ -77,7 +76,8 @@ struct TuneCommand: ParsableCommand {
             if emit != nil { try Self.checkEmittable(made) }
             let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
             for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
-            let bar = ProgressBar.ifUseful(decisions: Double(corpus.entries.count) * Double(grid.pointCount))
+            let bar = ProgressBar.ifUseful(
+                work: Double(corpus.entries.count) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
@@ -127,34 +127,4 @@ struct TuneCommand: ParsableCommand {
 /// A language `--emit` prints code in.
 enum EmitLanguage: String, ExpressibleByArgument, CaseIterable {
     case swift
-}
-
-/// A one-line progress bar on standard error, redrawn when the percentage changes.
-final class ProgressBar: Sendable {
-    private let shown = Mutex(-1)
-
-    /// Sweeps of fewer (trace × point) decisions than this finish in about a second.
-    static let threshold = 50_000_000.0
-
-    /// A bar when standard error is a terminal and the sweep is long, else nil.
-    static func ifUseful(decisions: Double) -> ProgressBar? {
-        isatty(STDERR_FILENO) == 1 && decisions >= threshold ? ProgressBar() : nil
-    }
-
-    func update(_ done: Int, of total: Int) {
-        let percent = total == 0 ? 100 : done * 100 / total
-        let changed = shown.withLock { last in
-            guard percent != last else { return false }
-            last = percent
-            return true
-        }
-        guard changed else { return }
-        let filled = percent * 30 / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        FileHandle.standardError.write(Data("\rtuning [\(bar)] \(percent)% (\(done)/\(total) points)".utf8))
-    }
-
-    func finish() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
 }
