@@ -31,7 +31,9 @@ internal import TransitionEngine
 ///   between cells for a numeric default that is not a grid value; nowhere when outside, and
 ///   the legend says so.
 ///
-/// In the SVG the best cell is ringed in red and the defaults marked with a blue diamond.
+/// In the SVG the best cell is ringed in red and the defaults marked with a blue diamond; for a
+/// result with findings, cells showing a point as good as the best (the equal points,
+/// docs/TUNE.md) are outlined dashed and the notes are printed under the plot.
 package struct TuningHeatMap: Sendable {
     /// The most columns or rows drawn.
     package static let maximumCells = 200
