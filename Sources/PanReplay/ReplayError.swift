@@ -20,6 +20,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case noTraces(reason: String)
         case tooLong(what: String, seconds: Double)
         case invalidScreen(reason: String)
+        case cannotEmit(reason: String)
+        case cannotExport(reason: String)
     }
 
     private let code: Code
@@ -60,6 +62,10 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)nothing to tune: \(reason)"
         case .tooLong(let what, let seconds):
             return "\(prefix)\(what) spans \(seconds) s; a replay covers at most \(Int(ValueLimits.replaySpan)) s (docs/REPLAY.md)"
+        case .cannotExport(let reason):
+            return "\(prefix)cannot export the replay: \(reason)"
+        case .cannotEmit(let reason):
+            return "\(prefix)cannot emit Swift: \(reason)"
         case .invalidScreen(let reason):
             return "\(prefix)cannot replay on this screen: \(reason)"
         }
@@ -105,4 +111,6 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     static func tooLong(_ what: String, seconds: Double) -> Self { Self(.tooLong(what: what, seconds: seconds)) }
 
     static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
+    static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
+    static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
 }

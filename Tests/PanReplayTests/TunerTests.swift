@@ -88,24 +88,6 @@ struct TunerTests {
         #expect(result.hasSkipped)
     }
 
-    @Test(arguments: [
-        // (correct, min margin, mean discontinuity) of two points → index of the best.
-        ((8, 0.1, 10.0), (9, 0.0, 50.0), 1),
-        ((9, 0.2, 10.0), (9, 0.1, 5.0), 0),
-        ((9, 0.1, 10.0), (9, 0.1, 5.0), 1),
-        ((9, 0.1, 5.0), (9, 0.1, 5.0), 0)
-    ])
-    func theBestPointHasTheMostCorrectThenTheLargestMinimumMarginThenTheSmallestDiscontinuity(
-        first: (Int, Double, Double), second: (Int, Double, Double), best: Int
-    ) {
-        func score(_ s: (Int, Double, Double)) -> PointScore {
-            PointScore(
-                traces: 10, correct: s.0, falseFinishes: 10 - s.0, falseCancels: 0, flipProne: 0,
-                meanMargin: 0.2, minimumMargin: s.1, meanDiscontinuity: s.2, meanCompletionTime: 0.3)
-        }
-        #expect(TuningResult.bestIndex(of: [score(first), score(second)]) == best)
-    }
-
     @Test
     func theBestPointBeatsOrMatchesTheDefaultsOnTheGridThatContainsThem() throws {
         let result = try Self.tune(Fixtures.swipes(60, seed: 11), ["threshold=0.2:0.8:0.05"])

@@ -71,7 +71,8 @@ struct TuningHeatMapTests {
     @Test
     func theGoldenReportIsOneTuneWouldWrite() throws {
         let result = try Self.goldenResult()
-        #expect(TuningResult.bestIndex(of: result.scores) == result.bestPoint)
+        let rule = TieRule(grid: result.grid, defaultValues: result.defaultValues)
+        #expect(rule.choose(correct: { result.scores[$0].correct }, minimumMargin: { result.scores[$0].minimumMargin }).best == result.bestPoint)
         let written = try JSONSerialization.jsonObject(with: JSONEncoder().encode(TuningReport(result))) as? NSDictionary
         let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.golden.appendingPathComponent("report.json"))) as? NSDictionary
         #expect(written != nil && written == fixture)

@@ -18,10 +18,16 @@ struct BinaryTests {
     }
 
     static func run(_ arguments: [String]) throws -> Result {
+        try runExecutable(binary.path, arguments)
+    }
+
+    /// Runs any executable with no input; its output and errors are read to the end.
+    static func runExecutable(_ path: String, _ arguments: [String]) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
         try process.run()

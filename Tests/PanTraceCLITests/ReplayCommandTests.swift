@@ -114,7 +114,8 @@ struct ReplayCommandTests {
         let grid = try #require(report["grid"] as? [String: Any])
         #expect(grid["points"] as? Int == 13)
         let csv = try String(contentsOfFile: "\(out)/t.csv", encoding: .utf8)
-        #expect(csv.split(separator: "\n").count == 14)
+        #expect(csv.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 14)
+        #expect(csv.contains("\n# note: accuracy "))
         #expect(try String(contentsOfFile: "\(out)/t.svg", encoding: .utf8).hasPrefix("<svg"))
     }
 

@@ -84,6 +84,16 @@ struct ReleaseSet: Sendable {
     ///
     /// Sums run in trace order, so the score is the same bit for bit whichever thread runs it.
     func score(_ preset: Preset, frameRate: Double, cache: inout CompletionCache) -> PointScore {
+        var none = SubsetTally(subsets: 0)
+        return score(preset, frameRate: frameRate, cache: &cache, subsets: nil, tally: &none)
+    }
+
+    /// Decides every release under `preset`, scores the decisions against the intents, and
+    /// counts each subset's correct decisions and smallest margin into `tally`.
+    func score(
+        _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?, tally: inout SubsetTally
+    ) -> PointScore {
+        tally.reset()
         let policy = preset.policy
         // D1 reads only p0 (gates and the cancelled phase never turn on velocity), so ±10 %
         // velocity noise cannot flip it and the two extra decisions are skipped.
@@ -97,6 +107,13 @@ struct ReleaseSet: Sendable {
             let release = releases[index]
             let decision = policy.decide(release)
             let finished = decision.outcome == .finish
+            if let subsets {
+                let isRight = finished == meantFinish[index]
+                for subset in subsets.subsets(ofTrace: index) {
+                    if isRight { tally.correct[subset] += 1 }
+                    if decision.margin < tally.minimumMargin[subset] { tally.minimumMargin[subset] = decision.margin }
+                }
+            }
             if finished == meantFinish[index] {
                 correct += 1
             } else if finished {

@@ -18,6 +18,9 @@ package struct Tuner: Sendable {
         package var frameRate: Double
         /// The screen to decide on; each trace's own when nil.
         package var screen: Size?
+        /// The most (grid points × folds and groups) tallied for cross-validation and the
+        /// breakdown; a larger sweep leaves them out and says so.
+        package var maximumTallies = TuningFindings.maximumTallies
 
         /// Creates a configuration.
         package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
@@ -135,21 +138,46 @@ package struct Tuner: Sendable {
             return ReleaseSet(releases: releases, meantFinish: meantFinish)
         }
 
-        let scores = sweep(releaseSet: releaseSet, progress: progress)
-        let bestPoint = TuningResult.bestIndex(of: scores)
+        let layout = TraceSubsets(traces: kept.map(\.trace.metadata))
+        let isDetailed = layout.count > 0 && grid.pointCount <= configuration.maximumTallies / layout.count
+        let swept = sweep(releaseSet: releaseSet, subsets: isDetailed ? layout : nil, progress: progress)
+        let scores = swept.scores
         let defaultSet = releaseSet(defaults)
         var cache = ReleaseSet.CompletionCache(traces: kept.count)
-        let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache)
+        var defaultTally = SubsetTally(subsets: layout.count)
+        let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache, subsets: layout, tally: &defaultTally)
+        let defaultValues = grid.axes.map { defaults.value(forKey: $0.key)! }
+        let rule = TieRule(grid: grid, defaultValues: defaultValues)
+        let choice = rule.choose(correct: { scores[$0].correct }, minimumMargin: { scores[$0].minimumMargin })
+        let bestPoint = choice.best
         let best = parameters(atPoint: bestPoint)
         let comparison = Self.compare(best: (best, releaseSet(best)), defaults: (defaults, defaultSet), kept: kept, meantFinish: meantFinish)
 
+        let noEffect = TuningFindings.noEffectAxes(grid: grid, scores: scores)
+        var findings = TuningFindings(
+            choice: choice, noEffectAxes: noEffect,
+            edges: TuningFindings.edges(grid: grid, best: bestPoint, noEffect: noEffect, preset: presetName),
+            accuracyInterval: BinomialInterval(correct: scores[bestPoint].correct, trials: scores[bestPoint].traces),
+            defaultsInterval: BinomialInterval(correct: defaultScore.correct, trials: defaultScore.traces),
+            crossValidation: nil, breakdown: [], groupsLeftOut: layout.groupsLeftOut)
+        if let tallies = swept.tallies {
+            (findings.crossValidation, findings.breakdown) = tallies.findings(
+                subsets: layout, rule: rule, grid: grid, scores: scores, best: bestPoint, defaults: defaultTally)
+        } else if layout.count == 0 {
+            findings.detailNote = "cross-validation needs at least 2 traces"
+        } else {
+            findings.detailNote =
+                "cross-validation and the breakdown are left out: \(grid.pointCount) points × \(layout.count) folds and groups "
+                + "is more than \(configuration.maximumTallies) tallies; sweep a coarser grid for them"
+        }
+
         return TuningResult(
             preset: presetName.rawValue, grid: grid, scores: scores, bestPoint: bestPoint,
-            defaults: defaultScore, defaultValues: grid.axes.map { defaults.value(forKey: $0.key)! },
+            defaults: defaultScore, defaultValues: defaultValues,
             traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
             unknownIntentCount: admitted.unknownIntent, notFitting: admitted.notFitting, unreplayable: admitted.unreplayable,
             unreadable: corpus.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
-            unreachable: unreachableSettings())
+            unreachable: unreachableSettings(), findings: findings)
     }
 
     /// The velocity sources the sweep needs: the defaults' and every one on a velocity axis.
@@ -279,7 +307,10 @@ package struct Tuner: Sendable {
     /// Points are visited in "sweep order": axes that change the release state outermost,
     /// then those that may change the completion, then decision-only axes innermost, so a
     /// worker rebuilds release sets and completion caches only when it crosses a boundary.
-    private func sweep(releaseSet: (ReplayParameters) -> ReleaseSet, progress: (@Sendable (Int, Int) -> Void)?) -> [PointScore] {
+    /// With `subsets`, each point's per-subset tallies are kept too.
+    private func sweep(
+        releaseSet: (ReplayParameters) -> ReleaseSet, subsets: TraceSubsets?, progress: (@Sendable (Int, Int) -> Void)?
+    ) -> (scores: [PointScore], tallies: SubsetTallies?) {
         let axes = grid.axes
         let roles = axes.map { AxisRole(key: $0.key) }
         let order = axes.indices.sorted { roles[$0] != roles[$1] ? roles[$0] < roles[$1] : $0 < $1 }
@@ -309,11 +340,14 @@ package struct Tuner: Sendable {
         let nextChunk = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let results = Mutex([PointScore](repeating: .empty, count: total))
+        let subsetCount = subsets?.count ?? 0
+        let tallies = Mutex(SubsetTallies(points: subsets == nil ? 0 : total, subsets: subsetCount))
         let frameRate = configuration.frameRate
         let traceCount = releaseSets[0].releases.count
 
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             var cache = ReleaseSet.CompletionCache(traces: traceCount)
+            var tally = SubsetTally(subsets: subsetCount)
             var indices = [Int](repeating: 0, count: axes.count)
             var values = [PresetValue](repeating: .number(0), count: axes.count)
             // The completion context the cache holds; kept across chunks of the same context.
@@ -324,6 +358,8 @@ package struct Tuner: Sendable {
                 let range = (current * chunk)..<min(total, (current + 1) * chunk)
                 var local: [(Int, PointScore)] = []
                 local.reserveCapacity(range.count)
+                var localCorrect: [Int32] = []
+                var localMargins: [Double] = []
                 for sweepIndex in range {
                     // Sweep index → value index per axis (in sweep order) → grid index.
                     var remainder = sweepIndex
@@ -340,15 +376,29 @@ package struct Tuner: Sendable {
                     }
                     let parameters = self.parameters(keys: keys, values: values)
                     let set = releaseSets[sweepIndex / completionPoints]
-                    local.append((gridIndex, set.score(parameters.preset, frameRate: frameRate, cache: &cache)))
+                    local.append((gridIndex, set.score(parameters.preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally)))
+                    for subset in 0..<subsetCount {
+                        localCorrect.append(Int32(tally.correct[subset]))
+                        localMargins.append(tally.minimumMargin[subset])
+                    }
                 }
                 results.withLock { scores in
                     for (index, score) in local { scores[index] = score }
+                }
+                if subsets != nil {
+                    tallies.withLock { stored in
+                        for (position, entry) in local.enumerated() {
+                            stored.store(
+                                correct: localCorrect[(position * subsetCount)..<((position + 1) * subsetCount)],
+                                margins: localMargins[(position * subsetCount)..<((position + 1) * subsetCount)], atPoint: entry.0)
+                        }
+                    }
                 }
                 let finished = done.add(range.count, ordering: .relaxed).newValue
                 progress?(finished, total)
             }
         }
-        return results.withLock { $0 }
+        let scores = results.withLock { $0 }
+        return (scores, subsets == nil ? nil : tallies.withLock { $0 })
     }
 }

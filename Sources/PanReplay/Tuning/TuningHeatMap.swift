@@ -31,7 +31,9 @@ internal import TransitionEngine
 ///   between cells for a numeric default that is not a grid value; nowhere when outside, and
 ///   the legend says so.
 ///
-/// In the SVG the best cell is ringed in red and the defaults marked with a blue diamond.
+/// In the SVG the best cell is ringed in red and the defaults marked with a blue diamond; for a
+/// result with findings, cells showing a point as good as the best (the equal points,
+/// docs/TUNE.md) are outlined dashed and the notes are printed under the plot.
 package struct TuningHeatMap: Sendable {
     /// The most columns or rows drawn.
     package static let maximumCells = 200
@@ -195,9 +197,13 @@ package struct TuningHeatMap: Sendable {
         let left = 90.0
         let top = 64.0
 
-        init(columns: Int, rows: Int, hasRows: Bool) {
+        /// Lines of notes under the defaults' line.
+        var noteLines = 0
+
+        init(columns: Int, rows: Int, hasRows: Bool, noteLines: Int = 0) {
             self.columns = columns
             self.rows = rows
+            self.noteLines = noteLines
             cellWidth = max(3.0, min(56.0, 760.0 / Double(columns)))
             cellHeight = hasRows ? max(3.0, min(40.0, 480.0 / Double(rows))) : 56.0
         }
@@ -205,7 +211,7 @@ package struct TuningHeatMap: Sendable {
         var plotWidth: Double { cellWidth * Double(columns) }
         var plotHeight: Double { cellHeight * Double(rows) }
         var width: Double { left + plotWidth + 130 }
-        var height: Double { top + plotHeight + 96 }
+        var height: Double { top + plotHeight + 96 + 16 * Double(noteLines) }
         /// Whether a cell is large enough for its label.
         var showsText: Bool { cellWidth >= 34 && cellHeight >= 18 }
         /// The best point's ring.
@@ -226,7 +232,7 @@ package struct TuningHeatMap: Sendable {
 
     /// The SVG document.
     package func svg() -> String {
-        let layout = Layout(columns: columnCount, rows: rowCount, hasRows: result.grid.axes.count > 1)
+        let layout = Layout(columns: columnCount, rows: rowCount, hasRows: result.grid.axes.count > 1, noteLines: result.notes.count)
         let parts = [
             headingElements(layout), cellElements(layout), axisElements(layout), markerElements(layout), legendElements(layout),
             footerElements(layout)
@@ -264,6 +270,12 @@ package struct TuningHeatMap: Sendable {
             elements.append(
                 ##"<rect x="\##(Self.n(x))" y="\##(Self.n(y))" width="\##(Self.n(layout.cellWidth))" height="\##(Self.n(layout.cellHeight))" fill="\##(cell.colour)"><title>\##(Self.escape(tooltip))</title></rect>"##
             )
+            // A cell as good as the best (the equal points, docs/TUNE.md) gets a dashed outline.
+            if result.findings != nil && !cell.isBest && result.scores[cell.point].correct == result.best.correct {
+                elements.append(
+                    ##"<rect x="\##(Self.n(x + 1.5))" y="\##(Self.n(y + 1.5))" width="\##(Self.n(max(0, layout.cellWidth - 3)))" height="\##(Self.n(max(0, layout.cellHeight - 3)))" fill="none" stroke="#ffffff" stroke-width="1.5" stroke-dasharray="3 2"/>"##
+                )
+            }
             if layout.showsText {
                 let ink = Self.ink(Self.fraction(cell.accuracy, low: low, high: high))
                 elements.append(
@@ -351,6 +363,9 @@ package struct TuningHeatMap: Sendable {
             ##"<polygon points="\##(Self.diamond(x: x, y: footer + 16, radius: 6))" fill="none" stroke="#1f77b4" stroke-width="2"/>"##,
             ##"<text x="\##(Self.n(x + 12))" y="\##(Self.n(footer + 20))">\##(Self.escape(defaults))</text>"##
         ]
+            + result.notes.enumerated().map { number, note in
+                ##"<text x="\##(Self.n(x))" y="\##(Self.n(footer + 40 + 16 * Double(number)))" font-size="11" fill="#333">note: \##(Self.escape(note))</text>"##
+            }
     }
 
     /// The `points` of a diamond of half-width `radius` centred on (`x`, `y`).

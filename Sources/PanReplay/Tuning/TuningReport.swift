@@ -111,6 +111,28 @@ package struct TuningReport: Sendable, Encodable {
     var misjudged: [TuningResult.Misjudgement]
     /// Grid settings that make a decision outcome unreachable.
     var warnings: [String]
+    /// `equal_points`, `no_effect_axes`, `edge`, `accuracy_ci`, `cv_accuracy`, `breakdown`,
+    /// `notes`, at the top level; left out for a result without findings.
+    var findings: FindingsReport?
+
+    enum CodingKeys: String, CodingKey {
+        case preset, grid, traces, excluded, best, defaults, improvement, misjudged, warnings
+    }
+
+    /// Encodes the report; the findings' keys sit beside the others at the top level.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(preset, forKey: .preset)
+        try container.encode(grid, forKey: .grid)
+        try container.encode(traces, forKey: .traces)
+        try container.encode(excluded, forKey: .excluded)
+        try container.encode(best, forKey: .best)
+        try container.encode(defaults, forKey: .defaults)
+        try container.encode(improvement, forKey: .improvement)
+        try container.encode(misjudged, forKey: .misjudged)
+        try container.encode(warnings, forKey: .warnings)
+        try findings?.encode(to: encoder)
+    }
 
     /// The report of `result`.
     package init(_ result: TuningResult) {
@@ -144,6 +166,7 @@ package struct TuningReport: Sendable, Encodable {
             meanDiscontinuity: result.best.meanDiscontinuity - result.defaults.meanDiscontinuity
         )
         misjudged = result.misjudged
+        findings = result.findings.map { FindingsReport(result, $0) }
     }
 }
 

@@ -6,9 +6,14 @@ extension TuningResult {
     /// Rows of the table shown when the grid is larger than this; the rest go to `--csv`.
     package static let maximumTableRows = 40
 
+    /// Misjudged traces listed in the text report unless every one is asked for.
+    package static let maximumListedMisjudged = 10
+
     /// The human-readable report: the table (every point, or the best rows of a large grid),
-    /// the best point, the defaults, the improvement and the traces still misjudged.
-    package func text() -> String {
+    /// the best point, the defaults, the improvement, the notes on how far to trust them, the
+    /// breakdown by tag and source, and the traces still misjudged (the first
+    /// ``maximumListedMisjudged``, or all with `listingAll`).
+    package func text(listingAll: Bool = false) -> String {
         var lines: [String] = []
         let keys = grid.axes.map(\.key)
         var excluded = ["\(unknownIntentCount) unknown intent", "\(unreadable.count) unreadable"]
@@ -61,15 +66,43 @@ extension TuningResult {
         let gain = (best.accuracy - defaults.accuracy) * 100
         lines.append(
             "improvement: \(gain >= 0 ? "+" : "")\(Self.fixed(gain, 1)) points of accuracy (\(fixedByBest) fixed, \(brokenByBest) newly wrong)")
+        for note in notes { lines.append("note: \(note)") }
+        lines += breakdownLines()
         if misjudged.isEmpty {
             lines.append("the best point decides every trace as meant")
         } else {
             lines.append("still misjudged by the best point (\(misjudged.count)):")
-            for miss in misjudged {
+            let shown = listingAll ? misjudged.count : Self.maximumListedMisjudged
+            for miss in misjudged.prefix(shown) {
                 lines.append("  \(miss.file): meant \(miss.intent.rawValue), \(miss.reason)")
+            }
+            if misjudged.count > shown {
+                lines.append("  … and \(misjudged.count - shown) more (--all lists every one; --json has them all)")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The breakdown by tag and source as a table, empty when there is none.
+    private func breakdownLines() -> [String] {
+        guard let findings, !findings.breakdown.isEmpty else { return [] }
+        let keys = grid.axes.map(\.key)
+        var table = [["group", "traces", "best", "defaults", "own best", "own best point"]]
+        for group in findings.breakdown {
+            let own = zip(keys, group.ownValues).map { "\($0)=\(Self.text($1))" }.joined(separator: " ")
+            func share(_ correct: Int) -> String { "\(Self.percent(Double(correct) / Double(group.traces))) (\(correct))" }
+            table.append([
+                "\(group.kind) \(group.value)", "\(group.traces)", share(group.bestCorrect), share(group.defaultsCorrect), share(group.ownCorrect),
+                own + (group.ownEqualPoints > 1 ? " (1 of \(group.ownEqualPoints) equal)" : "")
+            ])
+        }
+        let widths = table[0].indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        var lines = ["by tag and source (accuracy of the best point, the defaults, and each group's own best):"]
+        for row in table {
+            let line = zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            lines.append("  " + String(line.reversed().drop(while: { $0 == " " }).reversed()))
+        }
+        return lines
     }
 
     /// Traces not driving the preset listed in the text report; `--json` lists them all.
@@ -87,14 +120,16 @@ extension TuningResult {
         return phrases
     }
 
-    /// Every point as CSV: one column per axis, then the score columns. When traces were left
-    /// out for not driving the preset, `#` comment lines after the rows say how many and why.
+    /// Every point as CSV: one column per axis, then the score columns, then `equally_best`
+    /// (1 for a point with the best point's number of correct decisions). When traces were
+    /// left out for not driving the preset, `#` comment lines after the rows say how many and
+    /// why; the notes follow as `# note:` lines.
     package func csv() -> String {
         let keys = grid.axes.map(\.key)
         let header =
             keys + [
                 "accuracy", "correct", "false_finishes", "false_cancels", "flip_prone", "mean_margin", "min_margin", "mean_discontinuity_pt_s",
-                "mean_completion_s"
+                "mean_completion_s", "equally_best"
             ]
         var lines = [header.map(Self.csvField).joined(separator: ",")]
         lines.reserveCapacity(scores.count + 1)
@@ -102,7 +137,8 @@ extension TuningResult {
             let fields =
                 grid.values(ofPoint: index).map(\.description) + [
                     "\(score.accuracy)", "\(score.correct)", "\(score.falseFinishes)", "\(score.falseCancels)", "\(score.flipProne)",
-                    "\(score.meanMargin)", "\(score.minimumMargin)", "\(score.meanDiscontinuity)", "\(score.meanCompletionTime)"
+                    "\(score.meanMargin)", "\(score.minimumMargin)", "\(score.meanDiscontinuity)", "\(score.meanCompletionTime)",
+                    score.correct == best.correct ? "1" : "0"
                 ]
             lines.append(fields.map(Self.csvField).joined(separator: ","))
         }
@@ -111,6 +147,7 @@ extension TuningResult {
             for misfit in notFitting { lines.append("# \(misfit.file): \(misfit.verdict.rawValue): \(misfit.reason)") }
         }
         for note in unreachable { lines.append("# warning: \(note)") }
+        for note in notes { lines.append("# note: \(note)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -87,6 +87,9 @@ package struct TuningResult: Sendable {
     package var brokenByBest: Int
     /// Grid settings that make a decision outcome unreachable (docs/MODEL.md §3.10).
     package var unreachable: [String] = []
+    /// What the sweep can and cannot tell about its best point; nil for a result not made by
+    /// ``Tuner`` (e.g. read back from an older report).
+    package var findings: TuningFindings?
 
     /// The best point's score.
     package var best: PointScore { scores[bestPoint] }
@@ -97,14 +100,4 @@ package struct TuningResult: Sendable {
     /// Whether any input was skipped (unreadable or unreplayable): the CLI then exits non-zero.
     package var hasSkipped: Bool { !unreadable.isEmpty || !unreplayable.isEmpty }
 
-    /// The index of the best of `scores` by ``PointScore/ranks(above:)``; the first in grid
-    /// order wins a complete tie.
-    package static func bestIndex(of scores: [PointScore]) -> Int {
-        precondition(!scores.isEmpty, "no scores")
-        var best = 0
-        for index in scores.indices.dropFirst() where scores[index].ranks(above: scores[best]) {
-            best = index
-        }
-        return best
-    }
 }

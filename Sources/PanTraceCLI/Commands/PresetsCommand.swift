@@ -18,6 +18,23 @@ struct PresetsCommand: ParsableCommand {
     )
     var json = false
 
+    @Option(
+        name: .customLong("set"),
+        help: "With --emit: override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=recorded.")
+    var assignments: [String] = []
+
+    @Option(help: "Print the preset (with any --set) as code: swift (docs/TUNE.md, \"Shipping the result\").")
+    var emit: EmitLanguage?
+
+    func validate() throws {
+        if emit != nil {
+            guard name != nil else { throw ValidationError("--emit needs a preset name, e.g. pantrace presets swipe-dismiss --emit swift") }
+            guard !json else { throw ValidationError("--emit and --json both print to standard output; choose one") }
+        } else if !assignments.isEmpty {
+            throw ValidationError("--set only applies with --emit")
+        }
+    }
+
     /// A catalog entry with plain JSON values (numbers and strings, not tagged enums).
     struct Listing: Encodable {
         struct Parameter: Encodable {
@@ -122,6 +139,24 @@ struct PresetsCommand: ParsableCommand {
     }
 
     func run() throws {
+        if emit != nil, let name {
+            var overrides: [String: PresetValue] = [:]
+            for text in assignments {
+                let (key, value) = try ReplayParameters.assignment(parsing: text)
+                overrides[key] = value
+            }
+            let parameters = try ReplayParameters(presetNamed: name, overrides: overrides)
+            let settings = assignments.isEmpty ? "its defaults" : assignments.joined(separator: " ")
+            let command = (["pantrace"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            print(
+                try SwiftSnippet.emit(
+                    parameters,
+                    provenance: [
+                        "Command: \(command)",
+                        "Not tuned: preset \(name) with \(settings); no recordings were scored (pantrace tune … --emit swift does)."
+                    ]), terminator: "")
+            return
+        }
         let entries: [PresetCatalog.Entry]
         do {
             entries = try name.map { [try PresetCatalog.entry(named: $0)] } ?? PresetCatalog.entries

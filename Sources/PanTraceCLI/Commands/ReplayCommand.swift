@@ -10,17 +10,20 @@ internal import TransitionEngine
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a trace through a transition preset, one FrameState per display frame, then a summary line.",
+        abstract:
+            "Replay a trace through a transition preset: a short summary on a terminal; one FrameState per display frame, then a summary line, in a pipe.",
         discussion: """
             Frames run from the first sample to the end of the completion at --fps; while the finger \
             is down a frame shows the latest sample at or before it. The last line is \
             {"type":"summary","decision":…,"reason":…,"margin":…,"release_s":…,"completion_s":…,…} \
-            (docs/REPLAY.md). Virtual time: the same inputs give byte-identical output.
+            (docs/REPLAY.md). On a terminal the default is --format text, a summary for people; piped or \
+            redirected it is --format jsonl. Virtual time: the same inputs give byte-identical output.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case jsonl
         case summary
+        case text
     }
 
     @Argument(help: "The trace (.pantrace, .jsonl, .csv).")
@@ -46,8 +49,18 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Playback speed with --realtime (2 plays twice as fast).")
     var speed: Double?
 
-    @Option(help: "jsonl: every frame, then the summary; summary: only the summary line.")
-    var format: Format = .jsonl
+    @Option(
+        help: """
+            jsonl: every frame, then the summary line; summary: only the summary line; text: a short summary for people. \
+            Default: text when standard output is a terminal, jsonl otherwise (pipes and files keep the JSON Lines).
+            """)
+    var format: Format?
+
+    /// The format asked for, or the default for where standard output goes: people read a
+    /// terminal, programs read pipes and files (docs/REPLAY.md, "Output").
+    static func resolved(_ format: Format?, isTerminal: Bool) -> Format {
+        format ?? (isTerminal ? .text : .jsonl)
+    }
 
     @OptionGroup var read: ReadOptions
 
@@ -72,8 +85,11 @@ struct ReplayCommand: AsyncParsableCommand {
             parameters: parameters, frameRate: Double(fps), screen: screen.map(Size.init))
         let replayer = try Replayer(trace: contents.trace, configuration: configuration)
         for line in Self.notes(replayer.summary, file: file, preset: preset) { StandardError.line(line) }
+        let format = Self.resolved(format, isTerminal: isatty(STDOUT_FILENO) == 1)
         if realtime {
             try await Self.paced(replayer, speed: speed ?? 1, format: format)
+        } else if format == .text {
+            print(ReplaySummaryText(replayer.summary).text)
         } else {
             FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
         }
@@ -99,7 +115,7 @@ struct ReplayCommand: AsyncParsableCommand {
         return encoder
     }
 
-    /// Every frame and the summary in virtual time, as JSON Lines.
+    /// Every frame and the summary in virtual time, as JSON Lines (`jsonl`), or the summary line alone.
     static func virtual(_ replayer: Replayer, format: Format) throws -> Data {
         var replayer = replayer
         let encoder = encoder()
@@ -125,6 +141,10 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         var summary = replayer.summary
         summary.pacing = pacing
-        FileHandle.standardOutput.write(try encoder.encode(summary) + Data([0x0A]))
+        if format == .text {
+            print(ReplaySummaryText(summary).text)
+        } else {
+            FileHandle.standardOutput.write(try encoder.encode(summary) + Data([0x0A]))
+        }
     }
 }

@@ -48,6 +48,9 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "File format: pantrace, jsonl or csv.")
     var format: String = "pantrace"
 
+    /// Runs of this many gestures or more show a progress bar when standard error is a terminal.
+    static let progressThreshold = 1000
+
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
         guard [60, 120, 240].contains(rate) else { throw ValidationError("--rate must be 60, 120 or 240, got \(rate)") }
@@ -75,7 +78,10 @@ struct SynthCommand: ParsableCommand {
             throw ValidationError("cannot create \(output): \(error.localizedDescription)")
         }
         var samples = 0
+        let bar = ProgressBar.ifUseful(work: Double(count), threshold: Double(Self.progressThreshold), label: "synth", unit: "gestures")
+        defer { bar?.finish() }
         for index in 0..<count {
+            bar?.update(index, of: count)
             let trace = synthesizer.trace(at: index)
             try TraceFiles.write(trace, to: "\(output)/\(trace.metadata.id).\(format)")
             samples += trace.samples.count

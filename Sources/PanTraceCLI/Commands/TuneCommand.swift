@@ -2,7 +2,6 @@ internal import ArgumentParser
 internal import Foundation
 internal import PanReplay
 internal import PanTrace
-internal import Synchronization
 internal import TransitionEngine
 
 /// `pantrace tune`: sweep decision parameters over labelled recordings.
@@ -35,6 +34,12 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file.")
     var svg: String?
 
+    @Option(help: "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\").")
+    var emit: EmitLanguage?
+
+    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
+    var all = false
+
     @Flag(help: "Run a grid of more than 10,000,000 points.")
     var yes = false
 
@@ -55,38 +60,57 @@ struct TuneCommand: ParsableCommand {
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
     }
 
     func run() throws {
+        var tuner: Tuner?
         let result: TuningResult = try { () throws -> TuningResult in
             let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
             let configuration = Tuner.Configuration(
                 threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                 frameRate: Double(fps),
                 screen: screen.map(Size.init))
-            let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+            let made = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+            tuner = made
+            if emit != nil { try Self.checkEmittable(made) }
             let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
             for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
-            let bar = ProgressBar.ifUseful(decisions: Double(corpus.entries.count) * Double(grid.pointCount))
+            let bar = ProgressBar.ifUseful(
+                work: Double(corpus.entries.count) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
-            return try tuner.run(on: corpus, progress: progress)
+            return try made.run(on: corpus, progress: progress)
         }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
 
-        if json {
+        if emit != nil, let tuner {
+            let command = (["pantrace"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            print(
+                try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
+                terminator: "")
+            for note in result.notes { StandardError.line("note: \(note)") }
+        } else if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
         } else {
-            print(result.text())
+            print(result.text(listingAll: all))
         }
         if let csv { try Self.write(result.csv(), to: csv) }
         if let svg { try Self.write(TuningHeatMap(result).svg(), to: svg) }
         if result.hasSkipped {
             StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
             throw ExitCode(Self.skippedStatus)
+        }
+    }
+
+    /// Fails before the sweep when no grid point could be emitted (none reads `recorded` velocity).
+    private static func checkEmittable(_ tuner: Tuner) throws {
+        let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
+        if !(axis?.values.contains(.choice(VelocitySource.recorded.rawValue)) ?? false) {
+            try SwiftSnippet.check(tuner.parameters(atPoint: 0))
         }
     }
 
@@ -100,32 +124,7 @@ struct TuneCommand: ParsableCommand {
     }
 }
 
-/// A one-line progress bar on standard error, redrawn when the percentage changes.
-final class ProgressBar: Sendable {
-    private let shown = Mutex(-1)
-
-    /// Sweeps of fewer (trace × point) decisions than this finish in about a second.
-    static let threshold = 50_000_000.0
-
-    /// A bar when standard error is a terminal and the sweep is long, else nil.
-    static func ifUseful(decisions: Double) -> ProgressBar? {
-        isatty(STDERR_FILENO) == 1 && decisions >= threshold ? ProgressBar() : nil
-    }
-
-    func update(_ done: Int, of total: Int) {
-        let percent = total == 0 ? 100 : done * 100 / total
-        let changed = shown.withLock { last in
-            guard percent != last else { return false }
-            last = percent
-            return true
-        }
-        guard changed else { return }
-        let filled = percent * 30 / 100
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        FileHandle.standardError.write(Data("\rtuning [\(bar)] \(percent)% (\(done)/\(total) points)".utf8))
-    }
-
-    func finish() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
+/// A language `--emit` prints code in.
+enum EmitLanguage: String, ExpressibleByArgument, CaseIterable {
+    case swift
 }
