@@ -171,6 +171,8 @@ export function heatmapCells(report, { maximumCells = MAXIMUM_CELLS } = {}) {
     cells.push({
       row: Math.floor(index / columnCount), column: index % columnCount, point: result.point, result, accuracy, fraction,
       colour: scaleColour(fraction), ink: inkColour(fraction), label: percentText(accuracy), isBest: result.point === bestPoint,
+      // As good as the best (one of the report's equal points; drawn dashed, as `tune --svg` does).
+      isEqual: Boolean(report.equal_points) && result.point !== bestPoint && result.correct === report.best?.correct,
     });
   });
   const best = cells.find((c) => c.isBest);

@@ -9,7 +9,7 @@ import { cellTitle, heatmapHeight, TABLE_HEADS, tableCells, tickEvery } from "./
 const diamond = ({ x, y, radius: r }) => `M${x} ${y - r} L${x + r} ${y} L${x} ${y + r} L${x - r} ${y} Z`;
 
 function cellParts(cell, onPick) {
-  const rect = s("rect", { class: `cell${cell.isBest ? " best" : ""}`, x: cell.x + 1, y: cell.y + 1, width: Math.max(1, cell.width - 2),
+  const rect = s("rect", { class: `cell${cell.isBest ? " best" : ""}${cell.isEqual ? " equal" : ""}`, x: cell.x + 1, y: cell.y + 1, width: Math.max(1, cell.width - 2),
     height: Math.max(1, cell.height - 2), rx: 3, fill: cell.fill, tabindex: "0", role: "button",
     dataset: { point: String(cell.result.point) } }, s("title", { text: cellTitle(cell.result) }));
   rect.addEventListener("click", () => onPick(cell.result));

@@ -64,6 +64,24 @@ export function bestText(report) {
   return `best ${valuesText(best.values)}: ${best.correct}/${best.traces}${defaults}`;
 }
 
+/**
+ * What the report says about how far to trust its best point (docs/TUNE.md): its notes (equal
+ * points, axes without effect, a best on the grid's edge, the accuracy's interval and the
+ * cross-validated accuracy), then one line per tag or source of the breakdown. Empty for a
+ * report without findings (an older server).
+ */
+export function findingsLines(report) {
+  const lines = (report.notes ?? []).map((text) => ({ kind: "note", text }));
+  for (const b of report.breakdown ?? []) {
+    const own = b.own_best ? `; on its own, best ${valuesText(b.own_best.values)}: ${b.own_best.correct}/${b.traces}` : "";
+    lines.push({
+      kind: "breakdown",
+      text: `${b.kind} ${b.value}: ${b.best_correct}/${b.traces} at the best point (defaults ${b.defaults_correct}/${b.traces})${own}`,
+    });
+  }
+  return lines;
+}
+
 /** A heat map cell's tooltip: its values and how it judged. */
 export const cellTitle = (result) => `${valuesText(result.values, ", ")}: ` +
   `${result.correct}/${result.traces} correct, ${result.false_finishes ?? 0} false finishes, ${result.false_cancels ?? 0} false cancels`;

@@ -5,7 +5,7 @@ import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
 import {
-  bestText, defaultAxis, defaultAxisKey, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
+  bestText, defaultAxis, defaultAxisKey, findingsLines, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
 } from "./tune.mjs";
 
 export class TuneView {
@@ -141,6 +141,10 @@ export class TuneView {
     $("tune-title").textContent = `Heat map · ${tune.preset}`;
     $("tune-best").textContent = bestText(tune.report);
     this.showExclusions(sweepExclusions(tune, this.store.library));
+    const findings = findingsLines(tune.report);
+    const list = $("tune-findings");
+    list.hidden = findings.length === 0;
+    list.replaceChildren(...findings.map((f) => h("li", { class: f.kind, text: f.text })));
     this.renderReport();
   }
 

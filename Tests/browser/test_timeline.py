@@ -314,6 +314,9 @@ def test_a_tune_cell_replays_exactly_what_the_sweep_scored_and_shows_what_it_lef
     items = d.find_elements(By.CSS_SELECTOR, "#tune-excluded-list li")
     assert len(items) == count and all(" — " in li.text for li in items), "each left out with its reason"
     assert any("edge-back" in li.text for li in items)
+    # How far to trust the best point: the accuracy's interval, cross-validation, per source.
+    findings = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#tune-findings li")]
+    assert any("interval" in f for f in findings) and any("cross-validated" in f for f in findings), findings
     browser.screenshot("27-tune-excluded")
     # A cell that is not the best: its queue holds exactly the recordings the cell scored.
     cell = next(c for c in d.find_elements(By.CSS_SELECTOR, "#heatmap rect.cell") if "best" not in (c.get_attribute("class") or ""))

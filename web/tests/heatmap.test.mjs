@@ -147,3 +147,11 @@ test("table rows come best first by the tuner's order; report files map back to 
   const library = [{ id: "real/a.pantrace" }, { id: "synthetic/b.pantrace" }];
   assert.deepEqual(h.libraryIds(oneAxis.misjudged.map((m) => m.file), library), ["real/a.pantrace", "synthetic/b.pantrace"]);
 });
+
+test("with findings, cells as good as the best are marked equal (dashed, as tune --svg draws them)", () => {
+  const withFindings = { ...report, equal_points: { count: 2 } };
+  const cells = h.heatmapCells(withFindings).cells;
+  const best = withFindings.best.correct;
+  for (const c of cells) assert.equal(c.isEqual, !c.isBest && c.result.correct === best);
+  assert.ok(h.heatmapCells(report).cells.every((c) => !c.isEqual), "no findings, no marks");
+});

@@ -98,3 +98,14 @@ test("the queue loads each candidate, plays a misjudged one to its end, and skip
   assert.equal(q.advance(), null);
   assert.equal(q.doneText, "done: 1 misjudged of 2 at threshold=0.3");
 });
+
+test("the findings: the report's notes, then a line per tag or source", () => {
+  const lines = t.findingsLines({
+    notes: ["accuracy 75.6% (31/41), 95% interval 59.7%–87.6%", "velocity changes no decision"],
+    breakdown: [{ kind: "source", value: "import:csv", traces: 17, best_correct: 11, defaults_correct: 1,
+      own_best: { values: { threshold: 0.2 }, correct: 14 } }],
+  });
+  assert.deepEqual(lines.map((l) => l.kind), ["note", "note", "breakdown"]);
+  assert.equal(lines[2].text, "source import:csv: 11/17 at the best point (defaults 1/17); on its own, best threshold=0.2: 14/17");
+  assert.deepEqual(t.findingsLines({}), []);
+});
