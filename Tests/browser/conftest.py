@@ -3,6 +3,7 @@
 The server helpers are the bridge tests' own (Tests/bridge/conftest.py), loaded under another
 module name so the two suites' conftest files do not collide.
 """
+import contextlib
 import importlib.util
 import json
 import pathlib
@@ -86,6 +87,19 @@ class Browser:
 
     def quit(self):
         self.driver.quit()
+
+
+@contextlib.contextmanager
+def another_browser(**kwargs):
+    """A second Chromium for one part of a test (a watcher, a phone, a link opened elsewhere);
+    quit at the end, and no console error allowed in it."""
+    b = Browser(**kwargs)
+    try:
+        yield b
+        errors = b.severe()
+        assert not errors, "console errors:\n" + "\n".join(json.dumps(e) for e in errors)
+    finally:
+        b.quit()
 
 
 @pytest.fixture
