@@ -65,12 +65,15 @@ extension WebSocketServer {
         let time = now
         // Several writes per callback, while the socket takes them whole: lws allows more than
         // one lws_write per WRITEABLE if nothing was left buffered (lws 4.1.6 `include/libwebsockets/lws-ws-state.h`, `lws_partial_buffered()`), and
-        // each extra write saves a poll round.
+        // each extra write saves a poll round. Not `lws_send_pipe_choked`: it is a `poll()` of
+        // its own (lib/plat/unix/unix-sockets.c), one more system call per write (perf: as many
+        // `poll`s as `sendto`s at the throughput peak), where a full socket already shows as a
+        // short send that lws buffers.
         var writes = 0
         while writes < Self.writesPerCallback, let first = connection.outbox.next(now: time) {
             if !write(first, andWhatFollowsFrom: &connection.outbox, to: wsi, now: time) { return -1 }
             writes += 1
-            if lws_partial_buffered(wsi) != 0 || lws_send_pipe_choked(wsi) != 0 { break }
+            if lws_partial_buffered(wsi) != 0 { break }
         }
         if !connection.outbox.isEmpty {
             lws_callback_on_writable(wsi)
