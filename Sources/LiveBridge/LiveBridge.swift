@@ -215,12 +215,13 @@ package final class LiveBridge: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         var shared: (key: String, message: OutboundMessage)?
+        var pacer = FramePacer()
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
-            // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
-            let deadline: DispatchTime? =
-                controller.wantsTicks
-                ? .now() + max(0, nextFrame - seconds()) : nil
+            // Idle (no deadline) unless someone is watching a replay that moves, or frames wait
+            // for the pacer: ~0 % CPU.
+            let wake = [controller.wantsTicks ? nextFrame : nil, pacer.deadline].compactMap { $0 }.min()
+            let deadline: DispatchTime? = wake.map { .now() + max(0, $0 - seconds()) }
             let inputs = inbox.wait(until: deadline)
             var out: [Outgoing] = []
             controller.wallClock = Date().timeIntervalSince1970
@@ -237,15 +238,15 @@ package final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            deliver(
-                out.compactMap { outgoing in
-                    if let key = outgoing.shareKey, let cached = shared, cached.key == key {
-                        return delivery(cached.message, to: outgoing.target)
-                    }
-                    guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
-                    if let key = outgoing.shareKey { shared = (key, message) }
-                    return delivery
-                })
+            let encoded = out.compactMap { outgoing -> Delivery? in
+                if let key = outgoing.shareKey, let cached = shared, cached.key == key {
+                    return delivery(cached.message, to: outgoing.target)
+                }
+                guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
+                if let key = outgoing.shareKey { shared = (key, message) }
+                return delivery
+            }
+            deliver(pacer.release(encoded, now: seconds()))
         }
     }
 
