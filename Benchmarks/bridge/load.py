@@ -1,18 +1,22 @@
-"""Load benchmark of `pantrace serve` (the LiveBridge) against a Python `websockets` reference.
+"""Load benchmark of `pantrace serve` (the LiveBridge) against two peers: a C broadcast server
+on the same libwebsockets (`peer_server.c`) and a Python `websockets` reference.
 
     swift build -c release --product pantrace
     .venv/bin/python Benchmarks/bridge/load.py [--clients 200 --fps 120 --seconds 10 ...]
 
-Both servers stream the same frames: the bridge's own `frame` messages, captured once from a
-release `pantrace serve` (one full cycle of the default replay at 120 Hz content) and fed to
-`reference_server.py`, which re-stamps `seq` and `emitted_us` and broadcasts them with
-`websockets.broadcast`. The bridge runs with the hidden `--bench-frame-rate R`: one frame every
-1/R s, cycling through the replay without the 0.6 s loop pause (so the rate is exactly R and
-may exceed the 240 cap of `--fps`); everything downstream of frame production (JSON encoding,
-the `emitted_us` stamp, the hand-off to the lws thread, per-client outboxes, writes) is the
-production path.
+All servers stream the same frames: the bridge's own `frame` messages, captured once from a
+release `pantrace serve` (one full cycle of the default replay at 120 Hz content). The
+reference (`reference_server.py`) re-stamps `seq` and `emitted_us` and broadcasts them with
+`websockets.broadcast`; the C peer (built here with gcc and pkg-config) fills the same two
+numbers into templates of the same bytes, frames them once and appends them to each client's
+pending bytes, which it sends in one write whenever the client's socket is writable. The
+bridge runs with the hidden `--bench-frame-rate R`: one frame every 1/R s, cycling through
+the replay without the 0.6 s loop pause (so the rate is exactly R and may exceed the 240 cap
+of `--fps`); everything downstream of frame production (JSON encoding, the `emitted_us`
+stamp, the hand-off to the lws threads, per-client outboxes, writes) is the production path.
+`--baseline PATH` measures another pantrace build in the same run (the build before a change).
 
-Phases, each against a fresh server process, first the bridge then the reference:
+Phases, each against a fresh server process, the servers in turn (interleaved repetitions):
 1. idle: no client for `--idle-seconds`; server CPU time over that interval (from
    /proc/PID/task/*/schedstat, ns resolution) and the baseline RSS.
 2. latency: `--clients` clients at `--fps` frames/s for `--seconds` after `--warmup`;
@@ -21,7 +25,9 @@ Phases, each against a fresh server process, first the bridge then the reference
    core, from /proc/PID/stat) and RSS; then idle again once the clients have left.
 3. throughput: the same clients with frames offered at each of `--flood-rates` frames/s;
    frame messages/s actually received, frames skipped by the server (conflation, seq gaps),
-   server CPU and server CPU µs per delivered message.
+   server CPU and server CPU µs per delivered message; with `--syscalls`, the server's system
+   calls per delivered message (`perf stat` on the syscall tracepoints, which needs no
+   hardware counters; it slows every call a little, so it is off by default).
 4. idle clients: playback paused by one control connection, RSS before and after
    `--idle-clients` more clients connect; growth per client.
 
@@ -496,7 +502,7 @@ def main():
     parser.add_argument("--content-fps", type=float, default=120, help="the replay's frame rate (frame content)")
     parser.add_argument("--seconds", type=float, default=10, help="measured interval of the latency run")
     parser.add_argument("--warmup", type=float, default=2)
-    parser.add_argument("--flood-rates", default="500,1000,2000", help="frames/s offered in the throughput runs")
+    parser.add_argument("--flood-rates", default="1000,2000,4000", help="frames/s offered in the throughput runs")
     parser.add_argument("--flood-seconds", type=float, default=5)
     parser.add_argument("--idle-clients", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=5)

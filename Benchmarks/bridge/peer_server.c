@@ -63,6 +63,7 @@ static struct lws_context *context;
 static struct client *clients;
 static atomic_int client_count, paused, stopping;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t activity = PTHREAD_COND_INITIALIZER; /* someone connected, played or stop */
 static struct frame *queue[QUEUE_CAP];
 static size_t queued;
 
@@ -117,8 +118,11 @@ static void *produce(void *unused)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&stopping)) {
 		if (atomic_load(&client_count) == 0 || atomic_load(&paused)) {
-			struct timespec idle = {0, 10 * 1000 * 1000}; /* the benchmark measures no idle CPU of the peer */
-			nanosleep(&idle, NULL);
+			/* Idle without a timer until someone watches, as the bridge and the reference. */
+			pthread_mutex_lock(&queue_lock);
+			while (!atomic_load(&stopping) && (atomic_load(&client_count) == 0 || atomic_load(&paused)))
+				pthread_cond_wait(&activity, &queue_lock);
+			pthread_mutex_unlock(&queue_lock);
 			clock_gettime(CLOCK_MONOTONIC, &next);
 			continue;
 		}
@@ -143,6 +147,13 @@ static void *produce(void *unused)
 		next.tv_nsec = next_ns % 1000000000;
 	}
 	return NULL;
+}
+
+static void wake_producer(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	pthread_cond_signal(&activity);
+	pthread_mutex_unlock(&queue_lock);
 }
 
 static void fan_out(void)
@@ -181,6 +192,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			clients->previous = c;
 		clients = c;
 		atomic_fetch_add(&client_count, 1);
+		wake_producer();
 		return 0;
 	case LWS_CALLBACK_CLOSED:
 		if (c->previous)
@@ -194,8 +206,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_RECEIVE:
 		if (in && len && memmem(in, len, "\"pause\"", 7))
 			atomic_store(&paused, 1);
-		else if (in && len && memmem(in, len, "\"play\"", 6))
+		else if (in && len && memmem(in, len, "\"play\"", 6)) {
 			atomic_store(&paused, 0);
+			wake_producer();
+		}
 		return 0;
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		if (c->pending) {
@@ -313,6 +327,8 @@ int main(int argc, char **argv)
 	pthread_create(&producer, NULL, produce, NULL);
 	while (!atomic_load(&stopping) && lws_service(context, 0) >= 0)
 		;
+	atomic_store(&stopping, 1);
+	wake_producer();
 	pthread_join(producer, NULL);
 	lws_context_destroy(context);
 	return 0;
