@@ -55,7 +55,7 @@ struct FramePacerTests {
         let out = pacer.release([playback, Self.frame("2")], now: 0.001)
         #expect(Self.names(out) == ["f:1", "b:playback", "f:2"])
         #expect(pacer.deadline == nil)
-        // Frames went out at 0.001, so the next one waits until 0.003.
+        // Frames went out at 0.001, so the next one waits an interval from then.
         #expect(pacer.release([Self.frame("3")], now: 0.002).isEmpty)
         #expect(pacer.deadline == 0.001 + FramePacer.interval)
         let hello = Delivery.send(1, OutboundMessage(Array("hello".utf8)))

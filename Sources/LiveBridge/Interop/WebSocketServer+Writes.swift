@@ -16,22 +16,32 @@ extension WebSocketServer {
         let time = now
         var everyoneTouched = false
         var touched: [Connection] = []
-        for delivery in deliveries {
-            switch delivery {
-            case .frame(let message):
-                for connection in connections.values where connection.isWelcomed { connection.outbox.enqueueFrame(message, now: time) }
-                everyoneTouched = true
-            case .broadcast(let message):
-                for connection in connections.values where connection.isWelcomed && !connection.outbox.enqueueControl(message, now: time) {
-                    kill(connection)
-                }
-                everyoneTouched = true
-            case .send(let id, let message):
+        var start = deliveries.startIndex
+        while start < deliveries.endIndex {
+            if case .send(let id, let message) = deliveries[start] {
+                start += 1
                 guard let connection = connectionsByID[id] else { continue }
                 connection.isWelcomed = true
                 if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
                 touched.append(connection)
+                continue
             }
+            // A run of deliveries for everyone (the pacer hands over several frames at once):
+            // one pass over the clients, each getting the run in order.
+            var end = start + 1
+            while end < deliveries.endIndex, !deliveries[end].isForOneClient { end += 1 }
+            let run = deliveries[start..<end]
+            for connection in connections.values where connection.isWelcomed {
+                for delivery in run {
+                    switch delivery {
+                    case .frame(let message): connection.outbox.enqueueFrame(message, now: time)
+                    case .broadcast(let message): if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
+                    case .send: break
+                    }
+                }
+            }
+            everyoneTouched = true
+            start = end
         }
         if everyoneTouched {
             for connection in connections.values { lws_callback_on_writable(connection.wsi) }

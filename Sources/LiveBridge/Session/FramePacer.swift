@@ -13,7 +13,7 @@
 /// Pure (time is passed in), so tests drive it with virtual time.
 struct FramePacer {
     /// The shortest time between two hand-overs of frames.
-    static let interval = 0.002
+    static let interval = 0.003
 
     private var held: [Delivery] = []
     /// When frames were last handed over.
