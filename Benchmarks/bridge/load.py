@@ -404,6 +404,8 @@ def report(results, args, capture):
         """The throughput run (median over repeats) that delivered the most messages/s."""
         return max(results[kind]["flood"], key=lambda run: run["frames_per_s"])
 
+    has_flood = all(results[k]["flood"] for k in kinds)
+
     def cell(run, key, fmt, scale=1.0):
         text = fmt.format(run[key] * scale)
         low, high = run.get("range", {}).get(key, (None, None))
@@ -455,8 +457,9 @@ def report(results, args, capture):
     row(f"machine CPU busy at {args.fps:g} fps (% of all {os.cpu_count()} cores)", latency, "machine_busy_pct", "{:.0f}", ratio=False)
     row("hypervisor steal in that interval (% of all cores)", latency, "machine_steal_pct", "{:.1f}", ratio=False)
     row("CPU of everything else in that interval (% of one core)", latency, "other_cpu_pct", "{:.0f}", ratio=False)
-    row("peak messages/s received (best throughput run)", best, "frames_per_s", "{:,.0f}")
-    row("server CPU per delivered message at that peak (µs)", best, "server_cpu_us_per_msg", "{:.2f}")
+    if has_flood:
+        row("peak messages/s received (best throughput run)", best, "frames_per_s", "{:,.0f}")
+        row("server CPU per delivered message at that peak (µs)", best, "server_cpu_us_per_msg", "{:.2f}")
     lines += ["", "Throughput runs (frames offered per second × clients; received = frame messages counted by clients):", "",
               "| server | offered fps | offered msg/s | received msg/s | skipped by server | server CPU % (kernel share) | server CPU µs/msg | client CPU % | machine busy % (softirq) | everything else, % of one core | p50 / p99 to socket (µs) | system calls per delivered msg |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -468,7 +471,7 @@ def report(results, args, capture):
                 f"| {run['client_cpu_pct']:.0f} | {run['machine_busy_pct']:.0f} ({run['machine_softirq_pct']:.0f}) "
                 f"| {run['other_cpu_pct']:.0f} | {run['kernel_p50_us']:,.0f} / {run['kernel_p99_us']:,.0f} "
                 f"| {syscall_cell(run)} |")
-    if "pantrace" in results and "peer" in results:
+    if "pantrace" in results and "peer" in results and has_flood:
         p, c = best("pantrace"), best("peer")
         peak = p["frames_per_s"] / c["frames_per_s"]
         cpu = p["server_cpu_us_per_msg"] / c["server_cpu_us_per_msg"]
