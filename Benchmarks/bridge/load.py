@@ -446,6 +446,9 @@ def report(results, args, capture):
     row(f"server CPU at {args.fps:g} fps (% of one core)", latency, "server_cpu_pct", "{:.1f}")
     row(f"share of that CPU in the kernel at {args.fps:g} fps (%)", latency, "server_kernel_share_pct", "{:.0f}", ratio=False)
     row(f"server CPU per message at {args.fps:g} fps (µs)", latency, "server_cpu_us_per_msg", "{:.2f}")
+    if args.syscalls:
+        lines.append(f"| system calls per message at {args.fps:g} fps | "
+                     + " | ".join(syscall_cell(latency(k)) for k in kinds) + " |" + " |" * len(compared))
     row("server RSS, no clients (MiB)", latency, "rss_before_kib", "{:.1f}", scale=1 / 1024)
     row(f"server RSS, {args.clients} streaming clients (MiB)", latency, "rss_during_kib", "{:.1f}", scale=1 / 1024)
     if all("kib_per_idle_client" in idle(k) for k in kinds):
