@@ -238,16 +238,23 @@ package final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            let encoded = out.compactMap { outgoing -> Delivery? in
-                if let key = outgoing.shareKey, let cached = shared, cached.key == key {
-                    return delivery(cached.message, to: outgoing.target)
-                }
-                guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
-                if let key = outgoing.shareKey { shared = (key, message) }
-                return delivery
-            }
-            deliver(pacer.release(encoded, now: seconds()))
+            deliver(
+                pacing: &pacer, at: seconds(),
+                out.compactMap { outgoing in
+                    if let key = outgoing.shareKey, let cached = shared, cached.key == key {
+                        return delivery(cached.message, to: outgoing.target)
+                    }
+                    guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
+                    if let key = outgoing.shareKey { shared = (key, message) }
+                    return delivery
+                })
         }
+    }
+
+    /// Hands `deliveries` over through the pacer: frames closer together than its interval
+    /// wait and go together (``FramePacer``).
+    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery]) {
+        deliver(pacer.release(deliveries, now: now))
     }
 
     /// Broadcasts go to every shard, in the same order; a message for one client to its shard.
