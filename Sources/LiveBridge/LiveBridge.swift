@@ -221,12 +221,13 @@ package final class LiveBridge: Sendable {
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         // Encoded messages shared between clients (a join's hello and series), by share key.
         var shared: [String: OutboundMessage] = [:]
+        var pacer = FramePacer()
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
-            // Idle (no deadline) unless someone is watching a replay that moves: ~0 % CPU.
-            let deadline: DispatchTime? =
-                controller.wantsTicks
-                ? .now() + max(0, nextFrame - seconds()) : nil
+            // Idle (no deadline) unless someone is watching a replay that moves, or frames wait
+            // for the pacer: ~0 % CPU.
+            let wake = [controller.wantsTicks ? nextFrame : nil, pacer.deadline].compactMap { $0 }.min()
+            let deadline: DispatchTime? = wake.map { .now() + max(0, $0 - seconds()) }
             let inputs = inbox.wait(until: deadline)
             var out: [Outgoing] = []
             controller.wallClock = Date().timeIntervalSince1970
@@ -244,6 +245,7 @@ package final class LiveBridge: Sendable {
                 _ = controller.tick(now: now)
             }
             deliver(
+                pacing: &pacer, at: seconds(),
                 out.compactMap { outgoing in
                     if let key = outgoing.shareKey, let cached = shared[key] {
                         return delivery(cached, to: outgoing.target)
@@ -256,6 +258,12 @@ package final class LiveBridge: Sendable {
                     return delivery
                 })
         }
+    }
+
+    /// Hands `deliveries` over through the pacer: frames closer together than its interval
+    /// wait and go together (``FramePacer``).
+    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery]) {
+        deliver(pacer.release(deliveries, now: now))
     }
 
     /// Broadcasts go to every shard, in the same order; a message for one client to its shard.

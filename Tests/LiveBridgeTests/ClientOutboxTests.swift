@@ -20,6 +20,27 @@ struct ClientOutboxTests {
         #expect(outbox.next(now: 100)?.bytes == Array("f\(100 - ClientOutbox.frameLimit)".utf8))
     }
 
+    @Test func framesStayInOrderAcrossTheRingsWrapAndALimitOfThemNeverDrops() {
+        var outbox = ClientOutbox()
+        var sent = 0
+        var received: [String] = []
+        // Takes fewer than it queues, so the ring wraps many times, first below the limit
+        // (nothing dropped), then at it.
+        for round in 0..<10 {
+            for _ in 0..<(ClientOutbox.frameLimit - 1) {
+                outbox.enqueueFrame(message("f\(sent)"), now: Double(round))
+                sent += 1
+            }
+            while let next = outbox.next(now: Double(round)) { received.append(String(decoding: next.bytes, as: UTF8.self)) }
+        }
+        #expect(received == (0..<sent).map { "f\($0)" })
+        #expect(outbox.droppedFrames == 0)
+        for index in 0..<(ClientOutbox.frameLimit + 1) { outbox.enqueueFrame(message("g\(index)"), now: 11) }
+        #expect(outbox.droppedFrames == 1)
+        #expect(outbox.upcoming?.bytes == Array("g1".utf8))
+        #expect(outbox.pendingFrames == ClientOutbox.frameLimit)
+    }
+
     @Test func controlMessagesGoFirstAndAreNeverDropped() {
         var outbox = ClientOutbox()
         outbox.enqueueFrame(message("frame"), now: 0)

@@ -16,22 +16,32 @@ extension WebSocketServer {
         let time = now
         var everyoneTouched = false
         var touched: [Connection] = []
-        for delivery in deliveries {
-            switch delivery {
-            case .frame(let message):
-                for connection in connections.values where connection.isWelcomed { connection.outbox.enqueueFrame(message, now: time) }
-                everyoneTouched = true
-            case .broadcast(let message):
-                for connection in connections.values where connection.isWelcomed && !connection.outbox.enqueueControl(message, now: time) {
-                    kill(connection)
-                }
-                everyoneTouched = true
-            case .send(let id, let message):
+        var start = deliveries.startIndex
+        while start < deliveries.endIndex {
+            if case .send(let id, let message) = deliveries[start] {
+                start += 1
                 guard let connection = connectionsByID[id] else { continue }
                 connection.isWelcomed = true
                 if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
                 touched.append(connection)
+                continue
             }
+            // A run of deliveries for everyone (the pacer hands over several frames at once):
+            // one pass over the clients, each getting the run in order.
+            var end = start + 1
+            while end < deliveries.endIndex, !deliveries[end].isForOneClient { end += 1 }
+            let run = deliveries[start..<end]
+            for connection in connections.values where connection.isWelcomed {
+                for delivery in run {
+                    switch delivery {
+                    case .frame(let message): connection.outbox.enqueueFrame(message, now: time)
+                    case .broadcast(let message): if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
+                    case .send: break
+                    }
+                }
+            }
+            everyoneTouched = true
+            start = end
         }
         if everyoneTouched {
             for connection in connections.values { lws_callback_on_writable(connection.wsi) }
@@ -65,12 +75,15 @@ extension WebSocketServer {
         let time = now
         // Several writes per callback, while the socket takes them whole: lws allows more than
         // one lws_write per WRITEABLE if nothing was left buffered (lws 4.1.6 `include/libwebsockets/lws-ws-state.h`, `lws_partial_buffered()`), and
-        // each extra write saves a poll round.
+        // each extra write saves a poll round. Not `lws_send_pipe_choked`: it is a `poll()` of
+        // its own (lib/plat/unix/unix-sockets.c), one more system call per write (perf: as many
+        // `poll`s as `sendto`s at the throughput peak), where a full socket already shows as a
+        // short send that lws buffers.
         var writes = 0
         while writes < Self.writesPerCallback, let first = connection.outbox.next(now: time) {
             if !write(first, andWhatFollowsFrom: &connection.outbox, to: wsi, now: time) { return -1 }
             writes += 1
-            if lws_partial_buffered(wsi) != 0 || lws_send_pipe_choked(wsi) != 0 { break }
+            if lws_partial_buffered(wsi) != 0 { break }
         }
         if !connection.outbox.isEmpty {
             lws_callback_on_writable(wsi)

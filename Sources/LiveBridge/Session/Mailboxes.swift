@@ -21,6 +21,11 @@ enum Delivery: Sendable {
     case frame(OutboundMessage)
     case broadcast(OutboundMessage)
     case send(ConnectionID, OutboundMessage)
+
+    /// Whether it goes to one client (``send(_:_:)``) rather than to every client.
+    var isForOneClient: Bool {
+        if case .send = self { true } else { false }
+    }
 }
 
 /// Inputs for the controller thread: any thread pushes, the controller waits and drains.

@@ -1,0 +1,335 @@
+/*
+ * The C peer for the bridge load benchmark (Benchmarks/bridge/load.py): the smallest
+ * broadcast server one would write on libwebsockets itself, coalescing what waits.
+ *
+ * One lws context and service thread; a producer thread makes one frame every 1/RATE s (the
+ * captured frames in turn, `seq` and `emitted_us` filled in), frames it as one unmasked text
+ * WebSocket message (RFC 6455 section 5.2), queues it and wakes the service loop with
+ * lws_cancel_service(), the one lws call documented as safe from another thread. On
+ * LWS_CALLBACK_EVENT_WAIT_CANCELLED the service thread appends each queued frame to every
+ * client's pending bytes and asks for WRITEABLE; on LWS_CALLBACK_SERVER_WRITEABLE it sends
+ * everything pending in one lws_write(..., LWS_WRITE_RAW): frames that waited for a writable
+ * socket leave in one send(), still separate WebSocket messages. A client whose pending bytes
+ * would exceed PENDING_CAP loses the newest frame instead (the `seq` gap shows it), so a slow
+ * reader costs bounded memory. Frames are produced only while someone is connected and
+ * playback is not paused (a text message containing "pause" or "play" toggles it), as the
+ * bridge and the reference do.
+ *
+ *   cc -O2 -o peer_server peer_server.c $(pkg-config --cflags --libs libwebsockets) -lpthread
+ *   peer_server --frames FRAMES.txt --rate 120 [--port 0] [--host 127.0.0.1]
+ *
+ * FRAMES.txt holds one frame message a line, compact JSON with the placeholders @S@ (seq) and
+ * @E@ (emitted_us) for the two numbers (load.py writes it). The first line on stdout, once the
+ * socket listens, is `listening on HOST:PORT`.
+ */
+#define _GNU_SOURCE /* memmem */
+#include <libwebsockets.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PENDING_CAP (64 * 1024)
+#define QUEUE_CAP 64
+#define MAX_HEADER 10
+
+struct template { /* text, first number, middle, second number, rest */
+	char *text;
+	size_t head, middle, tail;    /* lengths of the three pieces of text */
+	const char *middle_at, *tail_at;
+	int seq_first;                /* whether the first number is seq (else emitted_us) */
+};
+
+struct frame { /* one framed message, LWS_PRE headroom unused (raw writes) */
+	size_t length;
+	unsigned char bytes[];
+};
+
+struct client {
+	struct lws *wsi;
+	struct client *next, *previous;
+	size_t pending;
+	unsigned char buffer[LWS_PRE + PENDING_CAP];
+};
+
+static struct template *templates;
+static size_t template_count;
+static double rate = 120;
+static struct lws_context *context;
+static struct client *clients;
+static atomic_int client_count, paused, stopping;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t activity = PTHREAD_COND_INITIALIZER; /* someone connected, played or stop */
+static struct frame *queue[QUEUE_CAP];
+static size_t queued;
+
+static int64_t realtime_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+static struct frame *make_frame(const struct template *t, uint64_t seq)
+{
+	char seq_text[24], emitted_text[24];
+	int seq_length = snprintf(seq_text, sizeof seq_text, "%llu", (unsigned long long)seq);
+	int emitted_length = snprintf(emitted_text, sizeof emitted_text, "%lld", (long long)realtime_us());
+	size_t payload = t->head + (size_t)seq_length + t->middle + (size_t)emitted_length + t->tail;
+	const char *first = t->seq_first ? seq_text : emitted_text, *second = t->seq_first ? emitted_text : seq_text;
+	size_t first_length = (size_t)(t->seq_first ? seq_length : emitted_length);
+	size_t second_length = (size_t)(t->seq_first ? emitted_length : seq_length);
+	struct frame *f = malloc(sizeof *f + MAX_HEADER + payload);
+	if (!f)
+		return NULL;
+	unsigned char *p = f->bytes;
+	*p++ = 0x81; /* FIN, text */
+	if (payload < 126) {
+		*p++ = (unsigned char)payload;
+	} else if (payload < 65536) {
+		*p++ = 126;
+		*p++ = (unsigned char)(payload >> 8);
+		*p++ = (unsigned char)payload;
+	} else {
+		*p++ = 127;
+		for (int i = 7; i >= 0; i--)
+			*p++ = (unsigned char)((uint64_t)payload >> (8 * i));
+	}
+	memcpy(p, t->text, t->head), p += t->head;
+	memcpy(p, first, first_length), p += first_length;
+	memcpy(p, t->middle_at, t->middle), p += t->middle;
+	memcpy(p, second, second_length), p += second_length;
+	memcpy(p, t->tail_at, t->tail), p += t->tail;
+	f->length = (size_t)(p - f->bytes);
+	return f;
+}
+
+static void *produce(void *unused)
+{
+	(void)unused;
+	uint64_t seq = 0;
+	size_t index = 0;
+	int64_t period_ns = (int64_t)(1e9 / rate);
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!atomic_load(&stopping)) {
+		if (atomic_load(&client_count) == 0 || atomic_load(&paused)) {
+			/* Idle without a timer until someone watches, as the bridge and the reference. */
+			pthread_mutex_lock(&queue_lock);
+			while (!atomic_load(&stopping) && (atomic_load(&client_count) == 0 || atomic_load(&paused)))
+				pthread_cond_wait(&activity, &queue_lock);
+			pthread_mutex_unlock(&queue_lock);
+			clock_gettime(CLOCK_MONOTONIC, &next);
+			continue;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		struct frame *f = make_frame(&templates[index], ++seq);
+		index = (index + 1) % template_count;
+		pthread_mutex_lock(&queue_lock);
+		if (f && queued < QUEUE_CAP)
+			queue[queued++] = f;
+		else
+			free(f);
+		pthread_mutex_unlock(&queue_lock);
+		lws_cancel_service(context);
+		/* At most one period late, then skip: the bridge's and the reference's catch-up. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		int64_t next_ns = (int64_t)next.tv_sec * 1000000000 + next.tv_nsec + period_ns;
+		int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+		if (next_ns < now_ns - period_ns)
+			next_ns = now_ns - period_ns;
+		next.tv_sec = next_ns / 1000000000;
+		next.tv_nsec = next_ns % 1000000000;
+	}
+	return NULL;
+}
+
+static void wake_producer(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	pthread_cond_signal(&activity);
+	pthread_mutex_unlock(&queue_lock);
+}
+
+static void fan_out(void)
+{
+	struct frame *taken[QUEUE_CAP];
+	pthread_mutex_lock(&queue_lock);
+	size_t count = queued;
+	memcpy(taken, queue, count * sizeof taken[0]);
+	queued = 0;
+	pthread_mutex_unlock(&queue_lock);
+	for (size_t i = 0; i < count; i++) {
+		for (struct client *c = clients; c; c = c->next) {
+			if (c->pending + taken[i]->length > PENDING_CAP)
+				continue; /* a slow reader skips this frame */
+			memcpy(c->buffer + LWS_PRE + c->pending, taken[i]->bytes, taken[i]->length);
+			c->pending += taken[i]->length;
+		}
+		free(taken[i]);
+	}
+	if (count)
+		for (struct client *c = clients; c; c = c->next)
+			if (c->pending)
+				lws_callback_on_writable(c->wsi);
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+	struct client *c = user;
+	switch (reason) {
+	case LWS_CALLBACK_ESTABLISHED:
+		c->wsi = wsi;
+		c->pending = 0;
+		c->previous = NULL;
+		c->next = clients;
+		if (clients)
+			clients->previous = c;
+		clients = c;
+		atomic_fetch_add(&client_count, 1);
+		wake_producer();
+		return 0;
+	case LWS_CALLBACK_CLOSED:
+		if (c->previous)
+			c->previous->next = c->next;
+		else
+			clients = c->next;
+		if (c->next)
+			c->next->previous = c->previous;
+		atomic_fetch_sub(&client_count, 1);
+		return 0;
+	case LWS_CALLBACK_RECEIVE:
+		if (in && len && memmem(in, len, "\"pause\"", 7))
+			atomic_store(&paused, 1);
+		else if (in && len && memmem(in, len, "\"play\"", 6)) {
+			atomic_store(&paused, 0);
+			wake_producer();
+		}
+		return 0;
+	case LWS_CALLBACK_SERVER_WRITEABLE:
+		if (c->pending) {
+			size_t n = c->pending;
+			c->pending = 0;
+			/* Raw: the bytes are whole frames already; lws keeps what send() did not take. */
+			if (lws_write(wsi, c->buffer + LWS_PRE, n, LWS_WRITE_RAW) < (int)n)
+				return -1;
+		}
+		return 0;
+	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+		fan_out();
+		return 0;
+	default:
+		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	}
+}
+
+static struct lws_protocols protocols[] = {
+	{"peer", callback, sizeof(struct client), 16 * 1024, 0, NULL, 0},
+	{NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void load_templates(const char *path)
+{
+	FILE *file = fopen(path, "r");
+	if (!file) {
+		fprintf(stderr, "peer_server: cannot open %s\n", path);
+		exit(1);
+	}
+	char *line = NULL;
+	size_t capacity = 0;
+	ssize_t length;
+	while ((length = getline(&line, &capacity, file)) > 0) {
+		while (length && (line[length - 1] == '\n' || line[length - 1] == '\r'))
+			line[--length] = 0;
+		if (!length)
+			continue;
+		char *s = strstr(line, "@S@"), *e = strstr(line, "@E@");
+		if (!s || !e) {
+			fprintf(stderr, "peer_server: %s line %zu: no @S@ or no @E@ placeholder\n", path, template_count + 1);
+			exit(1);
+		}
+		char *a = s < e ? s : e, *b = s < e ? e : s;
+		templates = realloc(templates, (template_count + 1) * sizeof *templates);
+		struct template *t = &templates[template_count++];
+		t->text = strdup(line);
+		t->seq_first = s < e;
+		t->head = (size_t)(a - line);
+		t->middle_at = t->text + (a - line) + 3;
+		t->middle = (size_t)(b - a - 3);
+		t->tail_at = t->text + (b - line) + 3;
+		t->tail = (size_t)(length - (b - line) - 3);
+	}
+	free(line);
+	fclose(file);
+	if (!template_count) {
+		fprintf(stderr, "peer_server: %s has no frames\n", path);
+		exit(1);
+	}
+}
+
+static void on_signal(int signal_number)
+{
+	(void)signal_number;
+	atomic_store(&stopping, 1);
+	if (context)
+		lws_cancel_service(context);
+}
+
+int main(int argc, char **argv)
+{
+	const char *frames = NULL, *host = "127.0.0.1";
+	int port = 0;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--frames"))
+			frames = argv[i + 1];
+		else if (!strcmp(argv[i], "--rate"))
+			rate = atof(argv[i + 1]);
+		else if (!strcmp(argv[i], "--port"))
+			port = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--host"))
+			host = argv[i + 1];
+		else {
+			fprintf(stderr, "peer_server: unknown option %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!frames || rate <= 0) {
+		fprintf(stderr, "usage: peer_server --frames FILE --rate R [--port P] [--host H]\n");
+		return 2;
+	}
+	load_templates(frames);
+	lws_set_log_level(LLL_ERR, NULL);
+	struct lws_context_creation_info info;
+	memset(&info, 0, sizeof info);
+	info.port = port;
+	info.iface = host;
+	info.protocols = protocols;
+	info.options = LWS_SERVER_OPTION_DISABLE_IPV6 | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+	info.gid = -1;
+	info.uid = -1;
+	context = lws_create_context(&info);
+	struct lws_vhost *vhost = context ? lws_get_vhost_by_name(context, "default") : NULL;
+	int bound = vhost ? lws_get_vhost_listen_port(vhost) : 0;
+	if (bound <= 0) {
+		fprintf(stderr, "peer_server: cannot listen on %s:%d\n", host, port);
+		return 1;
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	printf("listening on %s:%d\n", host, bound);
+	fflush(stdout);
+	pthread_t producer;
+	pthread_create(&producer, NULL, produce, NULL);
+	while (!atomic_load(&stopping) && lws_service(context, 0) >= 0)
+		;
+	atomic_store(&stopping, 1);
+	wake_producer();
+	pthread_join(producer, NULL);
+	lws_context_destroy(context);
+	return 0;
+}
