@@ -21,6 +21,10 @@ package struct Tuner: Sendable {
         /// The most (grid points × folds and groups) tallied for cross-validation and the
         /// breakdown; a larger sweep leaves them out and says so.
         package var maximumTallies = TuningFindings.maximumTallies
+        /// Whether a threshold axis may be swept from sorted statistics (``ThresholdSweep``)
+        /// rather than by deciding every point; both give the same result to the bit, and
+        /// tests turn this off to compare them.
+        package var allowsSortedSweep = true
 
         /// Creates a configuration.
         package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
@@ -98,7 +102,7 @@ package struct Tuner: Sendable {
     /// The preset's own parameters: every default, with its expected velocity source.
     package var defaultParameters: ReplayParameters { ReplayParameters(preset: Preset(presetName)) }
 
-    private func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
+    func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
         var overrides: [String: PresetValue] = [:]
         var velocity: VelocitySource?
         do {
@@ -333,6 +337,9 @@ package struct Tuner: Sendable {
             return releaseSet(parameters(keys: values.map(\.0), values: values.map(\.1)))
         }
 
+        if let sorted = sortedSweep(releaseSets: releaseSets, releaseAxes: releaseAxes, subsets: subsets, progress: progress) {
+            return sorted
+        }
         let total = grid.pointCount
         let threads = min(configuration.threadCount, total)
         let chunk = max(1, min(4096, total / (threads * 8)))
