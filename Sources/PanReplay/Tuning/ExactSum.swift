@@ -80,44 +80,72 @@ struct ExactSum: Sendable {
 
     /// The sum rounded to the nearest double.
     var value: Double {
+        var copy = self
+        return copy.rounded()
+    }
+
+    /// The sum rounded to the nearest double; resolves the carries in place (the sum is unchanged).
+    mutating func rounded() -> Double {
         if hasNonFinite { return nonFinite }
         guard low <= high else { return 0 }
-        var digits = limbs
         // Resolve carries so every limb below the top holds a digit in [0, 2³²).
         let top = Self.limbCount - 1
         var index = low
         while index < top {
-            let carry = digits[index] >> 32
-            digits[index] &-= carry << 32
-            digits[index + 1] &+= carry
+            let carry = limbs[index] >> 32
+            limbs[index] &-= carry << 32
+            limbs[index + 1] &+= carry
             if index >= high && carry == 0 { break }
             index += 1
         }
+        high = Swift.max(index, high)
         var isNegative = false
-        var last = Swift.max(index, high)
-        if digits[last] < 0 || (last == top && digits[top] < 0) {
-            // Negate (two's complement over the digits) and resolve again.
+        if limbs[high] < 0 {
+            // Only the top limb can be negative: negate the digits (two's complement).
             isNegative = true
             var borrow: Int64 = 0
-            for position in low...last {
-                var negated = -digits[position] - borrow
+            for position in low...high {
+                var negated = -limbs[position] - borrow
                 borrow = 0
                 if negated < 0 {
                     negated += 1 << 32
                     borrow = 1
                 }
-                digits[position] = negated
+                limbs[position] = negated
             }
-            last = Swift.min(last, top)
         }
-        var head = last
-        while head >= low && digits[head] == 0 { head -= 1 }
-        guard head >= low else { return 0 }
-        func digit(_ position: Int) -> UInt128 { position >= low ? UInt128(UInt64(digits[position])) : 0 }
-        var window = digit(head) << 64 | digit(head - 1) << 32 | digit(head - 2)
-        // A sticky bit for everything below the window, so rounding to 53 bits is correct.
-        if head - 3 >= low && (low...(head - 3)).contains(where: { digits[$0] != 0 }) { window |= 1 }
-        let magnitude = Double(sign: .plus, exponent: 32 * (head - 2) - 1074, significand: Double(window))
+        var head = high
+        while head >= low && limbs[head] == 0 { head -= 1 }
+        guard head >= low else {
+            if isNegative { self = ExactSum() }
+            return 0
+        }
+        func digit(_ position: Int) -> UInt64 { position >= low ? UInt64(limbs[position]) : 0 }
+        // The top 64 bits, left-aligned, and a sticky bit for everything below them, so the
+        // conversion's single rounding to 53 bits is the correct one.
+        let upper = digit(head) << 32 | digit(head - 1)
+        let shift = upper.leadingZeroBitCount
+        let next = digit(head - 2)
+        var window = upper << UInt64(shift)
+        var sticky = false
+        if shift > 0 {
+            window |= next >> UInt64(32 - shift)
+            sticky = next & ((1 << UInt64(32 - shift)) - 1) != 0
+        } else {
+            sticky = next != 0
+        }
+        if !sticky && head - 3 >= low {
+            for position in low...(head - 3) where limbs[position] != 0 {
+                sticky = true
+                break
+            }
+        }
+        if sticky { window |= 1 }
+        let magnitude = Double(sign: .plus, exponent: 32 * (head - 1) - 1074 - shift, significand: Double(window))
+        if isNegative {
+            // Restore the sum's sign in the limbs (they now hold its magnitude).
+            for position in low...high { limbs[position] = -limbs[position] }
+        }
         return isNegative ? -magnitude : magnitude
     }
 }

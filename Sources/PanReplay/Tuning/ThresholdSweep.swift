@@ -254,10 +254,10 @@ struct ThresholdSweep {
             let score = PointScore(
                 traces: traceCount, correct: traceCount - falseCancels - falseFinishes, falseFinishes: falseFinishes,
                 falseCancels: falseCancels, flipProne: flipProne,
-                meanMargin: isEmpty ? 0 : margins.value / count,
+                meanMargin: isEmpty ? 0 : margins.rounded() / count,
                 minimumMargin: isEmpty ? 0 : min(fixedMinimumMargin, Self.nearestMargin(statistics, below: below, threshold: threshold)),
-                meanDiscontinuity: isEmpty ? 0 : jumps.value / count,
-                meanCompletionTime: isEmpty ? 0 : times.value / count)
+                meanDiscontinuity: isEmpty ? 0 : jumps.rounded() / count,
+                meanCompletionTime: isEmpty ? 0 : times.rounded() / count)
             for subset in subsetStatistics.indices {
                 let values = subsetStatistics[subset]
                 let subsetBelow = Self.count(values, below: threshold, orEqual: false)

@@ -132,8 +132,26 @@ package struct Tuner: Sendable {
     ///     sweep advances.
     /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
     package func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
+        try run(on: prepare(corpus), progress: progress)
+    }
+
+    /// The traces of a corpus a sweep decides, with their tracks: the part of ``run(on:progress:)``
+    /// that reads the traces, separate so a benchmark can time the sweep alone.
+    package struct Preparation: Sendable {
+        fileprivate let admitted: Admitted
+        fileprivate let failures: [TraceCorpus.Failure]
+    }
+
+    /// Admits the traces of `corpus` (see ``run(on:progress:)``).
+    /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
+    package func prepare(_ corpus: TraceCorpus) throws -> Preparation {
+        Preparation(admitted: try admit(corpus, sources: velocitySources()), failures: corpus.failures)
+    }
+
+    /// Scores every grid point on prepared traces (see ``run(on:progress:)``).
+    package func run(on preparation: Preparation, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> TuningResult {
         let defaults = defaultParameters
-        let admitted = try admit(corpus, sources: velocitySources())
+        let admitted = preparation.admitted
         let kept = admitted.kept
         let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
 
@@ -180,7 +198,7 @@ package struct Tuner: Sendable {
             defaults: defaultScore, defaultValues: defaultValues,
             traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
             unknownIntentCount: admitted.unknownIntent, notFitting: admitted.notFitting, unreplayable: admitted.unreplayable,
-            unreadable: corpus.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
+            unreadable: preparation.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
             unreachable: unreachableSettings(), findings: findings)
     }
 
@@ -197,7 +215,7 @@ package struct Tuner: Sendable {
     }
 
     /// The traces a sweep decides, and why the others are left out.
-    private struct Admitted {
+    fileprivate struct Admitted: Sendable {
         var kept: [TraceCorpus.Entry] = []
         /// One track per kept trace, in order, for each velocity source.
         var tracks: [VelocitySource: [GestureTrack]] = [:]
@@ -294,7 +312,19 @@ package struct Tuner: Sendable {
         var notes: [String] = []
         var seen: Set<String> = []
         let keys = grid.axes.map(\.key)
+        // `Preset.unreachableOutcomes` reads only the rule's threshold and comparison and the
+        // rubber band, and names nothing for a threshold strictly between 0 and 1 (docs/MODEL.md
+        // §3.10): a point is built only for a new combination of those axes' values, and not
+        // for a threshold inside (0, 1).
+        let relevant = keys.indices.filter { ["threshold", "comparison", "rubberBand"].contains(keys[$0]) }
+        let thresholdAxis = keys.firstIndex(of: "threshold")
+        var checked: Set<[Int]> = []
         for index in 0..<min(grid.pointCount, TuningReport.maximumListedPoints) {
+            let indices = grid.valueIndices(ofPoint: index)
+            if let thresholdAxis, let value = grid.axes[thresholdAxis].values[indices[thresholdAxis]].number, value > 0 && value < 1 {
+                continue
+            }
+            guard checked.insert(relevant.map { indices[$0] }).inserted else { continue }
             let preset = parameters(atPoint: index).preset
             for note in preset.unreachableOutcomes where !seen.contains(note) {
                 seen.insert(note)
