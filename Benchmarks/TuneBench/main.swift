@@ -2,8 +2,8 @@
 // `swipe-dismiss`), for `Benchmarks/tune/peer.py`, which times it against numpy in the same
 // run, interleaved.
 //
-// `TuneBench --serve FILE` builds the corpus, writes each admitted trace's statistic (p0,
-// little-endian doubles) then its intent (one byte, 1 = finish) to FILE, prints `ready N`,
+// `TuneBench --serve FILE` builds the corpus, writes each admitted trace's statistic (p0),
+// intent and the thresholds to FILE (layout below), prints `ready TRACES POINTS`,
 // then answers one line per command read from standard input:
 // - `sorted` / `general`: `Tuner.run` on the admitted traces, one thread, with the sorted
 //   sweep or deciding every point; prints `seconds correct-sum` (the sum of `correct` over
@@ -70,9 +70,17 @@ for entry in corpus.entries where entry.trace.metadata.intent != .unknown {
     statistics.append(decision.statistic)
     intents.append(entry.trace.metadata.intent == .finish ? 1 : 0)
 }
+let thresholds = grid.axes[0].values.map { $0.number! }
+let isStrict: UInt8
+if case .threshold(let threshold) = defaults.preset.policy.rule, threshold.comparison == .greaterThan { isStrict = 1 } else { isStrict = 0 }
+// Layout: trace count, threshold count (little-endian Int64), statistics, thresholds
+// (Float64), intents (one byte each), then 1 when the comparison is `>` (0 for `≥`).
 var bytes = Data()
+for count in [Int64(statistics.count), Int64(thresholds.count)] { withUnsafeBytes(of: count.littleEndian) { bytes.append(contentsOf: $0) } }
 statistics.withUnsafeBytes { bytes.append(contentsOf: $0) }
+thresholds.withUnsafeBytes { bytes.append(contentsOf: $0) }
 bytes.append(contentsOf: intents)
+bytes.append(isStrict)
 try bytes.write(to: URL(fileURLWithPath: path))
 say("ready \(statistics.count) \(grid.pointCount)")
 
