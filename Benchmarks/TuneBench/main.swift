@@ -6,8 +6,8 @@
 // intent and the thresholds to FILE (layout below), prints `ready TRACES POINTS`,
 // then answers one line per command read from standard input:
 // - `sorted` / `general`: `Tuner.run` on the admitted traces, one thread, with the sorted
-//   sweep or deciding every point; prints `seconds correct-sum` (the sum of `correct` over
-//   every point, which the peer checks).
+//   sweep or deciding every point; prints `wall-seconds cpu-seconds correct-sum traces`
+//   (the sum of `correct` over every point, which the peer checks).
 // - `e2e-sorted` / `e2e-general`: `Tuner.run` from the corpus (admission included) on every
 //   core, as `pantrace tune` runs it after reading the files.
 // `TuneBench --once` runs one single-threaded sorted sweep in `measuredSweep` (for
@@ -86,8 +86,17 @@ say("ready \(statistics.count) \(grid.pointCount)")
 
 let e2eSorted = try tuner(sorted: true, threads: ProcessInfo.processInfo.activeProcessorCount)
 let e2eGeneral = try tuner(sorted: false, threads: ProcessInfo.processInfo.activeProcessorCount)
+/// CPU seconds of this process (the sweep runs on one thread; the rest are idle), which a
+/// loaded machine disturbs less than the wall clock.
+func processorSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 while let line = readLine() {
     let start = benchmarkClock.now
+    let processorStart = processorSeconds()
     let result: TuningResult
     switch line {
     case "sorted": result = measuredSweep(sortedTuner)
@@ -97,5 +106,5 @@ while let line = readLine() {
     default: exit(0)
     }
     let elapsed = seconds(benchmarkClock.now - start)
-    say("\(elapsed) \(correctSum(result)) \(result.traceCount)")
+    say("\(elapsed) \(processorSeconds() - processorStart) \(correctSum(result)) \(result.traceCount)")
 }
