@@ -6,9 +6,10 @@ internal import Synchronization
 /// Sweeps decision parameters over labelled recordings and scores every grid point.
 ///
 /// Each trace's release state is computed once per progress mapping and velocity source (it
-/// does not depend on decision parameters), then decided under every grid point. Points are
-/// split across threads; each point's score is summed in trace order by one thread, so the
-/// result is the same bit for bit for any thread count.
+/// does not depend on decision parameters), then decided under every grid point, or, along a
+/// threshold axis, scored from the traces' sorted statistics (``ThresholdSweep``). Points are
+/// split across threads; every sum is exact and rounded once (``ExactSum``), so the result is
+/// the same bit for bit for any thread count and either path.
 package struct Tuner: Sendable {
     /// How to sweep.
     package struct Configuration: Sendable, Hashable {
