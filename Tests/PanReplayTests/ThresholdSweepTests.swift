@@ -93,6 +93,25 @@ struct ThresholdSweepTests {
         #expect(sorted.findings?.crossValidation != nil)
     }
 
+    /// D5 reads velocity, so ±10 % noise flips some releases near θ; the sorted sweep counts
+    /// them from sorted noisy statistics, and must count the same ones (on both sides of each
+    /// comparison: `stopTime` switches the stopped-finger gate on and off).
+    @Test
+    func flipProneCountsAgreeWhereVelocityDecides() throws {
+        let test = Case(
+            preset: "best",
+            axes: [
+                try GridAxis(parsing: "threshold=0:1:0.02"), try GridAxis(parsing: "decelerationRate=0.99,0.998"),
+                try GridAxis(parsing: "stopTime=0.01,0.5")
+            ],
+            traces: Fixtures.edgeSwipes(60, seed: 21))
+        let general = try Self.run(test, sorted: false)
+        let sorted = try Self.run(test, sorted: true)
+        #expect(general.scores.contains { $0.flipProne > 0 })
+        #expect(sorted.scores.map(\.flipProne) == general.scores.map(\.flipProne))
+        #expect(sorted.scores == general.scores)
+    }
+
     /// The rules that compare a θ-independent statistic take the sorted sweep; a direction
     /// rule with a fixed fallback (`parallax-push`) has no threshold and does not.
     @Test(arguments: [("swipe-dismiss", true), ("uikit-percent", true), ("best", true), ("drawer", true), ("parallax-push", false)])
