@@ -8,7 +8,7 @@
 ///
 /// A finite double is `m·2^(e−1075)` with a 53-bit integer `m`, so it is an integer number
 /// of units `2^−1074` below `2^1024`: 2,098 bits, held here as 32-bit digits in 67 signed
-/// 64-bit limbs (a superaccumulator, as in Neal, "Fast exact summation using small and large
+/// 64-bit limbs (a superaccumulator, as in "Fast exact summation using small and large
 /// superaccumulators", 2015). An addition touches three limbs; carries are resolved only
 /// when the sum is read, which 2³¹ additions cannot overflow. A non-finite term is summed
 /// apart (infinities and NaN give the same result in any order) and then dominates.

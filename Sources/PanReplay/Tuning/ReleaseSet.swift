@@ -81,9 +81,9 @@ struct ReleaseSet: Sendable {
     }
 
     /// Adds `decision`'s margin to `sum` exactly: `|statistic − threshold|` unrounded (the
-    /// rounded difference and its error, by Knuth's TwoSum), or nothing for a margin of 0.
-    /// Both the per-decision and the sorted sweep sum margins this way, so their means agree
-    /// to the bit (``ExactSum``).
+    /// rounded difference and its error, by the error-free TwoSum transformation), or nothing
+    /// for a margin of 0. Both the per-decision and the sorted sweep sum margins this way, so
+    /// their means agree to the bit (``ExactSum``).
     @inline(__always)
     static func addMargin(of decision: Decision, to sum: inout ExactSum) {
         guard decision.margin != 0 else { return }
