@@ -60,10 +60,12 @@ bench: setup
 	$(SWIFT) build -c release --product EngineBench
 	$(SWIFT) build -c release --product CaptureBench
 	$(SWIFT) build -c release --product ReplayBench
+	$(SWIFT) build -c release --product TuneBench
 	.build/release/CodecBench
 	.build/release/EngineBench
 	.build/release/CaptureBench
 	.build/release/ReplayBench
+	Benchmarks/tune/run.sh
 	$(SWIFT) build -c release --product pantrace
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py

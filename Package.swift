@@ -116,6 +116,13 @@ let package = Package(
             path: "Benchmarks/ReplayBench",
             swiftSettings: strictSettings
         ),
+        // Benchmarks only: the threshold sweep, driven by Benchmarks/tune/peer.py against numpy.
+        .executableTarget(
+            name: "TuneBench",
+            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
+            path: "Benchmarks/TuneBench",
+            swiftSettings: strictSettings
+        ),
         // Tests only: the one temporary-folder helper every Swift test target uses.
         .target(
             name: "TestSupport",

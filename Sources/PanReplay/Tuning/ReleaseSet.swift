@@ -80,6 +80,27 @@ struct ReleaseSet: Sendable {
         return decision.margin > 0.1 * abs(horizon * decision.progressVelocity) * (1 + 1e-9) + 1e-12
     }
 
+    /// Adds `decision`'s margin to `sum` exactly: `|statistic − threshold|` unrounded (the
+    /// rounded difference and its error, by the error-free TwoSum transformation), or nothing
+    /// for a margin of 0. Both the per-decision and the sorted sweep sum margins this way, so
+    /// their means agree to the bit (``ExactSum``).
+    @inline(__always)
+    static func addMargin(of decision: Decision, to sum: inout ExactSum) {
+        guard decision.margin != 0 else { return }
+        let a = decision.statistic, b = -decision.threshold
+        let rounded = a + b
+        guard rounded.isFinite else { return sum.add(abs(rounded)) }
+        let other = rounded - a
+        let error = (a - (rounded - other)) + (b - other)
+        if rounded < 0 {
+            sum.add(-rounded)
+            sum.add(-error)
+        } else {
+            sum.add(rounded)
+            sum.add(error)
+        }
+    }
+
     /// Decides every release under `preset` and scores the decisions against the intents.
     ///
     /// Sums run in trace order, so the score is the same bit for bit whichever thread runs it.
@@ -101,8 +122,8 @@ struct ReleaseSet: Sendable {
         if case .threshold = policy.rule { usesVelocity = false } else { usesVelocity = true }
         let horizon = Self.linearHorizon(policy)
         var correct = 0, falseFinishes = 0, falseCancels = 0, flipProne = 0
-        var marginSum = 0.0, minimumMargin = Double.infinity
-        var timeSum = 0.0, discontinuitySum = 0.0
+        var marginSum = ExactSum(), minimumMargin = Double.infinity
+        var timeSum = ExactSum(), discontinuitySum = ExactSum()
         for index in releases.indices {
             let release = releases[index]
             let decision = policy.decide(release)
@@ -121,7 +142,7 @@ struct ReleaseSet: Sendable {
             } else {
                 falseCancels += 1
             }
-            marginSum += decision.margin
+            Self.addMargin(of: decision, to: &marginSum)
             minimumMargin = min(minimumMargin, decision.margin)
             if usesVelocity && !Self.cannotFlip(decision, horizon: horizon)
                 && (policy.decide(release.withVelocity(scaledBy: 0.9)).outcome != decision.outcome
@@ -130,16 +151,16 @@ struct ReleaseSet: Sendable {
                 flipProne += 1
             }
             let metrics = cache.metrics(trace: index, release: release, decision: decision, preset: preset, frameRate: frameRate)
-            timeSum += metrics.time
-            discontinuitySum += metrics.discontinuity
+            timeSum.add(metrics.time)
+            discontinuitySum.add(metrics.discontinuity)
         }
         let count = Double(releases.count)
         return PointScore(
             traces: releases.count, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
-            meanMargin: releases.isEmpty ? 0 : marginSum / count,
+            meanMargin: releases.isEmpty ? 0 : marginSum.value / count,
             minimumMargin: releases.isEmpty ? 0 : minimumMargin,
-            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum / count,
-            meanCompletionTime: releases.isEmpty ? 0 : timeSum / count
+            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.value / count,
+            meanCompletionTime: releases.isEmpty ? 0 : timeSum.value / count
         )
     }
 }

@@ -75,8 +75,12 @@ struct TraceSubsets: Sendable {
         }
         var candidates: [Label: [Int]] = [:]
         for (index, metadata) in traces.enumerated() {
-            let labels = Set(metadata.tags.map { Label(kind: "tag", value: $0) } + [Label(kind: "source", value: metadata.source)])
-            for label in labels { candidates[label, default: []].append(index) }
+            // Each label once per trace (a tag may repeat); no set per trace, as this runs for
+            // every trace of every sweep.
+            for (position, tag) in metadata.tags.enumerated() where !metadata.tags[..<position].contains(tag) {
+                candidates[Label(kind: "tag", value: tag), default: []].append(index)
+            }
+            candidates[Label(kind: "source", value: metadata.source), default: []].append(index)
         }
         var qualified = candidates.filter { $0.value.count >= 2 && $0.value.count < n }.map {
             (group: Group(kind: $0.key.kind, value: $0.key.value, traces: $0.value.count), members: $0.value)

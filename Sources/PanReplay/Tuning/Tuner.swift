@@ -6,9 +6,10 @@ internal import Synchronization
 /// Sweeps decision parameters over labelled recordings and scores every grid point.
 ///
 /// Each trace's release state is computed once per progress mapping and velocity source (it
-/// does not depend on decision parameters), then decided under every grid point. Points are
-/// split across threads; each point's score is summed in trace order by one thread, so the
-/// result is the same bit for bit for any thread count.
+/// does not depend on decision parameters), then decided under every grid point, or, along a
+/// threshold axis, scored from the traces' sorted statistics (``ThresholdSweep``). Points are
+/// split across threads; every sum is exact and rounded once (``ExactSum``), so the result is
+/// the same bit for bit for any thread count and either path.
 package struct Tuner: Sendable {
     /// How to sweep.
     package struct Configuration: Sendable, Hashable {
@@ -21,6 +22,10 @@ package struct Tuner: Sendable {
         /// The most (grid points × folds and groups) tallied for cross-validation and the
         /// breakdown; a larger sweep leaves them out and says so.
         package var maximumTallies = TuningFindings.maximumTallies
+        /// Whether a threshold axis may be swept from sorted statistics (``ThresholdSweep``)
+        /// rather than by deciding every point; both give the same result to the bit, and
+        /// tests turn this off to compare them.
+        package var allowsSortedSweep = true
 
         /// Creates a configuration.
         package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
@@ -98,7 +103,7 @@ package struct Tuner: Sendable {
     /// The preset's own parameters: every default, with its expected velocity source.
     package var defaultParameters: ReplayParameters { ReplayParameters(preset: Preset(presetName)) }
 
-    private func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
+    func parameters(keys: [String], values: [PresetValue]) -> ReplayParameters {
         var overrides: [String: PresetValue] = [:]
         var velocity: VelocitySource?
         do {
@@ -128,8 +133,26 @@ package struct Tuner: Sendable {
     ///     sweep advances.
     /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
     package func run(on corpus: TraceCorpus, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> TuningResult {
+        try run(on: prepare(corpus), progress: progress)
+    }
+
+    /// The traces of a corpus a sweep decides, with their tracks: the part of ``run(on:progress:)``
+    /// that reads the traces, separate so a benchmark can time the sweep alone.
+    package struct Preparation: Sendable {
+        fileprivate let admitted: Admitted
+        fileprivate let failures: [TraceCorpus.Failure]
+    }
+
+    /// Admits the traces of `corpus` (see ``run(on:progress:)``).
+    /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
+    package func prepare(_ corpus: TraceCorpus) throws -> Preparation {
+        Preparation(admitted: try admit(corpus, sources: velocitySources()), failures: corpus.failures)
+    }
+
+    /// Scores every grid point on prepared traces (see ``run(on:progress:)``).
+    package func run(on preparation: Preparation, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> TuningResult {
         let defaults = defaultParameters
-        let admitted = try admit(corpus, sources: velocitySources())
+        let admitted = preparation.admitted
         let kept = admitted.kept
         let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
 
@@ -176,7 +199,7 @@ package struct Tuner: Sendable {
             defaults: defaultScore, defaultValues: defaultValues,
             traceCount: kept.count, finishCount: meantFinish.filter { $0 }.count, cancelCount: meantFinish.filter { !$0 }.count,
             unknownIntentCount: admitted.unknownIntent, notFitting: admitted.notFitting, unreplayable: admitted.unreplayable,
-            unreadable: corpus.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
+            unreadable: preparation.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
             unreachable: unreachableSettings(), findings: findings)
     }
 
@@ -193,7 +216,7 @@ package struct Tuner: Sendable {
     }
 
     /// The traces a sweep decides, and why the others are left out.
-    private struct Admitted {
+    fileprivate struct Admitted: Sendable {
         var kept: [TraceCorpus.Entry] = []
         /// One track per kept trace, in order, for each velocity source.
         var tracks: [VelocitySource: [GestureTrack]] = [:]
@@ -290,7 +313,19 @@ package struct Tuner: Sendable {
         var notes: [String] = []
         var seen: Set<String> = []
         let keys = grid.axes.map(\.key)
+        // `Preset.unreachableOutcomes` reads only the rule's threshold and comparison and the
+        // rubber band, and names nothing for a threshold strictly between 0 and 1 (docs/MODEL.md
+        // §3.10): a point is built only for a new combination of those axes' values, and not
+        // for a threshold inside (0, 1).
+        let relevant = keys.indices.filter { ["threshold", "comparison", "rubberBand"].contains(keys[$0]) }
+        let thresholdAxis = keys.firstIndex(of: "threshold")
+        var checked: Set<[Int]> = []
         for index in 0..<min(grid.pointCount, TuningReport.maximumListedPoints) {
+            let indices = grid.valueIndices(ofPoint: index)
+            if let thresholdAxis, let value = grid.axes[thresholdAxis].values[indices[thresholdAxis]].number, value > 0 && value < 1 {
+                continue
+            }
+            guard checked.insert(relevant.map { indices[$0] }).inserted else { continue }
             let preset = parameters(atPoint: index).preset
             for note in preset.unreachableOutcomes where !seen.contains(note) {
                 seen.insert(note)
@@ -333,6 +368,9 @@ package struct Tuner: Sendable {
             return releaseSet(parameters(keys: values.map(\.0), values: values.map(\.1)))
         }
 
+        if let sorted = sortedSweep(releaseSets: releaseSets, releaseAxes: releaseAxes, subsets: subsets, progress: progress) {
+            return sorted
+        }
         let total = grid.pointCount
         let threads = min(configuration.threadCount, total)
         let chunk = max(1, min(4096, total / (threads * 8)))
