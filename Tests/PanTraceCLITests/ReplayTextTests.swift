@@ -48,4 +48,12 @@ struct ReplayTextTests {
         let forced = try BinaryTests.runExecutable("/usr/bin/script", ["-qec", command + " --format jsonl", "/dev/null"])
         #expect(forced.stdout.contains("\"type\":\"summary\"") && forced.stdout.contains("\"rendered_progress\""))
     }
+
+    @Test func aValueThatRoundsToZeroPrintsWithoutASign() {
+        #expect(ReplaySummaryText.fixed(-5.7e-14, 1) == "0.0")
+        #expect(ReplaySummaryText.fixed(-0.04, 1) == "0.0")
+        #expect(ReplaySummaryText.fixed(-0.05001, 1) == "-0.1")
+        #expect(ReplaySummaryText.fixed(-30.5, 1) == "-30.5")
+        #expect(ReplaySummaryText.fixed(0, 3) == "0.000")
+    }
 }
