@@ -24,6 +24,11 @@ public struct PointerLogImporter: Sendable {
         /// Skip lines that cannot be used (``CaptureError/skipReason``) instead of stopping
         /// at the first; ``Summary/skipped`` counts them.
         public var skipsBadLines: Bool
+        /// Called with the byte offset reached, every ``progressInterval`` lines and once at
+        /// the end, for a progress bar on a long log; nil (the default) for none.
+        public var progress: (@Sendable (_ byteOffset: Int) -> Void)?
+        /// Lines between two ``progress`` calls.
+        public static let progressInterval = 16_384
 
         /// Creates a configuration; the buffer is 64 KiB by default.
         public init(
@@ -149,8 +154,13 @@ public struct PointerLogImporter: Sendable {
             summary.skipped[reason, default: 0] += 1
             if summary.skippedExamples.count < Summary.skippedExampleLimit { summary.skippedExamples.append(located) }
         }
+        let progress = configuration.progress
+        var lastOffset = 0
+        defer { progress?(lastOffset) }
         try reader.forEachLine { line, location throws(CaptureError) -> Bool in
             summary.lines = location.line
+            lastOffset = location.byteOffset + line.count + (location.isTerminated ? 1 : 0)
+            if let progress, location.line % Self.Configuration.progressInterval == 0 { progress(location.byteOffset) }
             events.removeAll(keepingCapacity: true)
             do throws(CaptureError) {
                 try parser.parse(line, into: &events)

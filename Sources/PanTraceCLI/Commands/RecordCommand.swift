@@ -85,13 +85,21 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
+    /// The size of a log from which on `record` shows a progress bar on a terminal.
+    static let progressThreshold = 8 << 20
+
     func run() throws {
         let screen = self.screen.scaled(scale)
         let format = self.format ?? PointerLogFormat(path: log)!
-        let importer = PointerLogImporter(
-            configuration: .init(
-                format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen),
-                skipsBadLines: skipsBadLines))
+        var importing = PointerLogImporter.Configuration(
+            format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen),
+            skipsBadLines: skipsBadLines)
+        // A log of 8 MiB or more (a few seconds of work) shows its progress on a terminal.
+        let size = log == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0)
+        let bar = ProgressBar.ifUseful(work: Double(size), threshold: Double(Self.progressThreshold), label: "record", unit: "MiB")
+        if let bar { importing.progress = { offset in bar.update(offset >> 20, of: max(1, size >> 20)) } }
+        defer { bar?.finish() }
+        let importer = PointerLogImporter(configuration: importing)
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
         let destination = RecordingDestination(output: output, logPath: log)
