@@ -5,7 +5,35 @@ import Foundation
 import PanCapture
 import PanTrace
 
-let gestureCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--decode-folder", arguments.count == 2 {
+    // For Benchmarks/size_floor.py: decode every file of a folder from memory (one thread),
+    // timed here so process start-up and file reads are left out.
+    let folder = arguments[1]
+    let names = (try FileManager.default.contentsOfDirectory(atPath: folder)).filter { $0.hasSuffix(".pantrace") }.sorted()
+    let files = try names.map { (String($0.dropLast(".pantrace".count)), try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))) }
+    let reader = TraceReader()
+    var samples: [PanSample] = []
+    var count = 0
+    func decodeAll() throws {
+        count = 0
+        for bytes in files {
+            _ = try reader.decode(bytes.1, into: &samples, name: bytes.0)
+            count += samples.count
+        }
+    }
+    if let rounds = ProcessInfo.processInfo.environment["PANTRACE_ROUNDS"].flatMap(Int.init) {
+        // For callgrind: exactly this many passes, so that the difference of two counts is
+        // the decoding alone (Benchmarks/size_floor.py --callgrind).
+        for _ in 0..<rounds { try decodeAll() }
+        print("decode-folder: files=\(files.count) samples=\(count) rounds=\(rounds)")
+        exit(0)
+    }
+    let time = try measure { try decodeAll() }
+    print("decode-folder: files=\(files.count) samples=\(count) msamples_per_s=\(Double(count) / time / 1e6)")
+    exit(0)
+}
+let gestureCount = Int(arguments.first ?? "") ?? 10_000
 let clock = benchmarkClock
 
 var configuration = GestureSynthesizer.Configuration()
