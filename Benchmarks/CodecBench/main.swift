@@ -6,14 +6,28 @@ import PanCapture
 import PanTrace
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--decode-folder", arguments.count == 2 {
+if ["--decode-folder", "--decode-joined"].contains(arguments.first), arguments.count == 2 {
     // For Benchmarks/size_floor.py: decode every file of a folder from memory (one thread),
-    // timed here so process start-up and file reads are left out.
+    // timed here so process start-up and file reads are left out. --decode-joined decodes
+    // one file holding all their samples end to end instead (the large-trace path).
     let folder = arguments[1]
     let names = (try FileManager.default.contentsOfDirectory(atPath: folder)).filter { $0.hasSuffix(".pantrace") }.sorted()
-    let files = try names.map { (String($0.dropLast(".pantrace".count)), try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))) }
+    var files = try names.map { (String($0.dropLast(".pantrace".count)), try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))) }
     let reader = TraceReader()
     var samples: [PanSample] = []
+    if arguments.first == "--decode-joined" {
+        var joined: [PanSample] = []
+        for (name, bytes) in files {
+            let offset = (joined.last?.time ?? -0.01) + 0.01
+            for var sample in try reader.decode(bytes, name: name).trace.samples {
+                sample.time += offset
+                sample.phase = joined.isEmpty ? .began : .changed
+                joined.append(sample)
+            }
+        }
+        joined[joined.count - 1].phase = .ended
+        files = [("joined", try TraceEncoder.encode(Trace(metadata: TraceMetadata(id: "joined"), samples: joined), name: "joined"))]
+    }
     var count = 0
     func decodeAll() throws {
         count = 0
@@ -97,9 +111,13 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" {
 // Decode every file from memory.
 let reader = TraceReader()
 var decoded = 0
+var buffer: [PanSample] = []
 let decodeTime = try measure {
     decoded = 0
-    for bytes in archive { decoded += try reader.decode(bytes).trace.samples.count }
+    for bytes in archive {
+        _ = try reader.decode(bytes, into: &buffer)
+        decoded += buffer.count
+    }
 }
 precondition(decoded == sampleCount)
 
@@ -135,7 +153,11 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "long" {
 }
 var longBytes: [UInt8] = []
 let longEncodeTime = try measure { longBytes = try encoder.encode(longTrace) }
-let longDecodeTime = try measure { _ = try reader.decode(longBytes) }
+// Into one array reused from decode to decode (no allocation in proportion to the trace),
+// and into a fresh array each time, as decode(_:) does.
+var longBuffer: [PanSample] = []
+let longDecodeTime = try measure { _ = try reader.decode(longBytes, into: &longBuffer) }
+let longFreshDecodeTime = try measure { _ = try reader.decode(longBytes) }
 
 func total(_ files: [[UInt8]]) -> Int { files.reduce(0) { $0 + $1.count } }
 let perSample = { (files: [[UInt8]]) in Double(total(files)) / Double(sampleCount) }
@@ -155,6 +177,7 @@ print(
     | decode, million samples/s (one core) | \(f(decodeRate / 1e6)) | \(f(baselineRate / 1e6, 3)) | \(f(decodeRate / baselineRate, 0))× faster |
     | encode, million samples/s (one core) | \(f(encodeRate / 1e6)) | | |
     | one \(longSamples.count)-sample recording: bytes per sample | \(f(Double(longBytes.count) / Double(longSamples.count))) | | |
-    | one \(longSamples.count)-sample recording: decode, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: decode into a reused array, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: decode into a fresh array, million samples/s | \(f(Double(longSamples.count) / longFreshDecodeTime / 1e6)) | | |
     | one \(longSamples.count)-sample recording: encode, million samples/s | \(f(Double(longSamples.count) / longEncodeTime / 1e6)) | | |
     """)
