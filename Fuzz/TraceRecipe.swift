@@ -456,8 +456,11 @@ struct FuzzTraceBuilder {
             }
             w.raw(mask)
             let locations = mask.reduce(0) { $0 + Int($1 & 1) }
-            column(values(locations), into: &w)
-            column(values(locations), into: &w)
+            // Version 3 leaves both location columns out when no sample has one.
+            if version < 3 || locations > 0 {
+                column(values(locations), into: &w)
+                column(values(locations), into: &w)
+            }
             if version >= 3 {
                 column(touchCounts(mask.reduce(0) { $0 + Int($1 >> 1 & 1) }), into: &w)
             } else {

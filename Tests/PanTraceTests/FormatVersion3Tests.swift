@@ -149,6 +149,12 @@ import Testing
         #expect(try reader.decode(mixed).trace == TestTraces.snapped(trace))
         // The mask costs a byte a sample, less the location the mixed trace leaves out.
         #expect(mixed.count > every.count + n / 2)
+        // Touch counts on some samples and no location anywhere: a mask and no location
+        // columns (found by the structure fuzzer: the reader expected two empty ones).
+        var touchesOnly = TestTraces.synthetic(1)
+        for i in touchesOnly.samples.indices where i % 3 == 0 { touchesOnly.samples[i].touches = i % 4 }
+        #expect(Self.sampleFlags(try Self.columns(touchesOnly)) & 0b1101 == 1)
+        #expect(try reader.decode(TraceEncoder.encode(touchesOnly)).trace == TestTraces.snapped(touchesOnly))
         // Every field, mixed presence: the mask path.
         #expect(try reader.decode(TraceEncoder.encode(TestTraces.everyField())).trace == TestTraces.snapped(TestTraces.everyField()))
     }
@@ -230,6 +236,18 @@ import Testing
         #expect(samples.capacity == capacity)
         #expect(samples.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == storage)
         #expect(samples.count == long.count)
+    }
+
+    /// Found by the structure fuzzer: with k = 31, a run of 33 or more zeros never fits the
+    /// fast path's window, which waited for a refill that could not come. It is an error.
+    @Test(arguments: [25, 33, 40, 64])
+    func aLongRunOfZerosAtTheLargestParameterIsAnErrorNotAHang(zeros: Int) throws {
+        var bytes: [UInt8] = [UInt8(ColumnCoding.maximumParameter)]  // order 0, no bias, k = 31
+        bytes += [UInt8](repeating: 0, count: zeros / 8) + [UInt8(0x80) >> UInt8(zeros % 8)] + [UInt8](repeating: 0xff, count: 16)
+        var reader = ByteReader(bytes)
+        var values: [Int64] = []
+        let error = #expect(throws: PanTraceError.self) { try ColumnCoding.decode(count: 4, from: &reader, into: &values, version: 3) }
+        #expect(error?.description.contains("leading zeros") == true)
     }
 
     /// The stored-block fast path and zlib agree on every outcome, including damaged members.

@@ -245,7 +245,9 @@ enum ChunkPayload {
                 touchCount += Int((m >> 1) & 1)
             }
         }
-        if hasMask || locations > 0 {
+        // Version 2 writes both location columns whenever there is a mask, even empty ones;
+        // version 3 only when some sample has a location.
+        if version >= 3 ? locations > 0 : hasMask {
             try ColumnCoding.decode(count: locations, from: &r, into: &s.lx, version: version)
             try ColumnCoding.decode(count: locations, from: &r, into: &s.ly, version: version)
         }

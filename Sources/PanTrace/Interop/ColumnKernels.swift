@@ -193,10 +193,14 @@ extension ColumnCoding {
                 refillWord()
                 while true {
                     let zeros = buffer.leadingZeroBitCount
-                    let length = zeros + 1 + k
-                    // Taken only when every bit of it is among the `available` ones.
-                    guard length <= available else { break }
+                    // An escape (or a run of zeros too long) goes to the general loop. Checked
+                    // first: otherwise a long run would wait for a refill that cannot come.
                     guard zeros < escapeQuotient else { break fast }
+                    // Taken only when every bit of it is among the `available` ones: with
+                    // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after a
+                    // refill (56 or more) one always is.
+                    let length = zeros + 1 + k
+                    guard length <= available else { break }
                     let rest = buffer &<< UInt64(zeros + 1)
                     buffer = rest &<< kk
                     available -= length
