@@ -91,15 +91,16 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
 
 // Encode (archive layout, as synth and convert write).
 let encoder = TraceEncoder()
-var archive: [[UInt8]] = try traces.map { try encoder.encode($0) }
+// Each file named after its id, as synth and record name them (the id is then not stored).
+var archive: [[UInt8]] = try traces.map { try encoder.encode($0, name: $0.metadata.id) }
 let encodeTime =
     ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode"
     ? 1
     : try measure {
-        archive = try traces.map { try encoder.encode($0) }
+        archive = try traces.map { try encoder.encode($0, name: $0.metadata.id) }
     }
 let liveEncoder = TraceEncoder(configuration: .live)
-let live = try traces.map { try liveEncoder.encode($0) }
+let live = try traces.map { try liveEncoder.encode($0, name: $0.metadata.id) }
 
 if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" {
     // For profiling (perf, callgrind): decoding only, after one untimed encode.
@@ -114,8 +115,8 @@ var decoded = 0
 var buffer: [PanSample] = []
 let decodeTime = try measure {
     decoded = 0
-    for bytes in archive {
-        _ = try reader.decode(bytes, into: &buffer)
+    for (bytes, trace) in zip(archive, traces) {
+        _ = try reader.decode(bytes, into: &buffer, name: trace.metadata.id)
         decoded += buffer.count
     }
 }
