@@ -183,34 +183,38 @@ extension ColumnCoding {
         let kk = UInt64(k)
         var index = range.lowerBound
         // The fast path, while a whole word can be loaded: parameters up to 31 (all of version
-        // 2) and no escape. Anything else leaves the value to the general loop.
-        // After each refill (56 bits or more in the window) it decodes values for as long as
-        // a whole one is in the window: a value of a few bits does not pay for a refill each.
-        if k <= 31 {
-            let lowShift = UInt64(63 - k)
-            let end = range.upperBound
-            fast: while index < end, next <= wordLimit {
-                refillWord()
-                while true {
-                    let zeros = buffer.leadingZeroBitCount
-                    // An escape (or a run of zeros too long) goes to the general loop. Checked
-                    // first: otherwise a long run would wait for a refill that cannot come.
-                    guard zeros < escapeQuotient else { break fast }
-                    // Taken only when every bit of it is among the `available` ones: with
-                    // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after a
-                    // refill (56 or more) one always is.
-                    let length = zeros + 1 + k
-                    guard length <= available else { break }
-                    let rest = buffer &<< UInt64(zeros + 1)
-                    buffer = rest &<< kk
-                    available -= length
-                    out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
-                    index += 1
-                    if index == end { break fast }
+        // 2 and 3) and no escape. After each refill (56 bits or more in the window) it decodes
+        // values for as long as a whole one is in the window: a value of a few bits does not
+        // pay for a refill each. Anything else (an escape, the last bytes, version 1's wide
+        // parameters) is one value of the general path, after which the fast path resumes: a
+        // column that jumps once is not left to the slow loop for the rest of its length.
+        let fast = k <= 31
+        let lowShift = UInt64(63 - min(k, 31))
+        let end = range.upperBound
+        while index < end {
+            if fast {
+                fast: while next <= wordLimit {
+                    refillWord()
+                    while true {
+                        let zeros = buffer.leadingZeroBitCount
+                        // An escape (or a run of zeros too long) goes to the general path.
+                        // Checked first: otherwise a long run would wait for a refill that
+                        // cannot come.
+                        guard zeros < escapeQuotient else { break fast }
+                        // Taken only when every bit of it is among the `available` ones: with
+                        // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after
+                        // a refill (56 or more) one always is.
+                        let length = zeros + 1 + k
+                        guard length <= available else { break }
+                        let rest = buffer &<< UInt64(zeros + 1)
+                        buffer = rest &<< kk
+                        available -= length
+                        out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
+                        index += 1
+                        if index == end { return next - available / 8 }
+                    }
                 }
             }
-        }
-        while index < range.upperBound {
             refill()
             let zeros = buffer.leadingZeroBitCount
             let z: UInt64
