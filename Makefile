@@ -67,10 +67,20 @@ bench: setup
 	.build/release/ReplayBench
 	Benchmarks/tune/run.sh
 	$(SWIFT) build -c release --product pantrace
+	@$(MAKE) --no-print-directory .venv-bench/pinned
+	.venv-bench/bin/python Benchmarks/size_floor.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
+
+# The benchmark-only Python packages (numpy, pyarrow, zstandard), pinned in
+# Benchmarks/requirements-codec.txt, in their own venv so the test venv stays small.
+.venv-bench/pinned: Benchmarks/requirements-codec.txt
+	@echo "bench: installing Benchmarks/requirements-codec.txt into .venv-bench"
+	python3 -m venv .venv-bench
+	.venv-bench/bin/pip install --quiet -r Benchmarks/requirements-codec.txt
+	@touch $@
 
 # libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).
 fuzz: setup

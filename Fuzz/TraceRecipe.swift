@@ -6,7 +6,8 @@
 // payload is laid out as docs/FORMAT.md says, and the values inside — metadata numbers,
 // strings, extra JSON, counts, phase runs, column orders, biases, Rice parameters, escapes —
 // are where the hostility goes. A recipe that runs out reads as zeros, and zero always picks
-// the ordinary choice, so the empty input is a small valid version 2 file.
+// the ordinary choice, so the empty input is a small valid version 2 file. Versions 1, 2 and 3
+// are all built.
 //
 // Compiled into the same module as Sources/PanTrace, so the internal ByteWriter,
 // ColumnCoding, MetadataCoding and GzipDeflater are used directly where their output is
@@ -57,13 +58,13 @@ enum Hostile {
         1 << 52, (1 << 52) + 1, (1 << 52) - 1, 1 << 51, (1 << 51) + 1, (1 << 51) - 1, -(1 << 51) - 1,
         1 << 62, -(1 << 62), (1 << 62) - 1, 1 << 32, 1 << 31, Int64(Int32.max), Int64(Int32.min),
         1_000_000_000, 4_000_000_000_000_000, 4_000_000_000_000_001, -4_000_000_000_000_001,
-        100_000_000_000, 100_000_000_001, -100_000_000_001, 9_223_372_036_854_775, 1 << 40, (1 << 40) - 1,
+        100_000_000_000, 100_000_000_001, -100_000_000_001, 9_223_372_036_854_775, 1 << 40, (1 << 40) - 1
     ]
 
     static let uint64: [UInt64] = [
         0, 1, 2, 3, 1000, 1001, 1024, 1025, 65_535, 65_536, 65_537, UInt64(Int64.max), UInt64(Int64.max) + 1,
         UInt64.max, (1 << 53) + 1, UInt64(Int32.max), 253_402_300_799, 253_402_300_800,
-        1_000_000_000, 1_000_000_001, UInt64(Int64.max >> 1), UInt64(Int64.max >> 1) + 1, 1 << 32,
+        1_000_000_000, 1_000_000_001, UInt64(Int64.max >> 1), UInt64(Int64.max >> 1) + 1, 1 << 32
     ]
 
     static let doubles: [Double] = [
@@ -72,14 +73,14 @@ enum Hostile {
         .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
         1e15, 1e15 - 1, 999_999_999_999_999.5, -1e15, 1e300, 1e-300, 9_007_199_254_740_992, 9_007_199_254_740_994,
         -1, 1, 0.001, 0.0005, 390, 844, 3, 0.1, 0.099_999, 100, 100_000, 100_000.001, 123.456, 1.0 / 3.0,
-        2.5e-7, 0x1p61, -0x1p63, 0x1p63,
+        2.5e-7, 0x1p61, -0x1p63, 0x1p63
     ]
 
     static let strings: [String] = [
         "", "browser", "ios", "synthetic", "import:csv", "import:jsonl", "import:getevent", "import:pantrace",
         "unknown", "recorded", "lsq2", "impulse", "flutter", "1970-01-01T00:00:00Z", "2026-01-01T00:00:00Z",
         "9999-12-31T23:59:59Z", "2024-02-29T12:00:00Z", "2023-02-29T12:00:00Z", "1969-12-31T23:59:59Z",
-        "2026-01-01T00:00:00.5Z", "2026-01-01t00:00:00z", "\u{0}", "é", "\u{FFFD}", "😀", "a\u{0}b",
+        "2026-01-01T00:00:00.5Z", "2026-01-01t00:00:00z", "\u{0}", "é", "\u{FFFD}", "😀", "a\u{0}b"
     ]
 }
 
@@ -119,7 +120,8 @@ struct FuzzTraceBuilder {
     }
 
     mutating func file() -> FuzzBuiltFile {
-        version = r.below(8) == 7 ? 1 : 2
+        let pick = r.below(8)
+        version = pick == 7 ? 1 : pick >= 4 ? 3 : 2
         // The payloads, header first.
         var payloads: [[UInt8]] = [header()]
         let sampleChunks = [1, 2, 3, 0, 4, 5][r.below(6)]
@@ -192,7 +194,14 @@ struct FuzzTraceBuilder {
             w.raw(HeaderFormat.magic)
         }
         w.varint(r.rare(4) ? r.element(Hostile.uint64) : UInt64(version))
-        for standard in [1000, 100, 100] as [UInt64] { w.varint(gridScale(standard)) }
+        var scales = true
+        if version >= 3 {
+            // Header flags: mostly the standard grid (no scales), else scales, rarely anything.
+            let flags: UInt64 = r.rare(8) ? r.u64() : r.flag() ? 0 : 1
+            w.varint(flags)
+            scales = flags & 1 == 0
+        }
+        if scales { for standard in [1000, 100, 100] as [UInt64] { w.varint(gridScale(standard)) } }
         metadata(into: &w)
         return w.bytes
     }
@@ -218,11 +227,12 @@ struct FuzzTraceBuilder {
             seen.insert(1)
         }
         for _ in 0..<fieldCount {
-            let tag = r.below(13)
+            let tag = r.below(14)
             if tag == 0 { continue }
             if version == 1, tag > 10, !r.rare(8) { continue }
-            // created (2, 11) and source (3, 12) share a slot.
-            let slot = tag == 11 ? 2 : tag == 12 ? 3 : tag
+            if version == 2, tag > 12, !r.rare(8) { continue }
+            // created (2, 11), source (3, 12) and tags (7, 13) share a slot.
+            let slot = tag == 11 ? 2 : tag == 12 ? 3 : tag == 13 ? 7 : tag
             if seen.contains(slot), !r.rare(2) { continue }
             seen.insert(slot)
             w.varint(UInt64(tag))
@@ -235,6 +245,14 @@ struct FuzzTraceBuilder {
                 w.varint(UInt64(truncatingIfNeeded: count))
                 for _ in 0..<min(max(count, 0), 40) { string(into: &w) }
             case 10: text(json(), into: &w)
+            case 13:
+                let count = r.rare(4) ? Int(truncatingIfNeeded: r.element(Hostile.uint64)) : r.below(6)
+                w.varint(UInt64(truncatingIfNeeded: count))
+                for _ in 0..<min(max(count, 0), 40) {
+                    let code = r.rare(8) ? r.element(Hostile.uint64) : UInt64(r.below(MetadataCoding.knownTags.count + 1))
+                    w.varint(code)
+                    if code == 0 { string(into: &w) }
+                }
             case 11:
                 switch r.below(4) {
                 case 0: w.varint(UInt64(r.u32()) * 60)
@@ -343,7 +361,12 @@ struct FuzzTraceBuilder {
             let key = r.element(["id", "screen", "created", "source", "tags", "notes", "velocity", "edge", "intent", "extra"])
             return "{\"\(key)\":\(jsonValue(depth: 0)),\"z\":\(jsonValue(depth: 0))}"
         case 4: return r.element(["[]", "1", "null", "{", "", "{\"a\":}", "{\"a\":1,}", "\"x\"", "{}", "{\"a\":NaN}", "{\"a\":Infinity}"])
-        case 5: return "{\"n\":" + r.element(["1e400", "-1e400", "-0", "1E-400", "123456789012345678901234567890", "0.1", "-0.0e0", "9007199254740993", "18446744073709551616", "-9223372036854775809", "1.5e308"]) + "}"
+        case 5:
+            return "{\"n\":"
+                + r.element([
+                    "1e400", "-1e400", "-0", "1E-400", "123456789012345678901234567890", "0.1", "-0.0e0", "9007199254740993", "18446744073709551616",
+                    "-9223372036854775809", "1.5e308"
+                ]) + "}"
         case 6: return "{\"s\":\"" + r.element(["\\u0000", "\\ud800", "\\udc00\\ud800", "\\uD83D\\uDE00", "\\/", "\\\"", "é", "\\u00e9"]) + "\"}"
         case 7: return "{\"a\":1,\"a\":\(jsonValue(depth: 0))}"
         default:
@@ -397,12 +420,33 @@ struct FuzzTraceBuilder {
     mutating func sampleBody(n: Int, isFinal: Bool, into w: inout ByteWriter) {
         let optional = r.below(3) == 1
         var flags: UInt8 = (optional ? 1 : 0) | (isFinal ? 2 : 0)
+        if version >= 3 {
+            // Every sample with a location, a touch count, or both (no mask); translation
+            // predicted from velocity.
+            if !optional, r.below(3) == 1 { flags |= UInt8(1 + r.below(3)) << 2 }
+            flags |= UInt8(r.below(4)) << 4
+        }
         if r.rare(4) { flags |= r.byte() }
         w.byte(flags)
         phases(n: n, isFinal: isFinal, into: &w)
         column(times(n), into: &w)
-        for _ in 0..<4 { column(values(n), into: &w) }
-        if optional {
+        for axis in 0..<2 {
+            if version >= 3, flags & (16 << axis) != 0 {
+                // The first value, then n − 1 residuals of the velocity prediction.
+                w.signed(r.rare(8) ? r.element(Hostile.int64) : Int64(Int16(bitPattern: r.u16())))
+                column(values(max(n - 1, 0)), into: &w)
+            } else {
+                column(values(n), into: &w)
+            }
+        }
+        for _ in 0..<2 { column(values(n), into: &w) }
+        if version >= 3, flags & 1 == 0, flags & 12 != 0 {
+            if flags & 4 != 0 {
+                column(values(n), into: &w)
+                column(values(n), into: &w)
+            }
+            if flags & 8 != 0 { column(touchCounts(n), into: &w) }
+        } else if optional {
             var mask: [UInt8]
             switch r.below(4) {
             case 0: mask = Array(repeating: 3, count: n)
@@ -412,18 +456,35 @@ struct FuzzTraceBuilder {
             }
             w.raw(mask)
             let locations = mask.reduce(0) { $0 + Int($1 & 1) }
-            column(values(locations), into: &w)
-            column(values(locations), into: &w)
-            for m in mask where m & 2 != 0 {
-                switch r.below(4) {
-                case 0: w.varint(1)
-                case 1: w.varint(UInt64(r.below(3)))
-                case 2: w.varint(UInt64(r.below(1001)))
-                default: w.varint(r.element(Hostile.uint64))
-                }
+            // Version 3 leaves both location columns out when no sample has one.
+            if version < 3 || locations > 0 {
+                column(values(locations), into: &w)
+                column(values(locations), into: &w)
+            }
+            if version >= 3 {
+                column(touchCounts(mask.reduce(0) { $0 + Int($1 >> 1 & 1) }), into: &w)
+            } else {
+                touchVarints(mask, into: &w)
             }
         }
         sampleCount += n
+    }
+
+    /// Touch counts as a version 3 column: mostly within 0…1000.
+    mutating func touchCounts(_ n: Int) -> [Int64] {
+        (0..<n).map { _ in r.rare(16) ? r.element(Hostile.int64) : Int64(r.flag() ? 1 : r.below(1002)) }
+    }
+
+    /// Touch counts as version 2 varints, one per sample whose mask has bit 1.
+    mutating func touchVarints(_ mask: [UInt8], into w: inout ByteWriter) {
+        for m in mask where m & 2 != 0 {
+            switch r.below(4) {
+            case 0: w.varint(1)
+            case 1: w.varint(UInt64(r.below(3)))
+            case 2: w.varint(UInt64(r.below(1001)))
+            default: w.varint(r.element(Hostile.uint64))
+            }
+        }
     }
 
     mutating func phases(n: Int, isFinal: Bool, into w: inout ByteWriter) {
@@ -459,8 +520,13 @@ struct FuzzTraceBuilder {
             }
         }
         for (code, run) in runs {
-            w.varint(code)
-            w.varint(run)
+            if version >= 3 {
+                // One varint a run: (run − 1) << 2 | code; a hostile code spills into the run.
+                w.varint((run &- 1) &<< 2 | code)
+            } else {
+                w.varint(code)
+                w.varint(run)
+            }
         }
     }
 

@@ -5,7 +5,49 @@ import Foundation
 import PanCapture
 import PanTrace
 
-let gestureCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
+let arguments = Array(CommandLine.arguments.dropFirst())
+if ["--decode-folder", "--decode-joined"].contains(arguments.first), arguments.count == 2 {
+    // For Benchmarks/size_floor.py: decode every file of a folder from memory (one thread),
+    // timed here so process start-up and file reads are left out. --decode-joined decodes
+    // one file holding all their samples end to end instead (the large-trace path).
+    let folder = arguments[1]
+    let names = (try FileManager.default.contentsOfDirectory(atPath: folder)).filter { $0.hasSuffix(".pantrace") }.sorted()
+    var files = try names.map { (String($0.dropLast(".pantrace".count)), try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)))) }
+    let reader = TraceReader()
+    var samples: [PanSample] = []
+    if arguments.first == "--decode-joined" {
+        var joined: [PanSample] = []
+        for (name, bytes) in files {
+            let offset = (joined.last?.time ?? -0.01) + 0.01
+            for var sample in try reader.decode(bytes, name: name).trace.samples {
+                sample.time += offset
+                sample.phase = joined.isEmpty ? .began : .changed
+                joined.append(sample)
+            }
+        }
+        joined[joined.count - 1].phase = .ended
+        files = [("joined", try TraceEncoder.encode(Trace(metadata: TraceMetadata(id: "joined"), samples: joined), name: "joined"))]
+    }
+    var count = 0
+    func decodeAll() throws {
+        count = 0
+        for bytes in files {
+            _ = try reader.decode(bytes.1, into: &samples, name: bytes.0)
+            count += samples.count
+        }
+    }
+    if let rounds = ProcessInfo.processInfo.environment["PANTRACE_ROUNDS"].flatMap(Int.init) {
+        // For callgrind: exactly this many passes, so that the difference of two counts is
+        // the decoding alone (Benchmarks/size_floor.py --callgrind).
+        for _ in 0..<rounds { try decodeAll() }
+        print("decode-folder: files=\(files.count) samples=\(count) rounds=\(rounds)")
+        exit(0)
+    }
+    let time = try measure { try decodeAll() }
+    print("decode-folder: files=\(files.count) samples=\(count) msamples_per_s=\(Double(count) / time / 1e6)")
+    exit(0)
+}
+let gestureCount = Int(arguments.first ?? "") ?? 10_000
 let clock = benchmarkClock
 
 var configuration = GestureSynthesizer.Configuration()
@@ -49,15 +91,16 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "encode" {
 
 // Encode (archive layout, as synth and convert write).
 let encoder = TraceEncoder()
-var archive: [[UInt8]] = try traces.map { try encoder.encode($0) }
+// Each file named after its id, as synth and record name them (the id is then not stored).
+var archive: [[UInt8]] = try traces.map { try encoder.encode($0, name: $0.metadata.id) }
 let encodeTime =
     ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode"
     ? 1
     : try measure {
-        archive = try traces.map { try encoder.encode($0) }
+        archive = try traces.map { try encoder.encode($0, name: $0.metadata.id) }
     }
 let liveEncoder = TraceEncoder(configuration: .live)
-let live = try traces.map { try liveEncoder.encode($0) }
+let live = try traces.map { try liveEncoder.encode($0, name: $0.metadata.id) }
 
 if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" {
     // For profiling (perf, callgrind): decoding only, after one untimed encode.
@@ -69,9 +112,13 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "decode" {
 // Decode every file from memory.
 let reader = TraceReader()
 var decoded = 0
+var buffer: [PanSample] = []
 let decodeTime = try measure {
     decoded = 0
-    for bytes in archive { decoded += try reader.decode(bytes).trace.samples.count }
+    for (bytes, trace) in zip(archive, traces) {
+        _ = try reader.decode(bytes, into: &buffer, name: trace.metadata.id)
+        decoded += buffer.count
+    }
 }
 precondition(decoded == sampleCount)
 
@@ -107,7 +154,11 @@ if ProcessInfo.processInfo.environment["PANTRACE_PROFILE"] == "long" {
 }
 var longBytes: [UInt8] = []
 let longEncodeTime = try measure { longBytes = try encoder.encode(longTrace) }
-let longDecodeTime = try measure { _ = try reader.decode(longBytes) }
+// Into one array reused from decode to decode (no allocation in proportion to the trace),
+// and into a fresh array each time, as decode(_:) does.
+var longBuffer: [PanSample] = []
+let longDecodeTime = try measure { _ = try reader.decode(longBytes, into: &longBuffer) }
+let longFreshDecodeTime = try measure { _ = try reader.decode(longBytes) }
 
 func total(_ files: [[UInt8]]) -> Int { files.reduce(0) { $0 + $1.count } }
 let perSample = { (files: [[UInt8]]) in Double(total(files)) / Double(sampleCount) }
@@ -127,6 +178,7 @@ print(
     | decode, million samples/s (one core) | \(f(decodeRate / 1e6)) | \(f(baselineRate / 1e6, 3)) | \(f(decodeRate / baselineRate, 0))× faster |
     | encode, million samples/s (one core) | \(f(encodeRate / 1e6)) | | |
     | one \(longSamples.count)-sample recording: bytes per sample | \(f(Double(longBytes.count) / Double(longSamples.count))) | | |
-    | one \(longSamples.count)-sample recording: decode, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: decode into a reused array, million samples/s | \(f(Double(longSamples.count) / longDecodeTime / 1e6)) | | |
+    | one \(longSamples.count)-sample recording: decode into a fresh array, million samples/s | \(f(Double(longSamples.count) / longFreshDecodeTime / 1e6)) | | |
     | one \(longSamples.count)-sample recording: encode, million samples/s | \(f(Double(longSamples.count) / longEncodeTime / 1e6)) | | |
     """)

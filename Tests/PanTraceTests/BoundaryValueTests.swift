@@ -14,6 +14,7 @@ struct BoundaryValueTests {
         var w = ByteWriter()
         w.raw(HeaderFormat.magic)
         w.varint(UInt64(HeaderFormat.version))
+        w.varint(0)  // header flags: the grid's scales follow
         for scale in [1000, 100, 100] { w.varint(UInt64(scale)) }
         w.varint(MetadataCoding.Tag.id.rawValue)
         w.varint(1)
@@ -77,7 +78,7 @@ struct BoundaryValueTests {
             try ChunkPayload.encodeHeader(grid: coarse.grid, metadata: coarse.metadata, into: &w)
             var columns = QuantizedColumns()
             if (try? columns.fill(coarse.samples[...], grid: coarse.grid, firstIndex: 0)) != nil {
-                ChunkPayload.encodeSamples(columns, firstIndex: 0, isFinal: true, into: &w)
+                ChunkPayload.encodeSamples(columns, grid: coarse.grid, firstIndex: 0, isFinal: true, into: &w)
                 let read = #expect(throws: PanTraceError.self) { try TraceReader().decode(TestTraces.member(w.bytes)) }
                 #expect(read?.sample == 0)
             }

@@ -160,7 +160,7 @@ struct TraceReaderTests {
         try columns.append(PanSample(time: 0.01, phase: .ended, translation: .zero, velocity: .zero), grid: .standard, sample: 1)
         let bytes =
             try TestTraces.member(ChunkPayload.encodeHeader(grid: .standard, metadata: TraceMetadata(id: "x")))
-            + TestTraces.member(ChunkPayload.encodeSamples(columns, firstIndex: 0, isFinal: true))
+            + TestTraces.member(ChunkPayload.encodeSamples(columns, grid: .standard, firstIndex: 0, isFinal: true))
         let error = #expect(throws: PanTraceError.self) { try reader.decode(bytes) }
         #expect(error?.description.contains("goes backwards") == true)
         #expect(error?.sample == 1)

@@ -12,6 +12,17 @@ enum ChunkKind: UInt8 {
 enum HeaderFormat {
     /// The eight bytes every header payload starts with.
     static let magic: [UInt8] = Array("PANTRACE".utf8)
-    /// The format version this code writes and the newest it reads (it reads 1 as well).
-    static let version = 2
+    /// The format version this code writes and the newest it reads (it reads 1 and 2 as well).
+    static let version = 3
+    /// Version 3 header flags, bit 0: the samples are on ``SampleGrid/standard`` (no scales follow).
+    static let standardGridFlag: UInt64 = 1
+
+    /// A file's name without its folder and without `.pantrace`: the id a version 3 header
+    /// leaves out when the metadata's id equals it.
+    static func name(ofPath path: String) -> String {
+        var name = Substring(path)
+        if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+        if name.hasSuffix(".pantrace") { name = name.dropLast(".pantrace".count) }
+        return String(name)
+    }
 }

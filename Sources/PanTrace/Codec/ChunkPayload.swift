@@ -10,25 +10,33 @@ enum ChunkPayload {
 
     // MARK: Encoding
 
-    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
+    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata, name: String? = nil) throws(PanTraceError) -> [UInt8] {
         var w = ByteWriter(capacity: 256)
-        try encodeHeader(grid: grid, metadata: metadata, into: &w)
+        try encodeHeader(grid: grid, metadata: metadata, name: name, into: &w)
         return w.bytes
     }
 
-    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata, into w: inout ByteWriter) throws(PanTraceError) {
+    /// The header in the newest version: magic, version, a flags varint (bit 0: the standard
+    /// grid, whose scales are then left out), the scales otherwise, the metadata. `name` is
+    /// the file's name without `.pantrace`, if known (``MetadataCoding/encode(_:name:into:)``).
+    static func encodeHeader(grid: SampleGrid, metadata: TraceMetadata, name: String? = nil, into w: inout ByteWriter) throws(PanTraceError) {
         w.raw(HeaderFormat.magic)
         w.varint(UInt64(HeaderFormat.version))
-        w.varint(UInt64(grid.timeTickNanoseconds))
-        w.varint(UInt64(grid.positionTicksPerPoint))
-        w.varint(UInt64(grid.velocityTicksPerPointPerSecond))
-        try MetadataCoding.encode(metadata, into: &w)
+        if grid == .standard {
+            w.varint(HeaderFormat.standardGridFlag)
+        } else {
+            w.varint(0)
+            w.varint(UInt64(grid.timeTickNanoseconds))
+            w.varint(UInt64(grid.positionTicksPerPoint))
+            w.varint(UInt64(grid.velocityTicksPerPointPerSecond))
+        }
+        try MetadataCoding.encode(metadata, name: name, into: &w)
     }
 
-    static func encodeMetadata(_ metadata: TraceMetadata) throws(PanTraceError) -> [UInt8] {
+    static func encodeMetadata(_ metadata: TraceMetadata, name: String? = nil) throws(PanTraceError) -> [UInt8] {
         var w = ByteWriter()
         w.byte(ChunkKind.metadata.rawValue)
-        try MetadataCoding.encode(metadata, into: &w)
+        try MetadataCoding.encode(metadata, name: name, into: &w)
         return w.bytes
     }
 
@@ -43,34 +51,68 @@ enum ChunkPayload {
         w.varint(UInt64(sampleCount))
     }
 
-    static func encodeSamples(_ c: QuantizedColumns, firstIndex: Int, isFinal: Bool) -> [UInt8] {
+    static func encodeSamples(_ c: QuantizedColumns, grid: SampleGrid, firstIndex: Int, isFinal: Bool) -> [UInt8] {
         var w = ByteWriter(capacity: c.count * 12 + 32)
-        encodeSamples(c, firstIndex: firstIndex, isFinal: isFinal, into: &w)
+        encodeSamples(c, grid: grid, firstIndex: firstIndex, isFinal: isFinal, into: &w)
         return w.bytes
     }
 
-    static func encodeSamples(_ c: QuantizedColumns, firstIndex: Int, isFinal: Bool, into w: inout ByteWriter) {
+    /// Sample-payload flags (docs/FORMAT.md §4). Bits 2–5 are version 3's.
+    enum SampleFlags {
+        /// A mask byte per sample says which optional values it has.
+        static let mask: UInt8 = 1
+        /// The file's last samples: the end mark.
+        static let final: UInt8 = 2
+        /// Every sample has a location (no mask).
+        static let everyLocation: UInt8 = 4
+        /// Every sample has a touch count (no mask).
+        static let everyTouchCount: UInt8 = 8
+        /// Translation x, then y, is coded as what velocity leaves unexplained.
+        static let velocityPredictsX: UInt8 = 16
+        static let velocityPredictsY: UInt8 = 32
+        static let known: UInt8 = 63
+    }
+
+    /// Writes the samples in the newest version.
+    static func encodeSamples(_ c: QuantizedColumns, grid: SampleGrid, firstIndex: Int, isFinal: Bool, into w: inout ByteWriter) {
         w.byte(ChunkKind.samples.rawValue)
         w.varint(UInt64(firstIndex))
         w.varint(UInt64(c.count))
-        let optional = c.hasOptionalColumns
-        w.byte((optional ? 1 : 0) | (isFinal ? 2 : 0))
-        // Phases as runs: a gesture is began, a long run of changed, then ended.
+        let n = c.count
+        var flags: UInt8 = isFinal ? SampleFlags.final : 0
+        let uniformLocations = c.lx.isEmpty || c.lx.count == n, uniformTouches = c.touches.isEmpty || c.touches.count == n
+        if uniformLocations, uniformTouches {
+            if c.lx.count == n { flags |= SampleFlags.everyLocation }
+            if c.touches.count == n { flags |= SampleFlags.everyTouchCount }
+        } else {
+            flags |= SampleFlags.mask
+        }
+        // Translation from velocity where that is smaller than the column on its own.
+        let multiplier = VelocityPrediction.multiplier(for: grid)
+        var x = TranslationPlan(c.tx), y = TranslationPlan(c.ty)
+        if let multiplier, n > 2 {
+            x.considerVelocity(time: c.time, velocity: c.vx, multiplier: multiplier)
+            y.considerVelocity(time: c.time, velocity: c.vy, multiplier: multiplier)
+            if x.predicted != nil { flags |= SampleFlags.velocityPredictsX }
+            if y.predicted != nil { flags |= SampleFlags.velocityPredictsY }
+        }
+        w.byte(flags)
+        // Phases as runs, one varint each, (run − 1) << 2 | phase: a gesture is began, a long
+        // run of changed, then ended, four bytes in all.
         var i = 0
-        while i < c.count {
+        while i < n {
             var j = i + 1
-            while j < c.count, c.phase[j] == c.phase[i] { j += 1 }
-            w.varint(UInt64(c.phase[i]))
-            w.varint(UInt64(j - i))
+            while j < n, c.phase[j] == c.phase[i] { j += 1 }
+            w.varint(UInt64(j - i - 1) << 2 | UInt64(c.phase[i]))
             i = j
         }
         ColumnCoding.encode(c.time, into: &w)
-        ColumnCoding.encode(c.tx, into: &w)
-        ColumnCoding.encode(c.ty, into: &w)
+        x.write(into: &w)
+        y.write(into: &w)
         ColumnCoding.encode(c.vx, into: &w)
         ColumnCoding.encode(c.vy, into: &w)
-        if optional {
-            w.raw(c.mask)
+        if flags & SampleFlags.mask != 0 { w.raw(c.mask) }
+        if !c.lx.isEmpty {
             // A pan's location is its start plus its translation: store the difference, which
             // stays put for as long as the touch's start does.
             var dx: [Int64] = [], dy: [Int64] = []
@@ -84,15 +126,18 @@ enum ChunkPayload {
             }
             ColumnCoding.encode(dx, into: &w)
             ColumnCoding.encode(dy, into: &w)
-            for t in c.touches { w.varint(UInt64(t)) }
         }
+        if !c.touches.isEmpty { ColumnCoding.encode(c.touches, into: &w) }
     }
 
     // MARK: Decoding
 
     /// Decodes the header payload at the start of chunk 0, leaving `r` after it; returns the
-    /// format version, which the rest of the file is decoded with.
-    static func decodeHeader(_ r: inout ByteReader) throws(PanTraceError) -> (version: Int, grid: SampleGrid, metadata: TraceMetadata) {
+    /// format version, which the rest of the file is decoded with. `name`: the file's name
+    /// without `.pantrace`, the id of a version 3 header that leaves it out.
+    static func decodeHeader(_ r: inout ByteReader, name: String? = nil) throws(PanTraceError) -> (
+        version: Int, grid: SampleGrid, metadata: TraceMetadata
+    ) {
         guard r.bytes.count >= HeaderFormat.magic.count, r.bytes.starts(with: HeaderFormat.magic) else {
             throw PanTraceError(.badMagic)
         }
@@ -100,18 +145,29 @@ enum ChunkPayload {
         let version = try r.count("format version", limit: Int(Int32.max))
         guard version >= 1 else { throw PanTraceError(.badHeader("format version 0 does not exist")) }
         guard version <= HeaderFormat.version else { throw PanTraceError(.unsupportedVersion(version)) }
-        let grid = SampleGrid(
-            timeTickNanoseconds: try r.count("time tick", limit: SampleGrid.maximumScale),
-            positionTicksPerPoint: try r.count("position scale", limit: SampleGrid.maximumScale),
-            velocityTicksPerPointPerSecond: try r.count("velocity scale", limit: SampleGrid.maximumScale))
+        var standard = false
+        if version >= 3 {
+            let flags = try r.varint()
+            guard flags & ~HeaderFormat.standardGridFlag == 0 else {
+                throw PanTraceError(.badHeader("unknown header flags 0x\(String(flags, radix: 16))"))
+            }
+            standard = flags & HeaderFormat.standardGridFlag != 0
+        }
+        let grid =
+            standard
+            ? SampleGrid.standard
+            : SampleGrid(
+                timeTickNanoseconds: try r.count("time tick", limit: SampleGrid.maximumScale),
+                positionTicksPerPoint: try r.count("position scale", limit: SampleGrid.maximumScale),
+                velocityTicksPerPointPerSecond: try r.count("velocity scale", limit: SampleGrid.maximumScale))
         guard grid.isValid else { throw PanTraceError(.badHeader("grid scales must be between 1 and \(SampleGrid.maximumScale)")) }
-        let metadata = try MetadataCoding.decode(&r, version: version)
+        let metadata = try MetadataCoding.decode(&r, version: version, name: name)
         return (version, grid, metadata)
     }
 
     /// Decodes one payload at `r` (after the header); sample columns are appended to `samples`.
     static func decode(
-        _ r: inout ByteReader, version: Int, grid: SampleGrid, samples: inout [PanSample], scratch: inout DecodeScratch
+        _ r: inout ByteReader, version: Int, grid: SampleGrid, name: String?, samples: inout [PanSample], scratch: inout DecodeScratch
     ) throws(PanTraceError) -> ChunkPayload {
         let kindByte = try r.byte()
         guard let kind = ChunkKind(rawValue: kindByte) else {
@@ -120,7 +176,7 @@ enum ChunkPayload {
         let result: ChunkPayload
         switch kind {
         case .metadata:
-            result = .metadata(try MetadataCoding.decode(&r, version: version))
+            result = .metadata(try MetadataCoding.decode(&r, version: version, name: name))
         case .end:
             result = .end(sampleCount: try r.count("sample count", limit: Int(Int64.max >> 1)))
         case .samples:
@@ -128,48 +184,83 @@ enum ChunkPayload {
             let count = try r.count("sample count", limit: maximumSamplesPerChunk)
             guard count >= 1 else { throw PanTraceError(.corruptChunk("sample chunk with no samples")) }
             let flags = try r.byte()
-            guard flags & ~3 == 0 else { throw PanTraceError(.corruptChunk("unknown sample-chunk flags 0x\(String(flags, radix: 16))")) }
-            try decodeSamples(
-                count: count, hasOptional: flags & 1 != 0, reader: &r, version: version, grid: grid, samples: &samples, scratch: &scratch)
-            result = .samples(firstIndex: first, isFinal: flags & 2 != 0)
+            let known = version >= 3 ? SampleFlags.known : SampleFlags.mask | SampleFlags.final
+            guard flags & ~known == 0, flags & SampleFlags.mask == 0 || flags & (SampleFlags.everyLocation | SampleFlags.everyTouchCount) == 0
+            else { throw PanTraceError(.corruptChunk("unknown sample-chunk flags 0x\(String(flags, radix: 16))")) }
+            try decodeSamples(count: count, flags: flags, reader: &r, version: version, grid: grid, samples: &samples, scratch: &scratch)
+            result = .samples(firstIndex: first, isFinal: flags & SampleFlags.final != 0)
         }
         return result
     }
 
     private static func decodeSamples(
-        count: Int, hasOptional: Bool, reader r: inout ByteReader, version: Int, grid: SampleGrid,
+        count: Int, flags: UInt8, reader r: inout ByteReader, version: Int, grid: SampleGrid,
         samples: inout [PanSample], scratch s: inout DecodeScratch
     ) throws(PanTraceError) {
         // Phase runs must cover exactly `count` samples.
         s.phase.removeAll(keepingCapacity: true)
         while s.phase.count < count {
-            let code = try r.varint()
+            let code: UInt64, run: Int
+            if version >= 3 {
+                // One varint a run: (run − 1) << 2 | phase.
+                let packed = try r.count("phase run", limit: (count - s.phase.count - 1) << 2 | 3)
+                (code, run) = (UInt64(packed & 3), packed >> 2 + 1)
+                guard run <= count - s.phase.count else {
+                    throw PanTraceError(.corruptChunk("phase run of \(run) past the chunk's \(count) samples at payload byte \(r.offset)"))
+                }
+            } else {
+                code = try r.varint()
+                run = try r.count("phase run", limit: count - s.phase.count)
+                guard run >= 1 else { throw PanTraceError(.corruptChunk("empty phase run at payload byte \(r.offset)")) }
+            }
             guard code <= 3, let phase = GesturePhase(rawValue: UInt8(code)) else {
                 throw PanTraceError(.corruptChunk("unknown phase code \(code) at payload byte \(r.offset)"))
             }
-            let run = try r.count("phase run", limit: count - s.phase.count)
-            guard run >= 1 else { throw PanTraceError(.corruptChunk("empty phase run at payload byte \(r.offset)")) }
             s.phase.append(contentsOf: repeatElement(phase, count: run))
         }
+        let predictsX = flags & SampleFlags.velocityPredictsX != 0, predictsY = flags & SampleFlags.velocityPredictsY != 0
+        var multiplier: Int64 = 0
+        if predictsX || predictsY {
+            guard let m = VelocityPrediction.multiplier(for: grid) else {
+                throw PanTraceError(.corruptChunk("translation predicted from velocity on a grid that does not allow it"))
+            }
+            multiplier = m
+        }
         try ColumnCoding.decode(count: count, from: &r, into: &s.time, version: version)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.tx, version: version)
-        try ColumnCoding.decode(count: count, from: &r, into: &s.ty, version: version)
+        let firstX = try translation(predicted: predictsX, count: count, from: &r, into: &s.tx, version: version)
+        let firstY = try translation(predicted: predictsY, count: count, from: &r, into: &s.ty, version: version)
         try ColumnCoding.decode(count: count, from: &r, into: &s.vx, version: version)
         try ColumnCoding.decode(count: count, from: &r, into: &s.vy, version: version)
+        if let firstX { VelocityPrediction.undo(first: firstX, &s.tx, time: s.time, velocity: s.vx, count: count, multiplier: multiplier) }
+        if let firstY { VelocityPrediction.undo(first: firstY, &s.ty, time: s.time, velocity: s.vy, count: count, multiplier: multiplier) }
+        let hasMask = flags & SampleFlags.mask != 0
+        let everyLocation = flags & SampleFlags.everyLocation != 0, everyTouchCount = flags & SampleFlags.everyTouchCount != 0
         var masks: ArraySlice<UInt8> = []
-        var touchValues: [Int64] = []
-        if hasOptional {
+        var locations = everyLocation ? count : 0, touchCount = everyTouchCount ? count : 0
+        if hasMask {
             masks = try r.raw(count)
-            var locations = 0, touchCount = 0
             for m in masks {
                 guard m & ~3 == 0 else { throw PanTraceError(.corruptChunk("unknown optional-column mask 0x\(String(m, radix: 16))")) }
                 locations += Int(m & 1)
                 touchCount += Int((m >> 1) & 1)
             }
+        }
+        // Version 2 writes both location columns whenever there is a mask, even empty ones;
+        // version 3 only when some sample has a location.
+        if version >= 3 ? locations > 0 : hasMask {
             try ColumnCoding.decode(count: locations, from: &r, into: &s.lx, version: version)
             try ColumnCoding.decode(count: locations, from: &r, into: &s.ly, version: version)
-            touchValues.reserveCapacity(touchCount)
-            for _ in 0..<touchCount { touchValues.append(Int64(try r.count("touch count", limit: 1000))) }
+        }
+        if touchCount > 0 {
+            if version >= 3 {
+                try ColumnCoding.decode(count: touchCount, from: &r, into: &s.touches, version: version)
+                for i in 0..<touchCount where !(0...1000).contains(s.touches[i]) {
+                    throw PanTraceError(.corruptChunk("touch count \(s.touches[i]) exceeds the limit of 1000"))
+                }
+            } else {
+                if s.touches.count < touchCount { s.touches.append(contentsOf: repeatElement(0, count: touchCount - s.touches.count)) }
+                for i in 0..<touchCount { s.touches[i] = Int64(try r.count("touch count", limit: 1000)) }
+            }
         }
         let tps = grid.timeTicksPerSecond
         let pps = Double(grid.positionTicksPerPoint), vps = Double(grid.velocityTicksPerPointPerSecond)
@@ -182,33 +273,49 @@ enum ChunkPayload {
         // every chunk would defeat the array's geometric growth and copy every earlier sample
         // again at each chunk.
         if samples.isEmpty { samples.reserveCapacity(count) }
-        if !hasOptional {
-            appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)
+        if locations == 0, touchCount == 0 {
+            appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)  // Interop/SampleKernels.swift
             return
         }
         var li = 0, ti = 0
+        let uniform: UInt8 = (everyLocation ? 1 : 0) | (everyTouchCount ? 2 : 0)
         for i in 0..<count {
             var sample = PanSample(
                 time: Double(s.time[i]) / tps, phase: s.phase[i],
                 translation: PanVector(x: Double(s.tx[i]) / pps, y: Double(s.ty[i]) / pps),
                 velocity: PanVector(x: Double(s.vx[i]) / vps, y: Double(s.vy[i]) / vps))
-            if hasOptional {
-                let m = masks[masks.startIndex + i]
-                if m & 1 != 0 {
-                    // Version 2 stores location − translation (see encodeSamples).
-                    let x = version >= 2 ? s.lx[li] &+ s.tx[i] : s.lx[li], y = version >= 2 ? s.ly[li] &+ s.ty[i] : s.ly[li]
-                    try checkTick(x, scale: pps, field: "location.x", sample: i)
-                    try checkTick(y, scale: pps, field: "location.y", sample: i)
-                    sample.location = PanVector(x: Double(x) / pps, y: Double(y) / pps)
-                    li += 1
-                }
-                if m & 2 != 0 {
-                    sample.touches = Int(touchValues[ti])
-                    ti += 1
-                }
+            let m = hasMask ? masks[masks.startIndex + i] : uniform
+            if m & 1 != 0 {
+                // From version 2 on the file stores location − translation (see encodeSamples).
+                let x = version >= 2 ? s.lx[li] &+ s.tx[i] : s.lx[li], y = version >= 2 ? s.ly[li] &+ s.ty[i] : s.ly[li]
+                try checkTick(x, scale: pps, field: "location.x", sample: i)
+                try checkTick(y, scale: pps, field: "location.y", sample: i)
+                sample.location = PanVector(x: Double(x) / pps, y: Double(y) / pps)
+                li += 1
+            }
+            if m & 2 != 0 {
+                sample.touches = Int(s.touches[ti])
+                ti += 1
             }
             samples.append(sample)
         }
+    }
+
+    /// A translation column: on its own, or (`predicted`) its first value as a varint and the
+    /// residuals after velocity prediction, which are left in `values[0..<count − 1]` for
+    /// ``VelocityPrediction/undo(first:_:time:velocity:count:multiplier:)``; returns that
+    /// first value then.
+    private static func translation(
+        predicted: Bool, count: Int, from r: inout ByteReader, into values: inout [Int64], version: Int
+    ) throws(PanTraceError) -> Int64? {
+        guard predicted else {
+            try ColumnCoding.decode(count: count, from: &r, into: &values, version: version)
+            return nil
+        }
+        let first = try r.signed()
+        try ColumnCoding.decode(count: count - 1, from: &r, into: &values, version: version)
+        if values.count < count { values.append(contentsOf: repeatElement(0, count: count - values.count)) }
+        return first
     }
 }
 
@@ -236,20 +343,6 @@ extension ChunkPayload {
             throw PanTraceError(.invalidSample("\(field) of \(ticks) ticks is beyond what the grid stores exactly"), sample: index)
         }
     }
-
-    /// The samples of a chunk without optional columns: the columns hold at least `count`
-    /// values each (``ColumnCoding/decode(count:from:into:version:)``).
-    private static func appendPlain(
-        count: Int, from s: DecodeScratch, scales: (time: Double, position: Double, velocity: Double), to samples: inout [PanSample]
-    ) {
-        for i in 0..<count {
-            samples.append(
-                PanSample(
-                    time: Double(s.time[i]) / scales.time, phase: s.phase[i],
-                    translation: PanVector(x: Double(s.tx[i]) / scales.position, y: Double(s.ty[i]) / scales.position),
-                    velocity: PanVector(x: Double(s.vx[i]) / scales.velocity, y: Double(s.vy[i]) / scales.velocity)))
-        }
-    }
 }
 
 /// Column buffers reused across chunks so decoding a file does not allocate per chunk.
@@ -262,6 +355,7 @@ struct DecodeScratch {
     var vy: [Int64] = []
     var lx: [Int64] = []
     var ly: [Int64] = []
+    var touches: [Int64] = []
 }
 
 /// Turns a `DecodingError` into one short phrase naming the key path, for one-line errors.

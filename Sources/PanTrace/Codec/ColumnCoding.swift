@@ -40,7 +40,11 @@ enum ColumnCoding {
     /// if there is one, the first `order` residuals as zigzag varints, then the remaining
     /// residuals (minus the bias) as Rice codes, padded to a whole byte.
     static func encode(_ values: [Int64], into writer: inout ByteWriter) {
-        let choice = choose(values)
+        encode(values, choice: choose(values), into: &writer)
+    }
+
+    /// ``encode(_:into:)`` with the prediction ``choose(_:)`` made for `values`.
+    static func encode(_ values: [Int64], choice: Choice, into writer: inout ByteWriter) {
         writer.byte(UInt8(choice.order << 6 | (choice.bias != 0 ? 1 << 5 : 0) | choice.k))
         if choice.bias != 0 { writer.signed(choice.bias) }
         // The first values use the orders their history allows: 0, 1, 2 …
@@ -69,7 +73,7 @@ enum ColumnCoding {
     /// zigzag residuals of every candidate (orders 0–3, and order 1 less its mean) and keeps
     /// the one whose estimated Rice size is least; the second counts that candidate's exact
     /// bits for the three parameters around log₂ of its mean.
-    private static func choose(_ v: [Int64]) -> Choice {
+    static func choose(_ v: [Int64]) -> Choice {
         let n = v.count
         guard n > 0 else { return Choice(order: 0, bias: 0, k: 0, bits: 0) }
         // The first values are varints at orders 0, 1, 2: their cost is the head of each order,
@@ -151,8 +155,21 @@ enum ColumnCoding {
         return q < UInt64(escapeQuotient) ? q + 1 : UInt64(escapeQuotient + 7 + 64 - z.leadingZeroBitCount) &- UInt64(k)
     }
 
+    /// The bytes ``encode(_:choice:into:)`` writes for `values`.
+    static func size(_ values: [Int64], _ choice: Choice) -> Int {
+        var bytes = 1 + (choice.bias != 0 ? varintBytes(zigzag(choice.bias)) : 0) + (choice.bits + 7) / 8
+        var p1: Int64 = 0, p2: Int64 = 0, p3: Int64 = 0
+        for i in 0..<min(choice.order, values.count) {
+            bytes += varintBytes(zigzag(residual(values[i], p1, p2, p3, order: i)))
+            p3 = p2
+            p2 = p1
+            p1 = values[i]
+        }
+        return bytes
+    }
+
     @inline(__always)
-    private static func varintBytes(_ z: UInt64) -> Int { max(1, (64 - z.leadingZeroBitCount + 6) / 7) }
+    static func varintBytes(_ z: UInt64) -> Int { max(1, (64 - z.leadingZeroBitCount + 6) / 7) }
 
     @inline(__always)
     private static func varintBits(_ z: UInt64) -> Int { 8 * varintBytes(z) }

@@ -17,10 +17,17 @@ enum MetadataCoding {
         case createdSeconds
         /// Version 2: `source` as an index into ``knownSources``.
         case sourceCode
+        /// Version 3: tags, each an index into ``knownTags`` or a string.
+        case tagCodes
     }
 
     /// The sources a version 2 header stores as one byte (tag 12), by index.
     static let knownSources = ["browser", "ios", "synthetic", "import:csv", "import:jsonl", "import:getevent", "import:pantrace"]
+    /// The tags a version 3 header stores as one byte (tag 13, codes 1…): PanTrace's own
+    /// vocabulary, the kinds and scenarios `pantrace synth` labels its gestures with.
+    static let knownTags = [
+        "edge-back", "swipe-down", "slow-complete", "slow-abort", "quick-flick", "flick-back", "hesitate-go", "overshoot-return"
+    ]
     static let defaultCreated = "1970-01-01T00:00:00Z"
     static let defaultSource = "unknown"
     static let defaultVelocity = TraceMetadata.recordedVelocity
@@ -28,7 +35,10 @@ enum MetadataCoding {
     static let maximumStringBytes = 1 << 16
     static let maximumTags = 1024
 
-    static func encode(_ m: TraceMetadata, into w: inout ByteWriter) throws(PanTraceError) {
+    /// Writes the fields of `m` in the newest version. `name` is the file's name without
+    /// `.pantrace` when known: an id equal to it is left out (version 3 reads it back from
+    /// the name).
+    static func encode(_ m: TraceMetadata, name: String? = nil, into w: inout ByteWriter) throws(PanTraceError) {
         func string(_ tag: Tag, _ value: String) {
             w.varint(tag.rawValue)
             text(value)
@@ -50,7 +60,7 @@ enum MetadataCoding {
         for tag in m.tags { try check(tag) }
         guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
         _ = try m.screen.validated()
-        string(.id, m.id)
+        if m.id != name { string(.id, m.id) }
         if let seconds = CanonicalTime.seconds(m.created) {
             if m.created != defaultCreated {
                 w.varint(Tag.createdSeconds.rawValue)
@@ -80,9 +90,23 @@ enum MetadataCoding {
             w.byte(UInt8(code))
         }
         if !m.tags.isEmpty {
-            w.varint(Tag.tags.rawValue)
-            w.varint(UInt64(m.tags.count))
-            for tag in m.tags { text(tag) }
+            let codes = m.tags.map { knownTags.firstIndex(of: $0) }
+            if codes.contains(where: { $0 != nil }) {
+                w.varint(Tag.tagCodes.rawValue)
+                w.varint(UInt64(m.tags.count))
+                for (tag, code) in zip(m.tags, codes) {
+                    if let code {
+                        w.varint(UInt64(code + 1))
+                    } else {
+                        w.varint(0)
+                        text(tag)
+                    }
+                }
+            } else {
+                w.varint(Tag.tags.rawValue)
+                w.varint(UInt64(m.tags.count))
+                for tag in m.tags { text(tag) }
+            }
         }
         if !m.notes.isEmpty { string(.notes, m.notes) }
         if m.velocityOrigin != defaultVelocity { string(.velocity, m.velocityOrigin) }
@@ -107,7 +131,9 @@ enum MetadataCoding {
     }
 
     /// Decodes the fields of a version `version` header; an absent field takes its default.
-    static func decode(_ r: inout ByteReader, version: Int) throws(PanTraceError) -> TraceMetadata {
+    /// From version 3 the id may be absent: it is then `name` (the file's name without
+    /// `.pantrace`), or empty when the bytes came without one.
+    static func decode(_ r: inout ByteReader, version: Int, name: String? = nil) throws(PanTraceError) -> TraceMetadata {
         var m = TraceMetadata(id: "", created: defaultCreated, source: defaultSource, velocityOrigin: defaultVelocity)
         var seen: UInt64 = 0  // a bit per tag
         var sawID = false
@@ -121,7 +147,8 @@ enum MetadataCoding {
         }
         while true {
             let raw = try r.varint()
-            guard let tag = Tag(rawValue: raw), version >= 2 || raw <= Tag.extra.rawValue else {
+            let newest: Tag = version >= 3 ? .tagCodes : version == 2 ? .sourceCode : .extra
+            guard let tag = Tag(rawValue: raw), raw <= newest.rawValue else {
                 throw PanTraceError(.badHeader("unknown metadata field \(raw)"))
             }
             if tag == .end { break }
@@ -130,6 +157,7 @@ enum MetadataCoding {
                 switch tag {
                 case .createdSeconds: Tag.created.rawValue
                 case .sourceCode: Tag.source.rawValue
+                case .tagCodes: Tag.tags.rawValue
                 default: raw
                 }
             guard seen & (1 << slot) == 0 else { throw PanTraceError(.badHeader("metadata field \(raw) appears twice")) }
@@ -163,6 +191,12 @@ enum MetadataCoding {
             case .tags:
                 let count = try r.count("tag count", limit: maximumTags)
                 for _ in 0..<count { m.tags.append(try string()) }
+            case .tagCodes:
+                let count = try r.count("tag count", limit: maximumTags)
+                for _ in 0..<count {
+                    let code = try r.count("tag code", limit: knownTags.count)
+                    m.tags.append(code == 0 ? try string() : knownTags[code - 1])
+                }
             case .notes: m.notes = try string()
             case .velocity: m.velocityOrigin = try string()
             case .extra:
@@ -185,7 +219,10 @@ enum MetadataCoding {
                 }
             }
         }
-        guard sawID else { throw PanTraceError(.badHeader("metadata has no id")) }
+        if !sawID {
+            guard version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
+            m.id = name ?? ""
+        }
         return m
     }
 

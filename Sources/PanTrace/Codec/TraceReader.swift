@@ -51,7 +51,7 @@ public final class TraceReader {
     public func read(contentsOf path: String) throws(PanTraceError) -> TraceFile {
         let bytes = try FileDescriptor.readAll(path, limit: configuration.maximumFileBytes)
         do {
-            var file = try decode(bytes)
+            var file = try decode(bytes, name: HeaderFormat.name(ofPath: path))
             file.warnings = file.warnings.map { $0.in(file: path) }
             return file
         } catch {
@@ -59,8 +59,23 @@ public final class TraceReader {
         }
     }
 
-    /// Decodes a whole file held in memory.
-    public func decode(_ bytes: [UInt8]) throws(PanTraceError) -> TraceFile {
+    /// Decodes a whole file held in memory. `name` is the file's name without `.pantrace`
+    /// (``HeaderFormat/name(ofPath:)``), the id of a version 3 file whose header leaves it
+    /// out; without a name such a file's id is empty.
+    public func decode(_ bytes: [UInt8], name: String? = nil) throws(PanTraceError) -> TraceFile {
+        var samples: [PanSample] = []
+        var file = try decode(bytes, into: &samples, name: name)
+        file.trace.samples = samples
+        return file
+    }
+
+    /// Decodes a whole file held in memory into `samples`, which it replaces, keeping its
+    /// capacity: decoding file after file (or one long trace again and again) into the same
+    /// array allocates nothing in proportion to the samples once the array is large enough.
+    /// The returned file's trace has no samples: they are in `samples`. After an error,
+    /// `samples` holds whatever was decoded before it.
+    public func decode(_ bytes: [UInt8], into samples: inout [PanSample], name: String? = nil) throws(PanTraceError) -> TraceFile {
+        samples.removeAll(keepingCapacity: true)
         guard !bytes.isEmpty else { throw PanTraceError(.emptyFile) }
         // Take the buffers out of the state (leaving it empty) so they are uniquely referenced:
         // otherwise the first mutation would copy them.
@@ -72,7 +87,9 @@ public final class TraceReader {
             state.payload = payload
             state.scratch = scratch
         }
-        var run = DecodeRun(bytes: bytes, configuration: configuration)
+        var run = DecodeRun(bytes: bytes, configuration: configuration, name: name)
+        swap(&run.samples, &samples)
+        defer { swap(&run.samples, &samples) }
         while run.offset < bytes.count {
             let start = run.offset
             switch try run.inflateChunk(at: start, with: inflater, into: &payload) {
@@ -127,8 +144,11 @@ private struct DecodeRun {
     var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
     var sawEnd = false, isTruncated = false
 
-    init(bytes: [UInt8], configuration: TraceReader.Configuration) {
+    let name: String?
+
+    init(bytes: [UInt8], configuration: TraceReader.Configuration, name: String?) {
         self.bytes = bytes
+        self.name = name
         self.configuration = configuration
     }
 
@@ -195,7 +215,7 @@ private struct DecodeRun {
         var r = ByteReader(payload)
         var payloads = 0
         if chunk == 0 {
-            (version, grid, metadata) = try ChunkPayload.decodeHeader(&r)
+            (version, grid, metadata) = try ChunkPayload.decodeHeader(&r, name: name)
             payloads = 1
         }
         while payloads == 0 || !r.isAtEnd {
@@ -204,7 +224,7 @@ private struct DecodeRun {
             }
             guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
             let before = samples.count
-            let decoded = try ChunkPayload.decode(&r, version: version, grid: grid, samples: &samples, scratch: &scratch)
+            let decoded = try ChunkPayload.decode(&r, version: version, grid: grid, name: name, samples: &samples, scratch: &scratch)
             try apply(decoded, before: before)
             payloads += 1
         }
@@ -255,7 +275,7 @@ private struct DecodeRun {
             warnings.append(isTruncated ? cut : PanTraceError(.truncated, chunk: chunk, byteOffset: bytes.count))
         }
         return TraceFile(
-            trace: Trace(metadata: metadata, samples: samples, grid: grid), chunkCount: chunksRead, byteCount: bytes.count,
+            trace: Trace(metadata: metadata, samples: [], grid: grid), chunkCount: chunksRead, byteCount: bytes.count,
             isComplete: sawEnd && !isTruncated && skipped == 0, warnings: warnings, skippedChunks: skipped)
     }
 }

@@ -80,6 +80,8 @@ public final class TraceWriter {
     public private(set) var chunkCount = 0
 
     private let configuration: Configuration
+    /// The file's name without `.pantrace`, when known: an id equal to it is not stored.
+    private let name: String?
     private let sink: any ChunkSink
     private let deflater: GzipDeflater
     private var pending = QuantizedColumns()
@@ -104,22 +106,25 @@ public final class TraceWriter {
         let file = try FileDescriptor.createUnpublished(path)
         do {
             try self.init(
-                sink: FileSink(file, synchronizes: configuration.synchronizesEachChunk), metadata: metadata, grid: grid, configuration: configuration)
+                sink: FileSink(file, synchronizes: configuration.synchronizesEachChunk), metadata: metadata, grid: grid, configuration: configuration,
+                name: HeaderFormat.name(ofPath: path))
         } catch {
             throw error.in(file: path)
         }
     }
 
     init(
-        sink: any ChunkSink, metadata: TraceMetadata, grid: SampleGrid, configuration: Configuration, deflater: GzipDeflater? = nil
+        sink: any ChunkSink, metadata: TraceMetadata, grid: SampleGrid, configuration: Configuration, deflater: GzipDeflater? = nil,
+        name: String? = nil
     ) throws(PanTraceError) {
         precondition(grid.isValid, "grid scales must be 1…1e9")
         self.sink = sink
+        self.name = name
         self.metadata = metadata
         self.grid = grid
         self.configuration = configuration
         self.deflater = deflater ?? GzipDeflater(level: Int32(configuration.compressionLevel))
-        let header = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata)
+        let header = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata, name: name)
         if configuration.groupsChunks {
             try writeChunk(header)
         } else {
@@ -188,12 +193,12 @@ public final class TraceWriter {
         precondition(!isFinished, "updateMetadata after finish()")
         if heldHeader != nil, pending.isEmpty {
             // Nothing is written yet: the new metadata simply replaces the held header's.
-            heldHeader = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata)
+            heldHeader = try ChunkPayload.encodeHeader(grid: grid, metadata: metadata, name: name)
             self.metadata = metadata
             return
         }
         try flush()
-        try writeChunk(ChunkPayload.encodeMetadata(metadata))
+        try writeChunk(ChunkPayload.encodeMetadata(metadata, name: name))
         self.metadata = metadata
     }
 
@@ -213,7 +218,7 @@ public final class TraceWriter {
 
     private func sealChunk(isFinal: Bool) throws(PanTraceError) {
         let first = sampleCount - pending.count
-        try writeChunk(ChunkPayload.encodeSamples(pending, firstIndex: first, isFinal: isFinal))
+        try writeChunk(ChunkPayload.encodeSamples(pending, grid: grid, firstIndex: first, isFinal: isFinal))
         pending.removeAll()
         lastSealedTime = lastTime
     }
@@ -261,13 +266,16 @@ public final class TraceEncoder {
         self.deflater = GzipDeflater(level: Int32(configuration.compressionLevel))
     }
 
-    /// The bytes of `trace` as a complete `.pantrace` file.
+    /// The bytes of `trace` as a complete `.pantrace` file. `name` is the name the file will
+    /// have, without `.pantrace` (``HeaderFormat/name(ofPath:)``): an id equal to it is left
+    /// out of the header, and a reader given the file's path reads it back from there.
     /// - Throws: ``PanTraceError`` naming the first invalid sample.
-    public func encode(_ trace: Trace) throws(PanTraceError) -> [UInt8] {
+    public func encode(_ trace: Trace, name: String? = nil) throws(PanTraceError) -> [UInt8] {
         // Without grouping every chunk is its own member, written as it is sealed: the writer's job.
         guard configuration.groupsChunks else {
             let sink = MemorySink()
-            let writer = try TraceWriter(sink: sink, metadata: trace.metadata, grid: trace.grid, configuration: configuration, deflater: deflater)
+            let writer = try TraceWriter(
+                sink: sink, metadata: trace.metadata, grid: trace.grid, configuration: configuration, deflater: deflater, name: name)
             try writer.append(contentsOf: trace.samples)
             try writer.finish()
             return sink.bytes
@@ -286,9 +294,9 @@ public final class TraceEncoder {
         columns.removeAll()
         var output: [UInt8] = []
         let grid = trace.grid
-        try ChunkPayload.encodeHeader(grid: grid, metadata: trace.metadata, into: &payload)
+        try ChunkPayload.encodeHeader(grid: grid, metadata: trace.metadata, name: name, into: &payload)
         func seal(_ first: Int, isFinal: Bool) {
-            ChunkPayload.encodeSamples(columns, firstIndex: first, isFinal: isFinal, into: &payload)
+            ChunkPayload.encodeSamples(columns, grid: grid, firstIndex: first, isFinal: isFinal, into: &payload)
             if payload.bytes.count >= configuration.groupBytes {
                 deflater.appendMember(of: payload.bytes, to: &output)
                 payload.bytes.removeAll(keepingCapacity: true)
@@ -325,8 +333,10 @@ public final class TraceEncoder {
     }
 
     /// The bytes of `trace` as a complete `.pantrace` file, with a one-off encoder.
-    public static func encode(_ trace: Trace, configuration: TraceWriter.Configuration = .archive) throws(PanTraceError) -> [UInt8] {
-        try TraceEncoder(configuration: configuration).encode(trace)
+    public static func encode(
+        _ trace: Trace, configuration: TraceWriter.Configuration = .archive, name: String? = nil
+    ) throws(PanTraceError) -> [UInt8] {
+        try TraceEncoder(configuration: configuration).encode(trace, name: name)
     }
 
     /// Writes `trace` to a new file at `path` (never overwriting).
@@ -336,7 +346,7 @@ public final class TraceEncoder {
     public static func write(_ trace: Trace, to path: String, configuration: TraceWriter.Configuration = .archive) throws(PanTraceError) {
         let bytes: [UInt8]
         do {
-            bytes = try encode(trace, configuration: configuration)
+            bytes = try encode(trace, configuration: configuration, name: HeaderFormat.name(ofPath: path))
         } catch {
             throw error.in(file: path)
         }

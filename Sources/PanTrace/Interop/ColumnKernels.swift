@@ -183,21 +183,38 @@ extension ColumnCoding {
         let kk = UInt64(k)
         var index = range.lowerBound
         // The fast path, while a whole word can be loaded: parameters up to 31 (all of version
-        // 2) and no escape. Anything else leaves the value to the general loop.
-        if k <= 31 {
-            let lowShift = UInt64(63 - k)
-            while index < range.upperBound, next <= wordLimit {
-                refillWord()
-                let zeros = buffer.leadingZeroBitCount
-                guard zeros < escapeQuotient else { break }
-                let rest = buffer &<< UInt64(zeros + 1)
-                buffer = rest &<< kk
-                available -= zeros + 1 + k
-                out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
-                index += 1
+        // 2 and 3) and no escape. After each refill (56 bits or more in the window) it decodes
+        // values for as long as a whole one is in the window: a value of a few bits does not
+        // pay for a refill each. Anything else (an escape, the last bytes, version 1's wide
+        // parameters) is one value of the general path, after which the fast path resumes: a
+        // column that jumps once is not left to the slow loop for the rest of its length.
+        let fast = k <= 31
+        let lowShift = UInt64(63 - min(k, 31))
+        let end = range.upperBound
+        while index < end {
+            if fast {
+                fast: while next <= wordLimit {
+                    refillWord()
+                    while true {
+                        let zeros = buffer.leadingZeroBitCount
+                        // An escape (or a run of zeros too long) goes to the general path.
+                        // Checked first: otherwise a long run would wait for a refill that
+                        // cannot come.
+                        guard zeros < escapeQuotient else { break fast }
+                        // Taken only when every bit of it is among the `available` ones: with
+                        // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after
+                        // a refill (56 or more) one always is.
+                        let length = zeros + 1 + k
+                        guard length <= available else { break }
+                        let rest = buffer &<< UInt64(zeros + 1)
+                        buffer = rest &<< kk
+                        available -= length
+                        out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
+                        index += 1
+                        if index == end { return next - available / 8 }
+                    }
+                }
             }
-        }
-        while index < range.upperBound {
             refill()
             let zeros = buffer.leadingZeroBitCount
             let z: UInt64
@@ -280,6 +297,30 @@ extension ColumnCoding {
                     p2 = p1
                     p1 = value
                     v[i] = value
+                }
+            }
+        }
+    }
+}
+
+extension VelocityPrediction {
+    /// Rebuilds a translation column in place: `x[0] = first`, then
+    /// `x[i] = x[i−1] + r[i−1] + step(v[i−1], v[i], t[i] − t[i−1])`, where `r` are the
+    /// residuals the column holds in its first `count − 1` elements on entry.
+    static func undo(first: Int64, _ x: inout [Int64], time: [Int64], velocity: [Int64], count: Int, multiplier m: Int64) {
+        precondition(count >= 1 && x.count >= count && time.count >= count && velocity.count >= count, "columns sized before use")
+        x.withUnsafeMutableBufferPointer { x in
+            time.withUnsafeBufferPointer { t in
+                velocity.withUnsafeBufferPointer { v in
+                    var previous = first
+                    var residual = x[0]
+                    x[0] = first
+                    for i in 1..<max(1, count) {
+                        let next = i < count - 1 ? x[i] : 0
+                        previous = previous &+ residual &+ step(v[i - 1], v[i], t[i] &- t[i - 1], m)
+                        x[i] = previous
+                        residual = next
+                    }
                 }
             }
         }

@@ -42,6 +42,7 @@ final class GzipInflater {
 
     /// Inflates the member starting at `offset` in `input` into `output` (replacing its contents).
     func inflateMember(_ input: [UInt8], from offset: Int, limit: Int, into output: inout [UInt8]) -> Outcome {
+        if let consumed = Self.copyStoredMember(input, from: offset, limit: limit, into: &output) { return .complete(consumed: consumed) }
         output.removeAll(keepingCapacity: true)
         inflateReset(stream)
         return input.withUnsafeBufferPointer { all -> Outcome in
@@ -86,6 +87,40 @@ final class GzipInflater {
                     return .corrupt(message: "zlib status \(status)", at: offset + consumed)
                 }
             }
+        }
+    }
+
+    /// The fast path for what the archive writer makes: a member with a plain 10-byte header
+    /// (no optional fields) whose deflate data is only stored blocks (RFC 1951 §3.2.4) is
+    /// copied out and its CRC-32 and length checked here, without zlib's stream machinery,
+    /// which costs more than the copy for a file of a few hundred bytes. Returns the bytes the
+    /// member takes, or nil for anything else (another block type, a header field, a cut-off
+    /// or damaged member, output over `limit`): zlib then reads the member from the start and
+    /// reports what it finds, so the outcome never depends on which path read it.
+    static func copyStoredMember(_ input: [UInt8], from offset: Int, limit: Int, into output: inout [UInt8]) -> Int? {
+        input.withUnsafeBufferPointer { b -> Int? in
+            guard offset >= 0, b.count - offset >= 10 + 5 + 8, b[offset] == 0x1f, b[offset + 1] == 0x8b, b[offset + 2] == 8, b[offset + 3] == 0 else {
+                return nil
+            }
+            output.removeAll(keepingCapacity: true)
+            var at = offset + 10
+            var isFinal = false
+            while !isFinal {
+                // A stored block: BFINAL in bit 0, BTYPE 00 in bits 1–2, then byte-aligned LEN, NLEN.
+                guard b.count - at >= 5, b[at] & 0b110 == 0 else { return nil }
+                isFinal = b[at] & 1 != 0
+                let length = Int(b[at + 1]) | Int(b[at + 2]) << 8
+                let complement = Int(b[at + 3]) | Int(b[at + 4]) << 8
+                guard length ^ complement == 0xffff, b.count - at - 5 >= length, output.count + length <= limit else { return nil }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: b[(at + 5)..<(at + 5 + length)]))
+                at += 5 + length
+            }
+            guard b.count - at >= 8 else { return nil }
+            let stored = UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
+            let size = UInt32(b[at + 4]) | UInt32(b[at + 5]) << 8 | UInt32(b[at + 6]) << 16 | UInt32(b[at + 7]) << 24
+            let crc = output.withUnsafeBufferPointer { UInt32(crc32_z(0, $0.baseAddress, $0.count)) }
+            guard crc == stored, size == UInt32(truncatingIfNeeded: output.count) else { return nil }
+            return at + 8 - offset
         }
     }
 }
