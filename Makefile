@@ -65,9 +65,9 @@ bench: setup
 	.build/release/EngineBench
 	.build/release/CaptureBench
 	.build/release/ReplayBench
-	Benchmarks/tune/run.sh
-	$(SWIFT) build -c release --product pantrace
 	@$(MAKE) --no-print-directory .venv-bench/pinned
+	.venv-bench/bin/python Benchmarks/tune/peer.py .build/release/TuneBench
+	$(SWIFT) build -c release --product pantrace
 	.venv-bench/bin/python Benchmarks/size_floor.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
@@ -75,11 +75,11 @@ bench: setup
 	.venv/bin/python Benchmarks/viewer/latency.py
 
 # The benchmark-only Python packages (numpy, pyarrow, zstandard), pinned in
-# Benchmarks/requirements-codec.txt, in their own venv so the test venv stays small.
-.venv-bench/pinned: Benchmarks/requirements-codec.txt
-	@echo "bench: installing Benchmarks/requirements-codec.txt into .venv-bench"
+# Benchmarks/requirements.txt, in their own venv so the test venv stays small.
+.venv-bench/pinned: Benchmarks/requirements.txt
+	@echo "bench: installing Benchmarks/requirements.txt into .venv-bench"
 	python3 -m venv .venv-bench
-	.venv-bench/bin/pip install --quiet -r Benchmarks/requirements-codec.txt
+	.venv-bench/bin/pip install --quiet -r Benchmarks/requirements.txt
 	@touch $@
 
 # libFuzzer on the .pantrace reader (bounded: FUZZ_TIME seconds).

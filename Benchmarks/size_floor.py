@@ -16,7 +16,7 @@ seed 2026, 120 Hz, default noise), then prints, each as a ratio to the PanTrace 
   runs interleaved, medians with their ranges.
 
 Usage: .venv-bench/bin/python Benchmarks/size_floor.py [--count N] [--repeats R]
-Needs the pinned packages of Benchmarks/requirements-codec.txt (scripts/setup.sh bench makes
+Needs the pinned packages of Benchmarks/requirements.txt (`make .venv-bench/pinned` makes
 .venv-bench) and release builds of `pantrace` and `CodecBench`.
 """
 

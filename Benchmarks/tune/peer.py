@@ -1,6 +1,7 @@
 """The tune sweep against plain numpy, interleaved in one run (issue 17, Tune).
 
-Usage: python Benchmarks/tune/peer.py .build/release/TuneBench [--repeats N]
+Usage: .venv-bench/bin/python Benchmarks/tune/peer.py .build/release/TuneBench [--repeats N]
+(`make bench` makes .venv-bench from the pinned Benchmarks/requirements.txt, numpy among them.)
 
 Starts `TuneBench --serve`, which builds 10,000 synthetic swipes, admits them for
 `swipe-dismiss` and writes each trace's statistic p0 (the release progress D1 compares), its
