@@ -189,8 +189,12 @@ extension ColumnCoding {
         // parameters) is one value of the general path, after which the fast path resumes: a
         // column that jumps once is not left to the slow loop for the rest of its length.
         let fast = k <= 31
-        let lowShift = UInt64(63 - min(k, 31))
         let end = range.upperBound
+        // A value of the fast path is the top `zeros + 1 + k` bits of the window, read as one
+        // number: that is 2ᵏ (the stop bit) plus the remainder, so the quotient is added as
+        // (zeros − 1) · 2ᵏ. One shift reads it (its length is at least 25 bits short of 64).
+        let k1 = k &+ 1
+        let quotientBase = (0 &- (UInt64(1) &<< kk))  // −2ᵏ, wrapping
         while index < end {
             if fast {
                 fast: while next <= wordLimit {
@@ -204,13 +208,13 @@ extension ColumnCoding {
                         // Taken only when every bit of it is among the `available` ones: with
                         // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after
                         // a refill (56 or more) one always is.
-                        let length = zeros + 1 + k
+                        let length = zeros &+ k1
                         guard length <= available else { break }
-                        let rest = buffer &<< UInt64(zeros + 1)
-                        buffer = rest &<< kk
-                        available -= length
-                        out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
-                        index += 1
+                        let top = buffer &>> UInt64(truncatingIfNeeded: 64 &- length)
+                        buffer = buffer &<< UInt64(truncatingIfNeeded: length)
+                        available &-= length
+                        out[index] = unzigzag(top &+ (UInt64(zeros) &<< kk) &+ quotientBase) &+ bias
+                        index &+= 1
                         if index == end { return next - available / 8 }
                     }
                 }
@@ -312,15 +316,26 @@ extension VelocityPrediction {
         x.withUnsafeMutableBufferPointer { x in
             time.withUnsafeBufferPointer { t in
                 velocity.withUnsafeBufferPointer { v in
+                    guard count > 1 else {
+                        x[0] = first
+                        return
+                    }
+                    // Each step reads the residual one place ahead before it overwrites it,
+                    // and carries the previous time and velocity in registers.
                     var previous = first
                     var residual = x[0]
+                    var t0 = t[0], v0 = v[0]
                     x[0] = first
-                    for i in 1..<max(1, count) {
-                        let next = i < count - 1 ? x[i] : 0
-                        previous = previous &+ residual &+ step(v[i - 1], v[i], t[i] &- t[i - 1], m)
+                    for i in 1..<(count - 1) {
+                        let next = x[i]
+                        let t1 = t[i], v1 = v[i]
+                        previous = previous &+ residual &+ step(v0, v1, t1 &- t0, m)
                         x[i] = previous
                         residual = next
+                        t0 = t1
+                        v0 = v1
                     }
+                    x[count - 1] = previous &+ residual &+ step(v0, v[count - 1], t[count - 1] &- t0, m)
                 }
             }
         }
