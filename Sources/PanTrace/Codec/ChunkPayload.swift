@@ -327,7 +327,7 @@ extension ChunkPayload {
     /// writer refuses them (found by the structure-aware fuzzer, docs/FUZZING.md).
     @inline(__always)
     static func checkTicks(_ column: [Int64], count: Int, scale: Double, field: String) throws(PanTraceError) {
-        guard column.prefix(count).contains(where: { $0.magnitude >= exactTickBound }) else { return }
+        guard mayExceed(column, count: count, bound: exactTickBound) else { return }  // Interop/SampleKernels.swift
         for (index, ticks) in column.prefix(count).enumerated() { try checkTick(ticks, scale: scale, field: field, sample: index) }
     }
 

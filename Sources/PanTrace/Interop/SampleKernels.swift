@@ -61,4 +61,19 @@ extension ChunkPayload {
         }
         return ordered
     }
+
+    /// Whether some value of `column[0..<count]` may reach `bound` (a power of two, 2 or
+    /// more) in magnitude: false only when none does. Each value is offset by half the bound
+    /// and or-ed in: every value within ±bound/2 stays below the bound, and every value whose
+    /// magnitude reaches it sets a bit at or above it (two instructions a value, and no branch,
+    /// where `contains(where:)` on a slice took four).
+    static func mayExceed(_ column: [Int64], count: Int, bound: UInt64) -> Bool {
+        precondition(count <= column.count && bound >= 2 && bound.nonzeroBitCount == 1, "a power of two, and a sized column")
+        return column.withUnsafeBufferPointer { v in
+            let half = Int64(bitPattern: bound / 2)
+            var bits: UInt64 = 0
+            for i in 0..<count { bits |= UInt64(bitPattern: v[i] &+ half) }
+            return bits >= bound
+        }
+    }
 }
