@@ -199,27 +199,25 @@ extension ColumnCoding {
         let quotientBase = (0 &- (UInt64(1) &<< kk))  // −2ᵏ, wrapping
         // Codes of up to `riceTableBits` bits come from a table (``riceTables``): one load
         // gives the value and the length.
-        let usesTable = k < riceTableBits
-        let table = tables.baseAddress! + (usesTable ? k << riceTableBits : 0)
+        // Parameters from 12 up use the last table, all zeros: every code falls through.
+        let table = tables.baseAddress! + (min(k, riceTableBits) << riceTableBits)
         let tableShift = UInt64(64 - riceTableBits)
         while index < end {
             if fast {
                 fast: while next <= wordLimit {
                     refillWord()
                     while true {
-                        if usesTable {
-                            let entry = Int(table[Int(truncatingIfNeeded: buffer &>> tableShift)])
-                            let length = entry & 15
-                            // 1 ≤ length ≤ available: an entry of 0 is a code the table does
-                            // not hold (longer, or an escape), which the lines below read.
-                            if UInt(bitPattern: length &- 1) < UInt(bitPattern: available) {
-                                buffer = buffer &<< UInt64(truncatingIfNeeded: length)
-                                available &-= length
-                                out[index] = Int64(entry &>> 4) &+ bias
-                                index &+= 1
-                                if index == end { return next - available / 8 }
-                                continue
-                            }
+                        let entry = Int(table[Int(truncatingIfNeeded: buffer &>> tableShift)])
+                        let short = entry & 15
+                        // 1 ≤ short ≤ available: an entry of 0 is a code the table does not
+                        // hold (longer, or an escape), which the lines below read.
+                        if UInt(bitPattern: short &- 1) < UInt(bitPattern: available) {
+                            buffer = buffer &<< UInt64(truncatingIfNeeded: short)
+                            available &-= short
+                            out[index] = Int64(entry &>> 4) &+ bias
+                            index &+= 1
+                            if index == end { return next - available / 8 }
+                            continue
                         }
                         let zeros = buffer.leadingZeroBitCount
                         // An escape (or a run of zeros too long) goes to the general path.
@@ -281,11 +279,12 @@ extension ColumnCoding {
     /// For each parameter k below ``riceTableBits``, a table of 2¹² entries indexed by the next
     /// 12 bits of a column: the value of the code they start with, times 16, plus its length
     /// in bits (1–12), or 0 when the code is longer (or an escape). The values are at most
-    /// ±2¹⁰ (a code of 12 bits holds less than 2¹¹ zigzagged), so an entry fits 16 bits;
-    /// all twelve tables take 96 KiB, built once.
+    /// ±2¹⁰ (a code of 12 bits holds less than 2¹¹ zigzagged), so an entry fits 16 bits.
+    /// A thirteenth table of zeros serves larger parameters (no test for them in the loop);
+    /// all take 104 KiB, built once.
     static let riceTables: [Int16] = {
         let bits = riceTableBits
-        var table = [Int16](repeating: 0, count: bits << bits)
+        var table = [Int16](repeating: 0, count: (bits + 1) << bits)  // and one of zeros for k ≥ 12
         for k in 0..<bits {
             for i in 0..<(1 << bits) {
                 // Leading zeros of i as a `bits`-bit number.
