@@ -197,6 +197,7 @@ enum ChunkPayload {
         count: Int, flags: UInt8, reader r: inout ByteReader, version: Int, grid: SampleGrid,
         samples: inout [PanSample], scratch s: inout DecodeScratch
     ) throws(PanTraceError) {
+        s.timesChecked = false
         // Phase runs must cover exactly `count` samples.
         s.phase.removeAll(keepingCapacity: true)
         while s.phase.count < count {
@@ -274,7 +275,7 @@ enum ChunkPayload {
         // again at each chunk.
         if samples.isEmpty { samples.reserveCapacity(count) }
         if locations == 0, touchCount == 0 {
-            appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)  // Interop/SampleKernels.swift
+            s.timesChecked = appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)  // Interop/SampleKernels.swift
             return
         }
         var li = 0, ti = 0
@@ -326,7 +327,7 @@ extension ChunkPayload {
     /// writer refuses them (found by the structure-aware fuzzer, docs/FUZZING.md).
     @inline(__always)
     static func checkTicks(_ column: [Int64], count: Int, scale: Double, field: String) throws(PanTraceError) {
-        guard column.prefix(count).contains(where: { $0.magnitude >= exactTickBound }) else { return }
+        guard mayExceed(column, count: count, bound: exactTickBound) else { return }  // Interop/SampleKernels.swift
         for (index, ticks) in column.prefix(count).enumerated() { try checkTick(ticks, scale: scale, field: field, sample: index) }
     }
 
@@ -356,6 +357,9 @@ struct DecodeScratch {
     var lx: [Int64] = []
     var ly: [Int64] = []
     var touches: [Int64] = []
+    /// Whether the last sample payload's times were found valid and in order while its
+    /// samples were built (the reader then need not check them again).
+    var timesChecked = false
 }
 
 /// Turns a `DecodingError` into one short phrase naming the key path, for one-line errors.

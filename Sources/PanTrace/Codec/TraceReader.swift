@@ -225,13 +225,14 @@ private struct DecodeRun {
             guard !sawEnd else { throw PanTraceError(.corruptChunk("a chunk after the end of the recording")) }
             let before = samples.count
             let decoded = try ChunkPayload.decode(&r, version: version, grid: grid, name: name, samples: &samples, scratch: &scratch)
-            try apply(decoded, before: before)
+            try apply(decoded, before: before, timesChecked: scratch.timesChecked)
             payloads += 1
         }
     }
 
-    /// Takes in one decoded payload (`before`: the samples there were before it).
-    private mutating func apply(_ payload: ChunkPayload, before: Int) throws(PanTraceError) {
+    /// Takes in one decoded payload (`before`: the samples there were before it);
+    /// `timesChecked`: the decoder already found the new samples' times valid and in order.
+    private mutating func apply(_ payload: ChunkPayload, before: Int, timesChecked: Bool) throws(PanTraceError) {
         switch payload {
         case .header:
             preconditionFailure("decode never returns a header")
@@ -246,7 +247,7 @@ private struct DecodeRun {
             if first != before, skipped == 0 {
                 throw PanTraceError(.corruptChunk("chunk starts at sample \(first) but \(before) samples came before it (a chunk is missing)"))
             }
-            try TraceReader.checkTimeOrder(samples, from: before)
+            if !timesChecked { try TraceReader.checkTimeOrder(samples, from: before) }
             sawEnd = isFinal
         }
     }

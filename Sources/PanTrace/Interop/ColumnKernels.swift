@@ -138,14 +138,16 @@ extension ColumnCoding {
         precondition(range.upperBound <= values.count, "the column is sized before it is read")
         return try bytes.withUnsafeBufferPointer { (b) throws(PanTraceError) -> Int in
             try values.withUnsafeMutableBufferPointer { (out) throws(PanTraceError) -> Int in
-                try riceValues(k: k, bias: bias, version: version, from: b, at: offset, into: out, range: range)
+                try riceTables.withUnsafeBufferPointer { (tables) throws(PanTraceError) -> Int in
+                    try riceValues(k: k, bias: bias, version: version, from: b, at: offset, into: out, range: range, tables: tables)
+                }
             }
         }
     }
 
     private static func riceValues(
         k: Int, bias: Int64, version: Int, from b: UnsafeBufferPointer<UInt8>, at offset: Int,
-        into out: UnsafeMutableBufferPointer<Int64>, range: Range<Int>
+        into out: UnsafeMutableBufferPointer<Int64>, range: Range<Int>, tables: UnsafeBufferPointer<Int16>
     ) throws(PanTraceError) -> Int {
         guard let base = b.baseAddress else { throw PanTraceError(.corruptChunk("a column runs past the end of the payload")) }
         var next = offset  // next byte to load
@@ -189,13 +191,34 @@ extension ColumnCoding {
         // parameters) is one value of the general path, after which the fast path resumes: a
         // column that jumps once is not left to the slow loop for the rest of its length.
         let fast = k <= 31
-        let lowShift = UInt64(63 - min(k, 31))
         let end = range.upperBound
+        // A value of the fast path is the top `zeros + 1 + k` bits of the window, read as one
+        // number: that is 2ᵏ (the stop bit) plus the remainder, so the quotient is added as
+        // (zeros − 1) · 2ᵏ. One shift reads it (its length is at least 25 bits short of 64).
+        let k1 = k &+ 1
+        let quotientBase = (0 &- (UInt64(1) &<< kk))  // −2ᵏ, wrapping
+        // Codes of up to `riceTableBits` bits come from a table (``riceTables``): one load
+        // gives the value and the length.
+        // Parameters from 12 up use the last table, all zeros: every code falls through.
+        let table = tables.baseAddress! + (min(k, riceTableBits) << riceTableBits)
+        let tableShift = UInt64(64 - riceTableBits)
         while index < end {
             if fast {
                 fast: while next <= wordLimit {
                     refillWord()
                     while true {
+                        let entry = Int(table[Int(truncatingIfNeeded: buffer &>> tableShift)])
+                        let short = entry & 15
+                        // 1 ≤ short ≤ available: an entry of 0 is a code the table does not
+                        // hold (longer, or an escape), which the lines below read.
+                        if UInt(bitPattern: short &- 1) < UInt(bitPattern: available) {
+                            buffer = buffer &<< UInt64(truncatingIfNeeded: short)
+                            available &-= short
+                            out[index] = Int64(entry &>> 4) &+ bias
+                            index &+= 1
+                            if index == end { return next - available / 8 }
+                            continue
+                        }
                         let zeros = buffer.leadingZeroBitCount
                         // An escape (or a run of zeros too long) goes to the general path.
                         // Checked first: otherwise a long run would wait for a refill that
@@ -204,13 +227,13 @@ extension ColumnCoding {
                         // Taken only when every bit of it is among the `available` ones: with
                         // fewer than 24 zeros and k ≤ 31 a value is at most 55 bits, so after
                         // a refill (56 or more) one always is.
-                        let length = zeros + 1 + k
+                        let length = zeros &+ k1
                         guard length <= available else { break }
-                        let rest = buffer &<< UInt64(zeros + 1)
-                        buffer = rest &<< kk
-                        available -= length
-                        out[index] = unzigzag(UInt64(zeros) &<< kk | (rest &>> 1) &>> lowShift) &+ bias
-                        index += 1
+                        let top = buffer &>> UInt64(truncatingIfNeeded: 64 &- length)
+                        buffer = buffer &<< UInt64(truncatingIfNeeded: length)
+                        available &-= length
+                        out[index] = unzigzag(top &+ (UInt64(zeros) &<< kk) &+ quotientBase) &+ bias
+                        index &+= 1
                         if index == end { return next - available / 8 }
                     }
                 }
@@ -249,6 +272,32 @@ extension ColumnCoding {
         }
         return next - available / 8
     }
+
+    /// Rice codes of at most this many bits are read from ``riceTables``.
+    static let riceTableBits = 12
+
+    /// For each parameter k below ``riceTableBits``, a table of 2¹² entries indexed by the next
+    /// 12 bits of a column: the value of the code they start with, times 16, plus its length
+    /// in bits (1–12), or 0 when the code is longer (or an escape). The values are at most
+    /// ±2¹⁰ (a code of 12 bits holds less than 2¹¹ zigzagged), so an entry fits 16 bits.
+    /// A thirteenth table of zeros serves larger parameters (no test for them in the loop);
+    /// all take 104 KiB, built once.
+    static let riceTables: [Int16] = {
+        let bits = riceTableBits
+        var table = [Int16](repeating: 0, count: (bits + 1) << bits)  // and one of zeros for k ≥ 12
+        for k in 0..<bits {
+            for i in 0..<(1 << bits) {
+                // Leading zeros of i as a `bits`-bit number.
+                let zeros = i == 0 ? bits : (i.leadingZeroBitCount - (Int.bitWidth - bits))
+                let length = zeros + 1 + k
+                guard length <= bits else { continue }
+                let low = (i >> (bits - length)) & ((1 << k) - 1)
+                let value = unzigzag(UInt64(zeros << k | low))
+                table[k << bits | i] = Int16(value << 4 | Int64(length))
+            }
+        }
+        return table
+    }()
 
     /// `values` holds residuals r[i] in its first `count` elements; rebuilds
     /// v[i] = r[i] + prediction(v[i−1], v[i−2], v[i−3]). With `progressiveHead` (version 2)
@@ -312,15 +361,26 @@ extension VelocityPrediction {
         x.withUnsafeMutableBufferPointer { x in
             time.withUnsafeBufferPointer { t in
                 velocity.withUnsafeBufferPointer { v in
+                    guard count > 1 else {
+                        x[0] = first
+                        return
+                    }
+                    // Each step reads the residual one place ahead before it overwrites it,
+                    // and carries the previous time and velocity in registers.
                     var previous = first
                     var residual = x[0]
+                    var t0 = t[0], v0 = v[0]
                     x[0] = first
-                    for i in 1..<max(1, count) {
-                        let next = i < count - 1 ? x[i] : 0
-                        previous = previous &+ residual &+ step(v[i - 1], v[i], t[i] &- t[i - 1], m)
+                    for i in 1..<(count - 1) {
+                        let next = x[i]
+                        let t1 = t[i], v1 = v[i]
+                        previous = previous &+ residual &+ step(v0, v1, t1 &- t0, m)
                         x[i] = previous
                         residual = next
+                        t0 = t1
+                        v0 = v1
                     }
+                    x[count - 1] = previous &+ residual &+ step(v0, v[count - 1], t[count - 1] &- t0, m)
                 }
             }
         }
