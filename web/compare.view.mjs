@@ -3,6 +3,8 @@
 import { $, h } from "./dom.view.mjs";
 import { compareChoices, compareMessage, comparesWithItself, comparisonFits, comparisonLine, settingName } from "./compare.mjs";
 
+const RETRY_MS = 250;
+
 export class CompareView {
   constructor(store) {
     this.store = store;
@@ -13,6 +15,15 @@ export class CompareView {
     store.on("view", () => this.follow());
     store.on("compare", () => this.show());
     store.on("summary", () => this.show());
+    // The server answers at most five comparisons a second per page: ask again shortly.
+    store.on("error", (error) => {
+      if (error.code !== "rate_limited" || error.in_reply_to !== "compare") return;
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => {
+        this.askedFor = null;
+        this.follow();
+      }, RETRY_MS);
+    });
   }
 
   showMenu() {

@@ -204,6 +204,8 @@ export class Store {
 
   applyError(error) {
     this.emit("error", error);
+    // A comparison asked too soon is asked again by the compare view; nothing to tell.
+    if (error.code === "rate_limited" && error.in_reply_to === "compare") return;
     this.toast(`${error.code}: ${error.message}`);
   }
 

@@ -304,6 +304,16 @@ struct BridgeControllerTests {
         #expect(controller.player?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
         let refused = controller.handle(.message(2, Self.json(#"{"type":"pause"}"#)), now: 0.4)
         #expect(refused.map(\.message.type) == ["error"])
+        // A compare replays a whole recording: at most five a second per page, and it says so.
+        let compare = Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)
+        let tooSoon = controller.handle(.message(2, compare), now: 0.3 + BridgeController.compareInterval - 0.001)
+        guard case .error(let error) = tooSoon.first?.message else {
+            Issue.record("a compare too soon was answered")
+            return
+        }
+        #expect(error.code == .rateLimited && error.inReplyTo == "compare")
+        let inTime = controller.handle(.message(2, compare), now: 0.3 + BridgeController.compareInterval)
+        #expect(inTime.map(\.message.type) == ["series"])
     }
 
     @Test func whileCapturingTheStatusGoesOutTenTimesASecondWithWhatALiftNowWouldDecide() throws {

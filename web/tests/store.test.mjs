@@ -208,3 +208,11 @@ test("a series of an earlier load is ignored; a compare series is kept apart", (
   store.clearComparison();
   assert.equal(store.comparison, null);
 });
+
+test("a comparison asked too soon is not a toast (the compare view asks again); other errors are", () => {
+  const { store, names } = harness();
+  store.receive(JSON.stringify({ type: "error", code: "rate_limited", message: "at most 5 compare requests a second", in_reply_to: "compare" }));
+  assert.deepEqual(names(), ["error"]);
+  store.receive(JSON.stringify({ type: "error", code: "rate_limited", message: "too many pointer events", in_reply_to: "pointer" }));
+  assert.deepEqual(names(), ["error", "error", "toast"]);
+});

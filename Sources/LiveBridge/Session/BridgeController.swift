@@ -24,6 +24,8 @@ struct BridgeController {
         var lastRefill: Double
         /// When each kind of throttled error was last sent.
         var lastThrottledError: [String: Double] = [:]
+        /// When this client's last `compare` was answered (each replays a whole recording).
+        var lastCompare = -Double.infinity
     }
 
     let configuration: Configuration
@@ -46,6 +48,8 @@ struct BridgeController {
     /// When a capturing recording's status was last sent.
     private var lastCaptureStatus = -Double.infinity
     static let captureStatusInterval = 0.1
+    /// The shortest time between two answered `compare`s of one client.
+    static let compareInterval = 0.2
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -190,6 +194,11 @@ struct BridgeController {
         case .load(let request):
             return try load(request, now: now)
         case .compare(let request):
+            // Anyone may compare, and each answer replays a whole recording: at most a few a second.
+            guard now - clients[id]!.lastCompare >= Self.compareInterval else {
+                throw BridgeFailure(.rateLimited, "at most \(Int(1 / Self.compareInterval)) compare requests a second; ask again in a moment")
+            }
+            clients[id]!.lastCompare = now
             return [Outgoing(target: .client(id), message: .series(try compared(request)))]
         case .play:
             try withPlayer { $0.isPlaying = true }
