@@ -304,7 +304,8 @@ def test_a_tune_cell_replays_exactly_what_the_sweep_scored_and_shows_what_it_lef
     cell.click()
     queue = d.find_element(By.ID, "tune-queue")
     wait(d, lambda d: queue.is_displayed() and f"/{scored} ·" in queue.text, message=f"{scored} recordings queued")
-    d.find_element(By.CSS_SELECTOR, "#tune-queue button:last-of-type").click()  # stop
+    # Stop: the queue redraws its buttons as it moves on, so the click is made in the page.
+    d.execute_script("document.querySelector('#tune-queue button:last-of-type')?.click()")
 
 
 def test_while_recording_the_page_follows_the_finger_and_never_decides_before_the_release(server, device):
