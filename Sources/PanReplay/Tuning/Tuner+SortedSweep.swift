@@ -81,12 +81,7 @@ extension Tuner {
                     for (point, score) in local { scores[point] = score }
                 }
                 if subsets != nil {
-                    tallies.withLock { stored in
-                        for (position, entry) in local.enumerated() {
-                            let range = (position * subsetCount)..<((position + 1) * subsetCount)
-                            stored.store(correct: localCorrect[range], margins: localMargins[range], atPoint: entry.0)
-                        }
-                    }
+                    tallies.withLock { $0.store(correct: localCorrect, margins: localMargins, atPoints: local.map(\.0)) }
                 }
                 progress?(done.add(local.count, ordering: .relaxed).newValue, total)
             }

@@ -424,13 +424,7 @@ package struct Tuner: Sendable {
                     for (index, score) in local { scores[index] = score }
                 }
                 if subsets != nil {
-                    tallies.withLock { stored in
-                        for (position, entry) in local.enumerated() {
-                            stored.store(
-                                correct: localCorrect[(position * subsetCount)..<((position + 1) * subsetCount)],
-                                margins: localMargins[(position * subsetCount)..<((position + 1) * subsetCount)], atPoint: entry.0)
-                        }
-                    }
+                    tallies.withLock { $0.store(correct: localCorrect, margins: localMargins, atPoints: local.map(\.0)) }
                 }
                 let finished = done.add(range.count, ordering: .relaxed).newValue
                 progress?(finished, total)

@@ -160,6 +160,15 @@ struct SubsetTallies: Sendable {
         minimumMargin = [Double](repeating: .infinity, count: points * subsets)
     }
 
+    /// Stores one worker's run: `correct` and `margins` hold `subsets` values a point, the
+    /// points in the order of `points`.
+    mutating func store(correct counts: [Int32], margins: [Double], atPoints points: [Int]) {
+        for (position, point) in points.enumerated() {
+            let range = (position * subsets)..<((position + 1) * subsets)
+            store(correct: counts[range], margins: margins[range], atPoint: point)
+        }
+    }
+
     mutating func store(correct counts: ArraySlice<Int32>, margins: ArraySlice<Double>, atPoint point: Int) {
         for (subset, (count, margin)) in zip(counts, margins).enumerated() {
             correct[point * subsets + subset] = count
