@@ -340,4 +340,28 @@ struct BridgeControllerTests {
         #expect(decisions.first == "cancel" && decisions.last == "finish", "\(decisions)")
         #expect(statuses.allSatisfy { $0.state == "capturing" || $0.ifReleased == nil })
     }
+
+    @Test func afterSaveThePlayerShowsTheSavedFileAndAfterDiscardTheFirstView() throws {
+        for ending in ["save", "discard"] {
+            var controller = try Self.controller()
+            _ = controller.handle(.opened(1, canControl: true), now: 0)
+            _ = controller.handle(
+                .message(1, Self.json(#"{"type":"record","screen":{"width":390,"height":844,"scale":3},"preset":"swipe-dismiss"}"#)), now: 0)
+            for i in 0...40 {
+                let phase = i == 0 ? "down" : (i == 40 ? "up" : "move")
+                _ = controller.handle(
+                    .message(1, Self.json(#"{"type":"pointer","t_ms":\#(i * 16),"x":200,"y":\#(100 + i * 12),"phase":"\#(phase)"}"#)),
+                    now: Double(i) * 0.016)
+            }
+            let unsaved = try #require(controller.player?.recording)
+            #expect(unsaved.contains("unsaved-"), "the released gesture plays")
+            _ = controller.handle(.message(1, Self.json(#"{"type":"label","intent":"finish"}"#)), now: 1)
+            let out = controller.handle(.message(1, Self.json(#"{"type":"\#(ending)"}"#)), now: 1.1)
+            let shown = try #require(controller.player?.recording)
+            #expect(shown != unsaved, "\(ending): the player no longer names the unsaved file")
+            #expect(controller.library.contains(shown))
+            if ending == "save" { #expect(shown.hasPrefix("live/") && !shown.contains("unsaved-")) }
+            #expect(out.contains { if case .playback(let p) = $0.message { p.recording == shown } else { false } })
+        }
+    }
 }

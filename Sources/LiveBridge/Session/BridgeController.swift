@@ -237,11 +237,9 @@ struct BridgeController {
             var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
             // The player showed the unsaved file: it now shows the saved one (its name, its
             // label), at the same time, so no page names a file that no longer exists.
-            if let unsaved, let saved = session?.status.id, var playing = player, playing.recording == unsaved {
+            if let unsaved, let saved = session?.status.id, let playing = player, playing.recording == unsaved {
                 let time = playing.state.time
                 let wasPlaying = playing.isPlaying
-                playing.isPlaying = false
-                player = playing
                 out += try load(LoadRequest(recording: saved, preset: playing.state.preset, parameters: playing.parameters), now: now)
                 try withPlayer {
                     $0.seek(to: time)
@@ -256,11 +254,8 @@ struct BridgeController {
             rescanLibrary()
             var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
             // The player showed the discarded file: back to the first view.
-            if let unsaved, player?.recording == unsaved, loadDefault() == nil, player?.recording != unsaved {
-                out +=
-                    [Outgoing(target: .everyone, message: .summary(player!.summary))] + playbackAndFrame(now: now) + [
-                        Outgoing(target: .everyone, message: .series(player!.seriesMessage))
-                    ]
+            if let unsaved, player?.recording == unsaved, let (first, preset) = Self.firstView(in: library.recordings) {
+                out += try load(LoadRequest(recording: first, preset: preset), now: now)
             }
             return out
         case .tune(let request):
@@ -419,9 +414,7 @@ struct BridgeController {
 
     /// The whole replay of `request`, for one viewer to compare with what plays.
     private mutating func compared(_ request: LoadRequest) throws -> SeriesMessage {
-        var other = try player(for: request, load: player?.load ?? 0)
-        other.isPlaying = false
-        var message = other.seriesMessage
+        var message = try player(for: request, load: player?.load ?? 0).seriesMessage
         message.role = "compare"
         return message
     }
