@@ -92,8 +92,10 @@ function reopenedPreset(want, playback, presets) {
  * server restart): a `load` unless it is what plays already, then a seek and pause to its
  * time. None for a watch-only page or a recording the library does not have.
  */
-export function reopenMessages(want, playback, { canControl, library, presets }) {
-  if (!canControl || !want.recording || !library.some((r) => r.id === want.recording)) return [];
+export function reopenMessages(want, playback, { canControl, library, libraryTotal, presets }) {
+  // A library still arriving a page at a time may not list it yet: the server says if it is gone.
+  const listed = library.length < (libraryTotal ?? 0) || library.some((r) => r.id === want.recording);
+  if (!canControl || !want.recording || !listed) return [];
   const preset = reopenedPreset(want, playback, presets);
   const messages = [];
   if (!playback || playback.recording !== want.recording || playback.preset !== preset || !sameParameters(playback.parameters, want.parameters)) {

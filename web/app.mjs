@@ -27,6 +27,8 @@ const shell = new Shell(store);
 const replay = new ReplayView(store, stage);
 const record = new RecordView(store, stage, {
   currentPreset: () => replay.currentPreset(),
+  // The sliders as the page's own view has them (a moved slider reloads the view at once).
+  currentParameters: () => store.playback?.parameters ?? {},
   loadRecording: (id) => replay.loadRecording(id),
 });
 const tune = new TuneView(store);

@@ -1,7 +1,7 @@
-// The live wire protocol, version 2 (docs/PROTOCOL.md): decoding server messages and
+// The live wire protocol, version 3 (docs/PROTOCOL.md): decoding server messages and
 // building client messages. Pure: no DOM, no sockets.
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Velocity sources a `load` may name besides the preset's own parameters. */
 export const VELOCITY_SOURCES = ["recorded", "lsq2", "impulse", "flutter"];
@@ -132,19 +132,29 @@ function recordingStatus(m, p) {
   optional(m, "samples", number, p);
   optional(m, "file", string, p);
   optional(m, "id", string, p);
+  optional(m, "page", number, p);
+  optional(m, "held_s", number, p);
+}
+
+function pageInfo(q, p) {
+  number(q, "page", p);
+  optional(q, "recording", string, p);
+  optional(q, "preset", string, p);
 }
 
 const validators = {
   hello(m) {
     number(m, "v");
     boolean(m, "can_control");
+    number(m, "page");
     const s = object(m, "state");
     array(s, "library", "state").forEach((r, i) => recordingInfo(r, `state.library[${i}]`));
+    number(s, "library_total", "state");
+    array(s, "pages", "state").forEach((q, i) => pageInfo(q, `state.pages[${i}]`));
     array(s, "presets", "state").forEach((e, i) => presetEntry(e, `state.presets[${i}]`));
     if (s.playback !== undefined) playback(object(s, "playback", "state"), "state.playback");
     if (s.summary !== undefined) summary(object(s, "summary", "state"), "state.summary");
     if (s.recording !== undefined) recordingStatus(object(s, "recording", "state"), "state.recording");
-    if (s.tune !== undefined) object(object(s, "tune", "state"), "report", "state.tune");
   },
   frame(m) {
     number(m, "seq");
@@ -171,6 +181,16 @@ const validators = {
   summary: (m) => summary(m, ""),
   library(m) {
     array(m, "recordings").forEach((r, i) => recordingInfo(r, `recordings[${i}]`));
+    number(m, "offset");
+    number(m, "total");
+  },
+  pages(m) {
+    array(m, "pages").forEach((q, i) => pageInfo(q, `pages[${i}]`));
+    number(m, "total");
+  },
+  following(m) {
+    optional(m, "page", number, "");
+    optional(m, "reason", string, "");
   },
   recording: (m) => recordingStatus(m, ""),
   tune(m) {
@@ -180,6 +200,7 @@ const validators = {
   error(m) {
     string(m, "code");
     string(m, "message");
+    optional(m, "retry_after_ms", number, "");
   },
 };
 
@@ -245,10 +266,12 @@ export const seek = (time) => ({ type: "seek", time });
 export const speed = (value) => ({ type: "speed", value: Math.min(4, Math.max(0.1, value)) });
 export const loop = (enabled) => ({ type: "loop", enabled: Boolean(enabled) });
 export const step = (frames) => ({ type: "step", frames: Math.trunc(frames) });
-export function record(screen, edge, preset) {
+/** Arms the pad; the gesture is decided with `preset` and `parameters`, the page's own sliders. */
+export function record(screen, edge, preset, parameters) {
   const m = { type: "record", screen: { width: screen.width, height: screen.height, scale: screen.scale ?? 1 } };
   if (edge) m.edge = edge;
   if (preset) m.preset = preset;
+  if (preset && parameters) m.parameters = parameters;
   return m;
 }
 export const pointer = (t_ms, x, y, phase, id) => ({ type: "pointer", t_ms, x, y, phase, pointer: id });
@@ -260,6 +283,10 @@ export function save(name) {
 export const discard = () => ({ type: "discard" });
 export const tune = (recordings, preset, grid) => ({ type: "tune", recordings, preset, grid });
 export const compare = (recording, preset, parameters = {}) => ({ type: "compare", recording, preset, parameters });
+/** Follows page `page`'s view; `null` stops following. */
+export const follow = (page) => (page == null ? { type: "follow" } : { type: "follow", page });
+/** Asks for the library's recordings from `offset` on. */
+export const libraryFrom = (offset) => ({ type: "library", offset });
 
 /** `KEY=FROM:TO:STEP` for a numeric axis, `KEY=V1,V2,…` for a list (docs/TUNE.md). */
 export function gridAxis(key, axis) {

@@ -80,20 +80,38 @@ const ACTIVE = new Set(["armed", "capturing"]);
 /** Whether a live recording (anyone's) is armed or capturing, from its `recording` status. */
 export const isRecordingActive = (status) => ACTIVE.has(status?.state);
 
-/** The status line for a `recording` status; `mine`: this page started the gesture. */
+/** Who a status is about, in words: "page 3" (or "another page" from an older server). */
+const whose = (status) => (status?.page != null ? `page ${status.page}` : "another page");
+
+/**
+ * The status line for a `recording` status; `mine`: it is this page's recording. Another
+ * page's is told in words: who holds the pad and for how long; the pad is free again after
+ * its release.
+ */
 export function recordStatusText(status, mine) {
   const state = status?.state ?? "idle";
   const seconds = (status?.duration_s ?? 0).toFixed(2);
-  const text = {
+  const held = Math.floor(status?.held_s ?? 0);
+  const text = mine ? {
     idle: "ready: drag on the phone",
-    armed: mine ? "armed: move more than 10 pt to start the pan" : "another viewer is about to record",
+    ready: "ready: that was a tap, not a pan; drag further than 10 pt to record",
+    armed: "armed: move more than 10 pt to start the pan",
     capturing: `capturing · ${status?.samples ?? 0} samples · ${seconds} s`,
-    released: mine ? `released after ${seconds} s: what did you mean?` : "another viewer is labelling a gesture",
+    released: `released after ${seconds} s: what did you mean?`,
     saved: `saved as ${status?.id ?? status?.file ?? ""}`,
-    discarded: "discarded",
+    discarded: "discarded: back to the view you had",
     failed: `failed: ${status?.message ?? ""}`,
-  }[state];
-  return text ?? state;
+  } : {
+    idle: "ready: drag on the phone",
+    ready: "ready: drag on the phone",
+    armed: `${whose(status)} holds the pad (for ${held} s): you can record when it lets go`,
+    capturing: `${whose(status)} is recording · ${status?.samples ?? 0} samples · ${seconds} s; you can record when it lets go`,
+    released: "ready: drag on the phone",
+    saved: "ready: drag on the phone",
+    discarded: "ready: drag on the phone",
+    failed: "ready: drag on the phone",
+  };
+  return text[state] ?? state;
 }
 
 /** Whether this page asks what its released gesture meant (another page's is not its to label). */

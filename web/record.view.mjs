@@ -4,16 +4,19 @@
 import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import {
-  canSave, endsGesture, isLabelling, libraryOrder, PointerLatch, pointerMessages, recordStatusText, SCREENS, screenById,
+  canSave, endsGesture, isLabelling, isRecordingActive, libraryOrder, PointerLatch, pointerMessages, recordStatusText, SCREENS, screenById,
 } from "./record.mjs";
 import { previewFinger } from "./stage.mjs";
 
 const POINTER_EVENTS = ["pointerdown", "pointermove", "pointerup", "pointercancel", "lostpointercapture"];
 
 export class RecordView {
-  /** `currentPreset()`: the preset the recording follows; `loadRecording(id)`: replays one from the library. */
-  constructor(store, stage, { currentPreset, loadRecording }) {
-    Object.assign(this, { store, stage, currentPreset, loadRecording });
+  /**
+   * `currentPreset()` and `currentParameters()`: the setting the recording is decided with (the
+   * page's own sliders); `loadRecording(id)`: replays one from the library.
+   */
+  constructor(store, stage, { currentPreset, currentParameters, loadRecording }) {
+    Object.assign(this, { store, stage, currentPreset, currentParameters, loadRecording });
     this.pad = $("pad");
     this.status = $("record-status");
     this.labelBox = $("record-label");
@@ -32,7 +35,7 @@ export class RecordView {
     this.listen();
     store.on("control", () => this.refreshPad());
     store.on("library", () => this.renderLibrary(store.library));
-    store.on("recording", ({ status, started }) => this.onRecording(status, started));
+    store.on("recording", ({ status, started, mine }) => this.onRecording(status, started, mine));
     store.on("preview", (message) => this.onPreview(message));
     store.on("stage", () => this.refreshStage());
   }
@@ -71,7 +74,7 @@ export class RecordView {
 
   /** Starts recording on a pointer down; false while this page's last gesture waits for its label. */
   startGesture(event) {
-    if (this.store.recording?.state === "released" && this.mine) {
+    if (this.ownStatus?.state === "released") {
       this.store.toast("label the last gesture, then save or discard it");
       this.latch.active = null;
       return false;
@@ -79,7 +82,7 @@ export class RecordView {
     this.pad.setPointerCapture(event.pointerId);
     this.mine = true;
     this.points = [];
-    this.store.send(P.record(this.screen, this.edgeSelect.value || null, this.currentPreset()));
+    this.store.send(P.record(this.screen, this.edgeSelect.value || null, this.currentPreset(), this.currentParameters()));
     return true;
   }
 
@@ -123,8 +126,17 @@ export class RecordView {
 
   // MARK: What the server says
 
-  /** A `recording` status (anyone's); `started`: a recording has just become active. */
-  onRecording(status, started) {
+  /** A `recording` status (anyone's); `started`: a recording has just become active; `mine`: this page's. */
+  onRecording(status, started, mine) {
+    // Another page's status says nothing of this page's own recording, but for who holds the pad.
+    if (!mine && status?.page != null) this.mine = false;
+    else if (mine) this.mine = true;
+    if (!mine && this.ownStatus && !isRecordingActive(status)) {
+      // Another page let go of the pad: this page's own gesture, if any, is still its to finish.
+      this.showStatus(this.ownStatus);
+      return;
+    }
+    if (mine) this.ownStatus = endsGesture(status) || status?.state === "ready" ? null : status;
     this.showStatus(status);
     if (started) this.preview = null;
   }

@@ -4,8 +4,12 @@
 // and the connection to send on. Views subscribe to its events with `on`; it never touches
 // the DOM. Pure: tests drive it with a fake connection.
 //
-// Events, in the order a `hello` emits them: `control`, `library`, `presets` (the preset
-// playing), `address`, `playback`, `summary`, `recording` ({status, started}), `tune`. Also
+// Every page is its own view (protocol version 3): what the server sends it is about this
+// page's player, or about what all pages share (the library, the record pad, the pages one may
+// follow). Events, in the order a `hello` emits them: `control`, `library`, `pages`, `presets`
+// (the preset playing), `address`, `playback`, `summary`, `recording` ({status, started,
+// mine}). Also `tune` (this page's sweep finished), `following` (the page this one follows, or
+// null), also
 // `frame` (a frame of the current load, already in `series`), `preview` (a live recording's
 // frame), `series` (the whole replay of the current load arrived), `compare` (a comparison
 // arrived, or null when cleared), `error`, `toast` (text), `connection` (the socket's state),
@@ -17,6 +21,20 @@ import * as P from "./protocol.mjs";
 import { isRecordingActive, SCREENS } from "./record.mjs";
 import { stageShowsReplay } from "./stage.mjs";
 
+/** What a person reads for a server `error`: the server's own sentence, never the protocol's code. */
+export function errorSentence(error) {
+  switch (error.code) {
+    case "forbidden": return "This page can only watch: open the address pantrace serve printed (with its ?token=…) to control it.";
+    case "busy": return error.message;
+    case "rate_limited": return `Too fast: ${error.message}.`;
+    case "not_found": return `Not found: ${error.message}.`;
+    case "failed": return `The server could not do it: ${error.message}.`;
+    case "bad_json":
+    case "bad_message": return "This page and the server disagree about a message; reload the page.";
+    default: return error.message;
+  }
+}
+
 export class Store {
   constructor({ address, hasToken = false, connection = null, warn = (text) => console.warn(text) }) {
     this.connection = connection;
@@ -27,7 +45,15 @@ export class Store {
     this.warn = warn;
     this.listeners = new Map();
     this.canControl = false;
+    /** This page's number (other pages name it by it), from `hello`. */
+    this.page = null;
     this.library = [];
+    /** How many recordings the library holds; the rest of `library` is asked for a page at a time. */
+    this.libraryTotal = 0;
+    /** The pages with control this page may follow, and how many pages are open. */
+    this.pages = { pages: [], total: 0 };
+    /** The page this page follows, or null. */
+    this.following = null;
     this.presets = [];
     this.playback = null;
     this.summary = null;
@@ -84,6 +110,11 @@ export class Store {
     return isRecordingActive(this.recording);
   }
 
+  /** Whether `status` (a `recording` status) is this page's own recording. */
+  isMine(status) {
+    return status?.page != null && status.page === this.page;
+  }
+
   /** Whether the stage shows the replay (not a live recording's preview). */
   stageShowsReplay() {
     const replayScreen = this.entryOf(this.playback?.recording)?.screen;
@@ -108,10 +139,12 @@ export class Store {
       case "playback": return this.setPlayback(message);
       case "series": return this.applySeries(message);
       case "summary": return this.setSummary(message);
-      case "library": return this.setLibrary(message.recordings);
+      case "library": return this.applyLibraryPage(message);
       case "recording": return this.applyRecording(message);
       case "tune": return this.emit("tune", message);
       case "error": return this.applyError(message);
+      case "pages": return this.setPages(message);
+      case "following": return this.setFollowing(message.page ?? null, message.reason ?? null);
     }
   }
 
@@ -121,16 +154,19 @@ export class Store {
     const wanted = this.address;
     this.presets = state.presets;
     this.greeted = true;
+    this.page = hello.page;
+    this.following = null;
     this.setControl(hello.can_control);
-    this.setLibrary(state.library);
+    this.applyLibraryPage({ recordings: state.library, offset: 0, total: state.library_total });
+    this.setPages({ pages: state.pages, total: this.pages.total });
+    this.emit("following", null);
     this.emit("presets", state.playback?.preset);
     this.summary = state.summary ?? null;
     this.playback = null;
     this.setPlayback(state.playback ?? null);
     this.emit("summary", this.summary);
     this.recording = state.recording ?? null;
-    this.emit("recording", { status: this.recording, started: false });
-    if (state.tune) this.emit("tune", state.tune);
+    this.emit("recording", { status: this.recording, started: false, mine: this.isMine(this.recording) });
     this.reopen(state.playback, wanted);
   }
 
@@ -142,6 +178,32 @@ export class Store {
   setLibrary(recordings) {
     this.library = recordings;
     this.emit("library", recordings);
+  }
+
+  /**
+   * A page of the library (`offset`, `total`): the first page replaces the list; the next is
+   * asked for until the list is whole, so `hello` stays small whatever the library holds.
+   */
+  applyLibraryPage({ recordings, offset, total }) {
+    if (offset === 0) this.library = recordings;
+    else if (offset === this.library.length) this.library = this.library.concat(recordings);
+    else return;  // a page of an older listing: the next first page starts again
+    this.libraryTotal = total;
+    this.emit("library", this.library);
+    if (this.library.length < total && recordings.length > 0) this.send(P.libraryFrom(this.library.length));
+  }
+
+  setPages(pages) {
+    this.pages = pages;
+    this.emit("pages", pages);
+  }
+
+  /** Starts or stops following another page (`page` null: following nobody; `reason` why it stopped). */
+  setFollowing(page, reason) {
+    const was = this.following;
+    this.following = page;
+    this.emit("following", page);
+    if (page === null && was !== null && reason) this.toast(`stopped following page ${was}: ${reason}`);
   }
 
   /** A `playback` (or none); a new load starts a new frame series. */
@@ -198,15 +260,16 @@ export class Store {
     const wasActive = this.recordingActive;
     this.recording = status;
     if (this.recordingActive && !wasActive) this.liveSeries = new FrameSeries();
-    this.emit("recording", { status, started: this.recordingActive && !wasActive });
+    this.emit("recording", { status, started: this.recordingActive && !wasActive, mine: this.isMine(status) });
     this.refreshStage();
   }
 
   applyError(error) {
     this.emit("error", error);
-    // A comparison asked too soon is asked again by the compare view; nothing to tell.
-    if (error.code === "rate_limited" && error.in_reply_to === "compare") return;
-    this.toast(`${error.code}: ${error.message}`);
+    // A comparison asked too soon, or while the server is busy with others', is asked again by
+    // the compare view; nothing to tell.
+    if ((error.code === "rate_limited" || error.code === "busy") && error.in_reply_to === "compare") return;
+    this.toast(errorSentence(error));
   }
 
   // MARK: The view

@@ -79,7 +79,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--path", default="/live?v=2")
+    parser.add_argument("--path", default="/live?v=3")
     parser.add_argument("--count", type=int, required=True)
     args = parser.parse_args()
 

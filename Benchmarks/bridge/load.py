@@ -129,7 +129,7 @@ class Server:
 
     def ws_url(self):
         query = f"&token={self.token}" if self.token else ""
-        return f"ws://127.0.0.1:{self.port}/live?v=2{query}"
+        return f"ws://127.0.0.1:{self.port}/live?v=3{query}"
 
     def stop(self):
         if self.process.poll() is None:

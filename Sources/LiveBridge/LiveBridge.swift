@@ -244,19 +244,20 @@ package final class LiveBridge: Sendable {
                 nextFrame = now
                 _ = controller.tick(now: now)
             }
-            deliver(
-                pacing: &pacer, at: seconds(),
-                out.compactMap { outgoing in
-                    if let key = outgoing.shareKey, let cached = shared[key] {
-                        return delivery(cached, to: outgoing.target)
-                    }
-                    guard let (delivery, message) = encode(outgoing, with: encoder) else { return nil }
-                    if let key = outgoing.shareKey {
-                        if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
-                        shared[key] = message
-                    }
-                    return delivery
-                })
+            var deliveries: [Delivery] = []
+            for outgoing in out {
+                if let key = outgoing.shareKey, let cached = shared[key] {
+                    deliveries += delivery(cached, to: outgoing.target)
+                    continue
+                }
+                guard let message = encode(outgoing, with: encoder) else { continue }
+                if let key = outgoing.shareKey {
+                    if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
+                    shared[key] = message
+                }
+                deliveries += delivery(message, to: outgoing.target)
+            }
+            deliver(pacing: &pacer, at: seconds(), deliveries)
         }
     }
 
@@ -274,32 +275,32 @@ package final class LiveBridge: Sendable {
         }
         var byShard = [[Delivery]](repeating: [], count: servers.count)
         for delivery in deliveries {
-            if case .send(let id, _) = delivery {
+            switch delivery {
+            case .send(let id, _), .sendFrame(let id, _):
                 byShard[WebSocketServer.shardIndex(of: id, count: servers.count)].append(delivery)
-            } else {
+            case .frame, .broadcast:
                 for shard in byShard.indices { byShard[shard].append(delivery) }
             }
         }
         for (server, deliveries) in zip(servers, byShard) { server.deliver(deliveries) }
     }
 
-    private func delivery(_ payload: OutboundMessage, to target: Outgoing.Target) -> Delivery {
+    private func delivery(_ payload: OutboundMessage, to target: Outgoing.Target) -> [Delivery] {
         switch target {
-        case .frames: .frame(payload)
-        case .everyone: .broadcast(payload)
-        case .client(let id): .send(id, payload)
+        case .frames: [.frame(payload)]
+        case .everyone: [.broadcast(payload)]
+        case .client(let id): [.send(id, payload)]
+        case .clients(let ids): ids.map { .send($0, payload) }
+        case .framesFor(let ids): ids.map { .sendFrame($0, payload) }
         }
     }
 
-    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> (Delivery, OutboundMessage)? {
+    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> OutboundMessage? {
         var message = outgoing.message
         if case .frame(var frame) = message {
             frame.emittedMicroseconds = Int64(Date().timeIntervalSince1970 * 1e6)
             // The hot path: the same bytes as the encoder below, without Codable.
-            if let bytes = frame.sortedKeysJSON() {
-                let payload = OutboundMessage(bytes)
-                return (delivery(payload, to: outgoing.target), payload)
-            }
+            if let bytes = frame.sortedKeysJSON() { return OutboundMessage(bytes) }
             message = .frame(frame)
         }
         let data: Data
@@ -312,8 +313,7 @@ package final class LiveBridge: Sendable {
             configuration.log("could not encode a \(message.type) message (\(count) so far): \(error)")
             return nil
         }
-        let payload = OutboundMessage(Array(data))
-        return (delivery(payload, to: outgoing.target), payload)
+        return OutboundMessage(Array(data))
     }
 }
 

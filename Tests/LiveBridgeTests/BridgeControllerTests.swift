@@ -90,7 +90,7 @@ struct BridgeControllerTests {
         _ = controller.handle(.opened(1, canControl: false), now: 0)
         let out = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 0.1)
         #expect(errors(out).map(\.code.rawValue) == ["forbidden"])
-        #expect(controller.player?.isPlaying == true)
+        #expect(controller.shownView(of: 1)?.isPlaying == true)
     }
 
     @Test(arguments: [
@@ -127,13 +127,13 @@ struct BridgeControllerTests {
     static func refused(_ text: String, code: String) throws {
         var controller = try Self.controller()
         _ = controller.handle(.opened(1, canControl: true), now: 0)
-        let before = controller.player?.state
+        let before = controller.shownView(of: 1)?.state
         var out = controller.handle(.message(1, Self.json(text)), now: 0.1)
         // A tune is run off the controller thread: run it here as the runtime would.
         if let (id, job) = controller.takePendingTune() { out += controller.handle(.tuned(id, job.run()), now: 0.2) }
         let errors = out.compactMap { if case .error(let e) = $0.message { e } else { nil } }
         #expect(errors.map(\.code.rawValue) == [code], "\(text)")
-        #expect(controller.player?.state == before)
+        #expect(controller.shownView(of: 1)?.state == before)
         let hello = controller.handle(.opened(2, canControl: false), now: 0.3)
         #expect(hello.contains { if case .hello = $0.message { true } else { false } })
     }
@@ -144,7 +144,7 @@ struct BridgeControllerTests {
         for value in [0.1, 4.0] {
             let out = controller.handle(.message(1, Self.json(#"{"type":"speed","value":\#(value)}"#)), now: 0.1)
             #expect(errors(out).isEmpty)
-            #expect(controller.player?.speed == value)
+            #expect(controller.shownView(of: 1)?.speed == value)
         }
     }
 
@@ -158,8 +158,8 @@ struct BridgeControllerTests {
                     #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)),
             now: 0.1)
         #expect(out.map(\.message.type) == ["summary", "playback", "frame", "series"])
-        #expect(out.map(\.target) == [.everyone, .everyone, .frames, .everyone])
-        #expect(controller.player?.state.parameters == ["threshold": .number(0.3)])
+        #expect(out.map(\.target) == [.clients([1]), .clients([1]), .framesFor([1]), .clients([1])])
+        #expect(controller.shownView(of: 1)?.state.parameters == ["threshold": .number(0.3)])
     }
 
     @Test func withoutLoopThePlayerStopsAtTheEndAndSaysSo() throws {
@@ -180,13 +180,13 @@ struct BridgeControllerTests {
         var controller = try Self.controller()
         #expect(controller.benchmarkTick(now: 0).isEmpty)  // nobody watching
         _ = controller.handle(.opened(1, canControl: true), now: 0)
-        let player = try #require(controller.player)
+        let player = try #require(controller.shownView(of: 1))
         let count = Int((player.duration * player.frameRate).rounded()) + 1
         // Same instant every call: the rate is the caller's, not the replay's.
         let ticks = (0..<(2 * count + 3)).map { _ in frames(controller.benchmarkTick(now: 1)) }
         #expect(ticks.allSatisfy { $0.count == 1 })
         let times = ticks.map { $0[0].frame.time }
-        let start = try #require(controller.player?.state.start)
+        let start = try #require(controller.shownView(of: 1)?.state.start)
         #expect(times[count - 1] == start)  // frames 1…count-1, then frame 0 again: no pause
         #expect(times.filter { $0 == start }.count == 2)
         for (a, b) in zip(times, times.dropFirst()) where b != start { #expect(abs(b - a - 1.0 / 60) < 1e-9) }
@@ -239,19 +239,6 @@ struct BridgeControllerTests {
         }
     }
 
-    @Test func clientsJoiningAQuietSceneShareOneHelloAndAChangeStartsANewOne() throws {
-        var controller = try Self.controller()
-        _ = controller.handle(.opened(1, canControl: true), now: 0)
-        _ = controller.handle(.message(1, Self.json(#"{"type":"pause"}"#)), now: 0.1)
-        let a = controller.handle(.opened(2, canControl: false), now: 0.2).first?.shareKey
-        let b = controller.handle(.opened(3, canControl: false), now: 0.3).first?.shareKey
-        let control = controller.handle(.opened(4, canControl: true), now: 0.4).first?.shareKey
-        #expect(a != nil && a == b)
-        #expect(control != a)  // can_control differs, so the bytes differ
-        _ = controller.handle(.message(1, Self.json(#"{"type":"seek","time":0.2}"#)), now: 0.5)
-        #expect(controller.handle(.opened(5, canControl: false), now: 0.6).first?.shareKey != a)
-    }
-
     @Test func aDefaultRecordingThatCannotBeReplayedIsReportedNotSwallowed() throws {
         let scratch = try TemporaryFolder("library")
         let folder = scratch.path
@@ -261,7 +248,7 @@ struct BridgeControllerTests {
         var controller = BridgeController(configuration: .init(recordingsFolder: folder))
         let problem = controller.loadDefault()
         #expect(problem?.hasPrefix("cannot open unfinished.pantrace with best:") == true, "\(problem ?? "no problem reported")")
-        #expect(controller.player == nil)
+        #expect(controller.firstView == nil)
     }
 
     static func info(_ id: String, tags: [String], intent: Intent = .finish, duration: Double = 0.5) -> RecordingInfo {
@@ -294,14 +281,16 @@ struct BridgeControllerTests {
         let joined = controller.handle(.opened(2, canControl: false), now: 0.2)
         #expect(joined.map(\.message.type) == ["hello", "series", "frame"])
         guard case .series(let series) = joined[1].message else { return }
-        #expect(series.series.points.count == controller.player!.replayer.frameCount)
+        #expect(series.series.points.count == controller.shownView(of: 2)!.replayer.frameCount)
+        #expect(series.recording == controller.firstView?.recording, "a new page opens on the first view, not on another page's")
         let compared = controller.handle(
             .message(2, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-back"}"#)), now: 0.3)
         #expect(compared.map(\.message.type) == ["series"])
         #expect(compared.map(\.target) == [.client(2)])
+        #expect(compared.first?.shareKey != nil, "every page asking for the same comparison shares its bytes")
         guard case .series(let other) = compared[0].message else { return }
         #expect(other.role == "compare" && other.preset == "swipe-back")
-        #expect(controller.player?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
+        #expect(controller.shownView(of: 1)?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
         let refused = controller.handle(.message(2, Self.json(#"{"type":"pause"}"#)), now: 0.4)
         #expect(refused.map(\.message.type) == ["error"])
         // A compare replays a whole recording: at most five a second per page, and it says so.
@@ -341,7 +330,7 @@ struct BridgeControllerTests {
         #expect(statuses.allSatisfy { $0.state == "capturing" || $0.ifReleased == nil })
     }
 
-    @Test func afterSaveThePlayerShowsTheSavedFileAndAfterDiscardTheFirstView() throws {
+    @Test func afterSaveTheViewShowsTheSavedFileAndAfterDiscardTheViewBeforeRecording() throws {
         for ending in ["save", "discard"] {
             var controller = try Self.controller()
             _ = controller.handle(.opened(1, canControl: true), now: 0)
@@ -353,11 +342,11 @@ struct BridgeControllerTests {
                     .message(1, Self.json(#"{"type":"pointer","t_ms":\#(i * 16),"x":200,"y":\#(100 + i * 12),"phase":"\#(phase)"}"#)),
                     now: Double(i) * 0.016)
             }
-            let unsaved = try #require(controller.player?.recording)
+            let unsaved = try #require(controller.shownView(of: 1)?.recording)
             #expect(unsaved.contains("unsaved-"), "the released gesture plays")
             _ = controller.handle(.message(1, Self.json(#"{"type":"label","intent":"finish"}"#)), now: 1)
             let out = controller.handle(.message(1, Self.json(#"{"type":"\#(ending)"}"#)), now: 1.1)
-            let shown = try #require(controller.player?.recording)
+            let shown = try #require(controller.shownView(of: 1)?.recording)
             #expect(shown != unsaved, "\(ending): the player no longer names the unsaved file")
             #expect(controller.library.contains(shown))
             if ending == "save" { #expect(shown.hasPrefix("live/") && !shown.contains("unsaved-")) }

@@ -20,7 +20,7 @@ struct WireMessageTests {
     }
 
     @Test func everyClientMessageTypeHasAFixture() {
-        #expect(Self.clientFixtures.count == 14)
+        #expect(Self.clientFixtures.count == 16)
     }
 
     @Test(arguments: clientFixtures)
@@ -51,11 +51,15 @@ struct WireMessageTests {
         return [
             "hello": .hello(
                 Hello(
-                    v: wireProtocolVersion, server: "pantrace 0.1.0", canControl: true,
+                    v: wireProtocolVersion, server: "pantrace 0.1.0", canControl: true, page: 1,
                     state: Snapshot(
-                        library: [info], presets: [PresetCatalog.entry(for: .swipeDismiss)], playback: playback,
-                        summary: replayer.summary, recording: nil, tune: nil))),
-            "library": .library([info]),
+                        library: [info], libraryTotal: 1, presets: [PresetCatalog.entry(for: .swipeDismiss)], playback: playback,
+                        summary: replayer.summary, recording: nil,
+                        pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss")]))),
+            "library": .library(LibraryPage(recordings: [info], offset: 0, total: 1)),
+            "pages": .pages(
+                PagesMessage(pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss"), PageInfo(page: 4, recording: nil, preset: nil)], total: 7)),
+            "following": .following(FollowingMessage(page: 4, reason: nil)),
             "playback": .playback(playback),
             "frame": .frame(FrameMessage(seq: 42, load: 1, emittedMicroseconds: 1_763_700_000_000_000, recording: info.id, frame: frames[3])),
             "frame-release": .frame(FrameMessage(seq: 43, load: 1, emittedMicroseconds: 1_763_700_000_016_666, recording: info.id, frame: release)),
@@ -67,10 +71,16 @@ struct WireMessageTests {
             "recording": .recording(
                 RecordingStatus(
                     state: "capturing", samples: 31, durationSeconds: 0.25, intent: .unknown, file: "live/20261121-101500.pantrace", id: nil,
-                    message: nil)),
+                    message: nil, ifReleased: .init(decision: "cancel", reason: "progress 0.38 ≤ threshold 0.5", margin: -0.12), page: 2,
+                    heldSeconds: 1.5, preset: "swipe-dismiss", parameters: ["threshold": .number(0.27)])),
             "error": .error(
                 ErrorMessage(
-                    code: .forbidden, message: "pause changes state: connect with the ?token= that pantrace serve printed", inReplyTo: "pause"))
+                    code: .forbidden, message: "pause needs control: open the address with the ?token= that pantrace serve printed",
+                    inReplyTo: "pause")),
+            "error-busy": .error(
+                ErrorMessage(
+                    code: .busy, message: "the server is answering other pages' comparisons; this one is queued for you to ask again",
+                    inReplyTo: "compare", retryAfterMilliseconds: 250))
         ]
     }
 

@@ -37,7 +37,7 @@ class Server:
         self.web = web
 
     def ws(self, token=True):
-        base = f"ws://127.0.0.1:{self.port}/live?v=2"
+        base = f"ws://127.0.0.1:{self.port}/live?v=3"
         return f"{base}&token={self.token}" if token else base
 
     @property

@@ -138,7 +138,7 @@ def frame(opcode, payload, masked=True):
 
 def upgraded(server, extra=""):
     s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-    s.sendall((f"GET /live?v=2 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    s.sendall((f"GET /live?v=3 HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:

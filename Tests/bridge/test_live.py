@@ -98,7 +98,7 @@ def test_without_the_token_a_viewer_may_watch_but_not_control(server):
 
 
 def test_a_wrong_token_is_no_token(server):
-    with connect(f"ws://127.0.0.1:{server.port}/live?v=2&token=0000", origin=server.origin) as ws:
+    with connect(f"ws://127.0.0.1:{server.port}/live?v=3&token=0000", origin=server.origin) as ws:
         assert json.loads(ws.recv(timeout=5))["can_control"] is False
 
 
@@ -140,7 +140,7 @@ def test_a_foreign_origin_is_refused(server):
     assert status == 403
 
 
-def raw_upgrade(port, path="/live?v=2", host=None, origin=None):
+def raw_upgrade(port, path="/live?v=3", host=None, origin=None):
     host = host or f"127.0.0.1:{port}"
     lines = [f"GET {path} HTTP/1.1", f"Host: {host}", "Upgrade: websocket", "Connection: Upgrade",
              "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]
@@ -244,16 +244,16 @@ def test_clients_on_every_service_thread_get_the_snapshot_frames_broadcasts_and_
             assert not any(m["type"] == "error" for m in got)
 
 
-def test_a_version_1_viewer_gets_a_version_error_and_a_1008_close(server):
-    """An old viewer (no `v=` in its URL) or one of another version: one error, then 1008."""
-    for path in ["/live", "/live?v=1", "/live?v=3"]:
+def test_an_old_viewer_gets_a_version_error_and_a_1008_close(server):
+    """An old viewer (no `v=` in its URL, or version 1 or 2) or a newer one: one error, then 1008."""
+    for path in ["/live", "/live?v=1", "/live?v=2", "/live?v=4"]:
         with connect(f"ws://127.0.0.1:{server.port}{path}", origin=server.origin) as ws:
             message = json.loads(ws.recv(timeout=5))
             assert message["type"] == "error" and message["code"] == "version", message
-            assert "version 2" in message["message"] and "reload" in message["message"]
+            assert "version 3" in message["message"] and "reload" in message["message"]
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=5)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    # A version 2 viewer is unaffected.
+    # A version 3 viewer is unaffected.
     with connect(server.ws(), origin=server.origin) as ws:
         assert json.loads(ws.recv(timeout=5))["type"] == "hello"

@@ -7,8 +7,8 @@ test("backoff doubles from 0.25 s up to 5 s", () => {
 });
 
 test("the socket URL carries the page's token and follows its scheme", () => {
-  assert.equal(liveURL({ protocol: "http:", host: "127.0.0.1:8080", search: "?token=ab12" }), "ws://127.0.0.1:8080/live?v=2&token=ab12");
-  assert.equal(liveURL({ protocol: "https:", host: "h:1", search: "" }), "wss://h:1/live?v=2");
+  assert.equal(liveURL({ protocol: "http:", host: "127.0.0.1:8080", search: "?token=ab12" }), "ws://127.0.0.1:8080/live?v=3&token=ab12");
+  assert.equal(liveURL({ protocol: "https:", host: "h:1", search: "" }), "wss://h:1/live?v=3");
 });
 
 class FakeSocket {

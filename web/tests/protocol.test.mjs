@@ -11,7 +11,7 @@ test("every server fixture decodes to a message of its type", () => {
   for (const [name, text] of Object.entries(server)) {
     const message = protocol.decodeServerMessage(text);
     assert.ok(message, name);
-    assert.equal(message.type, name.replace(/-release$/, ""), name);
+    assert.equal(message.type, name.replace(/-(release|busy)$/, ""), name);
   }
 });
 
@@ -42,7 +42,9 @@ test("each client builder produces its golden fixture", () => {
     pause: protocol.pause(),
     play: protocol.play(),
     pointer: protocol.pointer(1532.25, 12.5, 400, "down", 1),
-    record: protocol.record({ width: 390, height: 844, scale: 3 }, "left", "swipe-back"),
+    record: protocol.record({ width: 390, height: 844, scale: 3 }, "left", "swipe-back", { threshold: 0.27 }),
+    follow: protocol.follow(4),
+    library: protocol.libraryFrom(100),
     save: protocol.save("my edge swipe"),
     seek: protocol.seek(0.25),
     speed: protocol.speed(0.5),
@@ -58,6 +60,7 @@ test("each client builder produces its golden fixture", () => {
 test("optional client fields are left out, never null", () => {
   assert.deepEqual(protocol.save("  "), { type: "save" });
   assert.deepEqual(protocol.record({ width: 390, height: 844 }), { type: "record", screen: { width: 390, height: 844, scale: 1 } });
+  assert.deepEqual(protocol.follow(null), { type: "follow" });
   assert.equal(protocol.speed(9).value, 4);
   assert.equal(protocol.speed(0).value, 0.1);
   assert.equal(protocol.gridAxis("velocity", { values: ["recorded", "lsq2"] }), "velocity=recorded,lsq2");

@@ -60,10 +60,17 @@ test("a live recording is active while armed or capturing", () => {
 test("the status line depends on whose gesture it is", () => {
   assert.equal(r.recordStatusText(null, false), "ready: drag on the phone");
   assert.equal(r.recordStatusText({ state: "armed" }, true), "armed: move more than 10 pt to start the pan");
-  assert.equal(r.recordStatusText({ state: "armed" }, false), "another viewer is about to record");
-  assert.equal(r.recordStatusText(JSON.parse(fixture("server", "recording")), false), "capturing · 31 samples · 0.25 s");
+  assert.equal(r.recordStatusText({ state: "armed", page: 3, held_s: 4.7 }, false), "page 3 holds the pad (for 4 s): you can record when it lets go");
+  assert.equal(r.recordStatusText(JSON.parse(fixture("server", "recording")), true), "capturing · 31 samples · 0.25 s");
+  assert.equal(
+    r.recordStatusText(JSON.parse(fixture("server", "recording")), false),
+    "page 2 is recording · 31 samples · 0.25 s; you can record when it lets go",
+  );
   assert.equal(r.recordStatusText({ state: "released", duration_s: 0.5 }, true), "released after 0.50 s: what did you mean?");
-  assert.equal(r.recordStatusText({ state: "released" }, false), "another viewer is labelling a gesture");
+  // Another page's released gesture is its own business: the pad is free again.
+  assert.equal(r.recordStatusText({ state: "released", page: 3 }, false), "ready: drag on the phone");
+  assert.equal(r.recordStatusText({ state: "ready", page: 1 }, true), "ready: that was a tap, not a pan; drag further than 10 pt to record");
+  assert.equal(r.recordStatusText({ state: "ready", page: 3 }, false), "ready: drag on the phone");
   assert.equal(r.recordStatusText({ state: "saved", id: "live/a-1.pantrace", file: "/x" }, true), "saved as live/a-1.pantrace");
   assert.equal(r.recordStatusText({ state: "failed", message: "disk full" }, true), "failed: disk full");
   assert.equal(r.recordStatusText({ state: "new-state" }, true), "new-state");

@@ -98,7 +98,8 @@ test("an error is passed on and toasted; a message off the protocol is logged an
   const { store, events, warnings } = harness();
   store.receive(fixture("server", "error"));
   assert.deepEqual(events.map((e) => e[0]), ["error", "toast"]);
-  assert.match(events[1][1], /^forbidden: /);
+  // A person reads a sentence, never the protocol's code.
+  assert.match(events[1][1], /^This page can only watch: open the address pantrace serve printed/);
   store.receive('{"type":"frame"}');
   store.receive("not json");
   store.receive('{"type":"from-the-future"}');

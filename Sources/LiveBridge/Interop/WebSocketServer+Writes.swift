@@ -26,6 +26,13 @@ extension WebSocketServer {
                 touched.append(connection)
                 continue
             }
+            if case .sendFrame(let id, let message) = deliveries[start] {
+                start += 1
+                guard let connection = connectionsByID[id], connection.isWelcomed else { continue }
+                connection.outbox.enqueueFrame(message, now: time)
+                touched.append(connection)
+                continue
+            }
             // A run of deliveries for everyone (the pacer hands over several frames at once):
             // one pass over the clients, each getting the run in order.
             var end = start + 1
@@ -36,7 +43,7 @@ extension WebSocketServer {
                     switch delivery {
                     case .frame(let message): connection.outbox.enqueueFrame(message, now: time)
                     case .broadcast(let message): if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
-                    case .send: break
+                    case .send, .sendFrame: break
                     }
                 }
             }

@@ -6,8 +6,13 @@ internal import TransitionEngine
 /// The bridge's state and rules, apart from sockets and threads.
 ///
 /// Fed ``BridgeInput``s and ticks with the time they happen at (seconds on a monotonic
-/// clock the runtime reads; tests pass virtual time), it returns the messages to send. It
-/// owns the player everyone watches, the library, and the connections' rights and rate limits.
+/// clock the runtime reads; tests pass virtual time), it returns the messages to send.
+///
+/// **A page is a view.** Each connection has its own player (recording, preset, parameters,
+/// playhead, speed, loop): what one page does reaches only that page, and the pages that chose
+/// to follow it (``Client/leader``). What is shared is the library, the record pad (one page
+/// holds it at a time; every page sees the gesture live through its own settings) and the
+/// server's budget for replay work (``WorkBudget``).
 struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
@@ -15,46 +20,89 @@ struct BridgeController {
         /// Pointer events a client may send per second (sustained), and in one burst.
         var pointerRate: Double = 500
         var pointerBurst: Double = 500
+        /// Replay frames per second that pages without control may have computed for them
+        /// (`compare`), all together, and in one burst: the server's total for them, so any
+        /// number of watch-only pages cannot delay a page with control (about a fifth of a
+        /// core at the engine's measured cost, docs/PROTOCOL.md §3).
+        var watcherFrameRate: Double = 60_000
+        var watcherFrameBurst: Double = 120_000
         var serverName = "pantrace 0.1.0"
     }
 
+    /// One connection: a page.
     struct Client {
         var canControl: Bool
+        /// The number people see ("page 3").
+        let page: Int
+        /// This page's own player; while following, the leader's is shown instead.
+        var view: Player?
+        /// The page this one follows, if it chose to.
+        var leader: ConnectionID?
+        /// The view before this page armed the pad, restored by a discard.
+        var beforeRecording: LoadRequest?
+        /// This page's recording: armed or capturing (it holds the pad), or released and
+        /// waiting for a label, a save or a discard.
+        var session: LiveSession?
         var pointerTokens: Double
         var lastRefill: Double
         /// When each kind of throttled error was last sent.
         var lastThrottledError: [String: Double] = [:]
         /// When this client's last `compare` was answered (each replays a whole recording).
         var lastCompare = -Double.infinity
+        /// When this client's last `library` page was answered.
+        var lastLibraryPage = -Double.infinity
     }
 
     let configuration: Configuration
     private(set) var library: Library
-    private(set) var player: Player?
-    private(set) var session: LiveSession?
-    private(set) var lastTune: TuneOutcome?
-    /// A sweep to run off this thread; the runtime takes it and reports back with `.tuned`.
+    /// The view a new page opens on (``loadDefault(recording:preset:)``), copied per page.
+    private(set) var firstView: Player?
+    /// Sweeps run one at a time, server-wide; the runtime takes the pending one.
     private(set) var pendingTune: (ConnectionID, TuneJob)?
-    private var isTuning = false
+    private var tuningFor: ConnectionID?
     /// Seconds since the Unix epoch, set by the runtime before each input (for `created`).
     var wallClock = 0.0
-    /// Counts changes everyone was told about; a `hello` is shared while it stays the same.
-    /// (The playhead time in a shared `hello` may be a few frames old; the next frame has it.)
+    /// Counts changes everyone was told about (broadcasts).
     private(set) var broadcastVersion = 0
-    private(set) var clients: [ConnectionID: Client] = [:]
+    var clients: [ConnectionID: Client] = [:]
+    /// Who follows whom: the audience of a view is its page and these.
+    var followers: [ConnectionID: Set<ConnectionID>] = [:]
     private(set) var frameSequence: UInt64 = 0
-    private var lastTick: Double?
+    /// Load numbers are unique across pages, so a page that takes over another's view (stops
+    /// following) never confuses two loads.
+    private var nextLoad = 1
+    private var nextPage = 1
+    var lastTick: Double?
     private let decoder = JSONDecoder()
+    /// The page holding the record pad (its session is armed or capturing).
+    var padHolder: ConnectionID?
+    /// The gesture being captured, read through each page's own settings.
+    var livePreview: LivePreview?
     /// When a capturing recording's status was last sent.
-    private var lastCaptureStatus = -Double.infinity
+    var lastCaptureStatus = -Double.infinity
+    /// Replay work for pages without control.
+    private(set) var watcherWork: WorkBudget
+    /// Comparisons already computed, by setting (the same answer for every page that asks).
+    private var compareCache: [String: SeriesMessage] = [:]
+    private var compareCacheOrder: [String] = []
+    static let compareCacheLimit = 16
     static let captureStatusInterval = 0.1
-    /// The shortest time between two answered `compare`s of one client.
+    /// The shortest time between two answered `compare`s (or `library` pages) of one client.
     static let compareInterval = 0.2
+    /// Recordings in a `hello`; the rest come a `library` page at a time.
+    static let helloLibraryLimit = 100
+    /// Recordings in one `library` page.
+    static let libraryPageLimit = 200
+    /// Pages with control listed in `pages`.
+    static let pagesListed = 32
+    /// An armed pad nobody has touched for this long may be taken by another page.
+    static let idlePadSeconds = 30.0
 
     init(configuration: Configuration) {
         self.configuration = configuration
         library = Library(folder: configuration.recordingsFolder)
         library.rescan()
+        watcherWork = WorkBudget(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
     }
 
     /// Lines for the server's log that the runtime has not taken yet (``takeLog()``).
@@ -67,15 +115,22 @@ struct BridgeController {
     }
 
     /// Rescans the library; a file that newly cannot be read is logged once.
-    private mutating func rescanLibrary() {
+    mutating func rescanLibrary() {
         pendingLog += library.rescan().map { "skipped \($0)" }
     }
 
     /// Files in the recordings folder that could not be read.
     var libraryProblems: [String] { library.problems }
 
-    /// Whether frames should be produced (someone is watching something that moves).
-    var wantsTicks: Bool { !clients.isEmpty && player?.isPlaying == true }
+    /// Whether frames should be produced (some page watches a replay that moves).
+    var wantsTicks: Bool { clients.values.contains { $0.leader == nil && $0.view?.isPlaying == true } }
+
+    /// The player page `id` sees: its own, or its leader's while it follows one.
+    func shownView(of id: ConnectionID) -> Player? {
+        guard let client = clients[id] else { return nil }
+        if let leader = client.leader { return clients[leader]?.view }
+        return client.view
+    }
 
     /// The first view of a new page: `recording` under `preset` when given, otherwise a
     /// gesture that shows what PanTrace does (``firstView(in:)``).
@@ -85,7 +140,7 @@ struct BridgeController {
         guard let (id, suited) = recording.map({ ($0, "best") }) ?? Self.firstView(in: library.recordings) else { return nil }
         let presetName = preset ?? suited
         do {
-            _ = try load(LoadRequest(recording: id, preset: presetName), now: 0)
+            firstView = try player(for: LoadRequest(recording: id, preset: presetName))
             return nil
         } catch let failure as BridgeFailure {
             return "cannot open \(id) with \(presetName): \(failure.message)"
@@ -111,10 +166,21 @@ struct BridgeController {
         return sorted.first.map { ($0.id, "swipe-dismiss") }
     }
 
-    var snapshot: Snapshot {
-        Snapshot(
-            library: library.recordings, presets: PresetCatalog.entries, playback: player?.state,
-            summary: player?.summary, recording: session?.status, tune: lastTune)
+    /// What page `id` needs to draw its first view: bounded whatever the library holds.
+    func snapshot(for id: ConnectionID, now: Double) -> Snapshot {
+        let view = shownView(of: id)
+        return Snapshot(
+            library: Array(library.recordings.prefix(Self.helloLibraryLimit)), libraryTotal: library.recordings.count,
+            presets: PresetCatalog.entries, playback: view?.state, summary: view?.summary,
+            recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages)
+    }
+
+    /// The pages with control, which others may follow.
+    var pagesListing: PagesMessage {
+        let controlling = clients.values.filter(\.canControl).sorted { $0.page < $1.page }.prefix(Self.pagesListed)
+        return PagesMessage(
+            pages: controlling.map { PageInfo(page: $0.page, recording: $0.view?.recording, preset: $0.view?.state.preset) },
+            total: clients.count)
     }
 
     // MARK: Inputs
@@ -128,42 +194,69 @@ struct BridgeController {
     private mutating func respond(to input: BridgeInput, now: Double) -> [Outgoing] {
         switch input {
         case .opened(let id, let canControl):
-            clients[id] = Client(canControl: canControl, pointerTokens: configuration.pointerBurst, lastRefill: now)
-            let hello = Hello(v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, state: snapshot)
-            var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: "hello \(canControl) \(broadcastVersion)")]
-            if var player {
-                out.append(Outgoing(target: .client(id), message: .series(player.seriesMessage), shareKey: "series \(player.load)"))
-                out.append(Outgoing(target: .client(id), message: .frame(frameMessage(player.frame(), of: player))))
-                self.player = player
+            let ticking = wantsTicks
+            clients[id] = Client(
+                canControl: canControl, page: nextPage, view: firstView, pointerTokens: configuration.pointerBurst, lastRefill: now)
+            nextPage += 1
+            let hello = Hello(
+                v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, page: clients[id]!.page,
+                state: snapshot(for: id, now: now))
+            var out = [Outgoing(target: .client(id), message: .hello(hello))]
+            if var view = firstView {
+                out.append(Outgoing(target: .client(id), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
+                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(view.frame(), of: view))))
             }
-            if clients.count == 1 { lastTick = now }
+            if !ticking { lastTick = now }
+            if canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
             return out
         case .closed(let id):
-            clients[id] = nil
-            if session?.owner == id {
-                // The recorder left: a gesture in progress is kept, complete, as an unsaved file.
-                session?.finalise()
-                session = nil
-                rescanLibrary()
-                return [Outgoing(target: .everyone, message: .library(library.recordings))]
+            guard let client = clients.removeValue(forKey: id) else { return [] }
+            var out: [Outgoing] = []
+            if let leader = client.leader { followers[leader]?.remove(id) }
+            // Those who followed this page keep what they saw, as their own view.
+            for follower in (followers.removeValue(forKey: id) ?? []).sorted() {
+                clients[follower]?.leader = nil
+                clients[follower]?.view = client.view
+                out.append(
+                    Outgoing(
+                        target: .client(follower), message: .following(FollowingMessage(page: nil, reason: "page \(client.page) closed"))))
             }
-            return []
+            if var session = client.session {
+                // The recorder left: a gesture in progress is kept, complete, as an unsaved file.
+                session.finalise()
+                if padHolder == id {
+                    padHolder = nil
+                    livePreview = nil
+                    out.append(Outgoing(target: .everyone, message: .recording(session.status(at: now))))
+                }
+                rescanLibrary()
+                out.append(libraryBroadcast())
+            }
+            if client.canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
+            return out
         case .tuned(let id, let result):
-            isTuning = false
+            tuningFor = nil
+            guard clients[id] != nil else { return [] }
             switch result {
             case .success(let outcome):
-                lastTune = outcome
-                return [Outgoing(target: .everyone, message: .tune(outcome))]
+                return [Outgoing(target: .clients(audience(of: id)), message: .tune(outcome))]
             case .failure(let failure):
-                return reply(failure.code, failure.message, to: id, replyingTo: "tune")
+                return reply(failure, to: id, replyingTo: "tune")
             }
         case .message(let id, let bytes):
             return receive(bytes, from: id, now: now)
         }
     }
 
-    private func reply(_ code: ErrorCode, _ message: String, to id: ConnectionID, replyingTo type: String? = nil) -> [Outgoing] {
-        [Outgoing(target: .client(id), message: .error(ErrorMessage(code: code, message: message, inReplyTo: type)))]
+    func reply(_ failure: BridgeFailure, to id: ConnectionID, replyingTo type: String? = nil) -> [Outgoing] {
+        [
+            Outgoing(
+                target: .client(id),
+                message: .error(
+                    ErrorMessage(
+                        code: failure.code, message: failure.message, inReplyTo: type,
+                        retryAfterMilliseconds: failure.retryAfter.map { Int(($0 * 1000).rounded(.up)) })))
+        ]
     }
 
     private mutating func receive(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
@@ -172,51 +265,55 @@ struct BridgeController {
         do {
             message = try decoder.decode(ClientMessage.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            return reply(.badJSON, "not JSON: \(context.debugDescription)", to: id)
+            return reply(BridgeFailure(.badJSON, "not JSON: \(context.debugDescription)"), to: id)
         } catch {
-            return reply(.badMessage, "not a valid message: \(DecodingProblem.describe(error))", to: id)
+            return reply(BridgeFailure(.badMessage, "not a valid message: \(DecodingProblem.describe(error))"), to: id)
         }
         guard client.canControl || !message.changesState else {
             return reply(
-                .forbidden, "\(message.type) changes state: connect with the ?token= that pantrace serve printed", to: id, replyingTo: message.type)
+                BridgeFailure(.forbidden, "\(message.type) needs control: open the address with the ?token= that pantrace serve printed"),
+                to: id, replyingTo: message.type)
         }
         do {
             return try apply(message, from: id, now: now)
         } catch let failure as BridgeFailure {
-            return reply(failure.code, failure.message, to: id, replyingTo: message.type)
+            return reply(failure, to: id, replyingTo: message.type)
         } catch {
-            return reply(.invalid, "\(error)", to: id, replyingTo: message.type)
+            return reply(BridgeFailure(.invalid, "\(error)"), to: id, replyingTo: message.type)
         }
     }
 
     private mutating func apply(_ message: ClientMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
         switch message {
         case .load(let request):
-            return try load(request, now: now)
+            let left = leaveFollowing(id)
+            return left + (try load(request, for: id))
         case .compare(let request):
-            // Anyone may compare, and each answer replays a whole recording: at most a few a second.
-            guard now - clients[id]!.lastCompare >= Self.compareInterval else {
-                throw BridgeFailure(.rateLimited, "at most \(Int(1 / Self.compareInterval)) compare requests a second; ask again in a moment")
+            return try compare(request, for: id, now: now)
+        case .follow(let page):
+            return try follow(page: page, from: id)
+        case .library(let offset):
+            guard now - clients[id]!.lastLibraryPage >= Self.compareInterval else {
+                throw BridgeFailure(.rateLimited, "at most five library pages a second", retryAfter: Self.compareInterval)
             }
-            clients[id]!.lastCompare = now
-            return [Outgoing(target: .client(id), message: .series(try compared(request)))]
+            clients[id]!.lastLibraryPage = now
+            return [Outgoing(target: .client(id), message: .library(libraryPage(from: offset)))]
         case .play:
-            try withPlayer { $0.isPlaying = true }
-            lastTick = now
+            return try changeView(of: id) { $0.isPlaying = true }
         case .pause:
-            try withPlayer { $0.isPlaying = false }
+            return try changeView(of: id) { $0.isPlaying = false }
         case .seek(let time):
             guard time.isFinite else { throw BridgeFailure(.invalid, "seek time must be a finite number") }
-            try withPlayer { $0.seek(to: time) }
+            return try changeView(of: id) { $0.seek(to: time) }
         case .speed(let value):
             guard value.isFinite, (0.1...4).contains(value) else { throw BridgeFailure(.invalid, "speed must be between 0.1 and 4, got \(value)") }
-            try withPlayer { $0.speed = value }
+            return try changeView(of: id) { $0.speed = value }
         case .loop(let enabled):
-            try withPlayer { $0.loops = enabled }
+            return try changeView(of: id) { $0.loops = enabled }
         case .step(let frames):
             // `magnitude`, not `abs`: abs(Int.min) traps.
             guard frames.magnitude <= 100_000 else { throw BridgeFailure(.invalid, "step of \(frames) frames is too far") }
-            try withPlayer { $0.step(frames: frames) }
+            return try changeView(of: id) { $0.step(frames: frames) }
         case .pointer(let request):
             guard takePointerToken(for: id, now: now) else {
                 try throttled(
@@ -224,51 +321,36 @@ struct BridgeController {
                     for: id, now: now)
                 return []
             }
-            return try pointer(message: request, from: id, now: now)
+            return try pointer(request, from: id, now: now)
         case .record(let request):
-            return try arm(request, from: id)
+            return try arm(request, from: id, now: now)
         case .label(let intent):
             try withSession(of: id) { try $0.label(intent) }
-            return [recordingStatus()]
+            return [recordingStatus(of: id, now: now)]
         case .save(let name):
-            let unsaved = session?.status.file
-            try withSession(of: id) { _ = try $0.save(name: name) }
-            rescanLibrary()
-            var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
-            // The player showed the unsaved file: it now shows the saved one (its name, its
-            // label), at the same time, so no page names a file that no longer exists.
-            if let unsaved, let saved = session?.status.id, let playing = player, playing.recording == unsaved {
-                let time = playing.state.time
-                let wasPlaying = playing.isPlaying
-                out += try load(LoadRequest(recording: saved, preset: playing.state.preset, parameters: playing.parameters), now: now)
-                try withPlayer {
-                    $0.seek(to: time)
-                    $0.isPlaying = wasPlaying
-                }
-                out += playbackAndFrame(now: now)
-            }
-            return out
+            return try save(name: name, from: id, now: now)
         case .discard:
-            let unsaved = session?.status.file
-            try withSession(of: id) { try $0.discard() }
-            rescanLibrary()
-            var out = [recordingStatus(), Outgoing(target: .everyone, message: .library(library.recordings))]
-            // The player showed the discarded file: back to the first view.
-            if let unsaved, player?.recording == unsaved, let (first, preset) = Self.firstView(in: library.recordings) {
-                out += try load(LoadRequest(recording: first, preset: preset), now: now)
-            }
-            return out
+            return try discard(from: id, now: now)
         case .tune(let request):
-            guard !isTuning else { throw BridgeFailure(.busy, "a tuning sweep is already running") }
-            let paths = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
-            for path in paths where !library.contains(path) {
-                throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
-            }
-            isTuning = true
-            pendingTune = (id, TuneJob(folder: library.folder, ids: paths, preset: request.preset, grid: request.grid))
-            return []
+            return try tune(request, from: id)
         }
-        return playbackAndFrame(now: now)
+    }
+
+    private mutating func tune(_ request: TuneRequest, from id: ConnectionID) throws -> [Outgoing] {
+        guard tuningFor == nil else {
+            throw BridgeFailure(.busy, "a tuning sweep is already running; ask again when it has finished", retryAfter: 1)
+        }
+        let asked = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
+        // Each recording once, in the order first named: a list naming one file many times asks
+        // for no more work than naming it once.
+        var seen = Set<String>()
+        let paths = asked.filter { seen.insert($0).inserted }
+        for path in paths where !library.contains(path) {
+            throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
+        }
+        tuningFor = id
+        pendingTune = (id, TuneJob(folder: library.folder, ids: paths, preset: request.preset, grid: request.grid))
+        return []
     }
 
     /// The runtime takes the pending sweep to run it elsewhere.
@@ -277,115 +359,28 @@ struct BridgeController {
         return pendingTune
     }
 
-    var liveFolder: String { library.folder + "/live" }
-
-    private mutating func arm(_ request: RecordRequest, from id: ConnectionID) throws -> [Outgoing] {
-        if let session, session.owner != id, session.state == .armed || session.state == .capturing || session.state == .released {
-            throw BridgeFailure(.busy, "another viewer is recording; try again when it has saved or discarded")
-        }
-        if session?.state == .capturing { session?.finalise() }
-        let presetName = request.preset ?? player?.configuration.parameters.preset.name.rawValue ?? "swipe-back"
-        let preset: Preset
-        do {
-            preset = try Preset(named: presetName, numericOverrides: [:])
-        } catch {
-            throw BridgeFailure(.invalid, "\(error)")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: liveFolder, withIntermediateDirectories: true)
-        } catch {
-            throw BridgeFailure(.failed, "cannot create \(liveFolder): \(error.localizedDescription)")
-        }
-        let date = Date(timeIntervalSince1970: wallClock)
-        let created = ISO8601DateFormatter().string(from: date)
-        let stamp = created.filter { $0.isNumber }
-        session = LiveSession(owner: id, request: request, preset: preset, folder: liveFolder, created: created, stamp: stamp)
-        return [recordingStatus()]
+    /// Recordings `offset…` of the library, one page.
+    func libraryPage(from offset: Int) -> LibraryPage {
+        let all = library.recordings
+        let start = min(offset, all.count)
+        return LibraryPage(
+            recordings: Array(all[start..<min(all.count, start + Self.libraryPageLimit)]), offset: start, total: all.count)
     }
 
-    private mutating func pointer(message: PointerMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
-        guard var active = session, active.owner == id else {
-            try throttled(BridgeFailure(.invalid, "not recording: send record first"), for: id, now: now)
-            return []
-        }
-        let before = active.state
-        let frame: FrameState?
-        do {
-            frame = try active.handle(message)
-        } catch {
-            session = active  // a write failure ends the recording (state `failed`)
-            throw error
-        }
-        session = active
-        var out: [Outgoing] = []
-        if let frame {
-            frameSequence += 1
-            out.append(
-                Outgoing(
-                    target: .frames,
-                    message: .frame(
-                        FrameMessage(
-                            seq: frameSequence, load: -1, emittedMicroseconds: 0, recording: active.status.file ?? "", frame: frame))))
-        }
-        // The status goes out on each change of state, and while capturing at most ten times
-        // a second, so every page's counter and "if released now" follow the finger.
-        let statusDue = active.state == .capturing && now - lastCaptureStatus >= Self.captureStatusInterval
-        if active.state != before || statusDue {
-            lastCaptureStatus = now
-            out.append(recordingStatus())
-        }
-        if active.state != before {
-            if active.state == .released, let file = active.status.file {
-                // Replay what was just recorded so everyone sees the decision and the completion.
-                rescanLibrary()
-                out.append(Outgoing(target: .everyone, message: .library(library.recordings)))
-                if library.contains(file) {
-                    do {
-                        out += try load(LoadRequest(recording: file, preset: active.presetName), now: now)
-                    } catch {
-                        // The recording is kept either way; say why it is not shown.
-                        let message = (error as? BridgeFailure)?.message ?? "\(error)"
-                        out.append(
-                            Outgoing(
-                                target: .client(id),
-                                message: .error(
-                                    ErrorMessage(
-                                        code: .invalid, message: "recorded, but cannot replay it: \(message)", inReplyTo: "pointer"))))
-                    }
-                }
-            }
-        }
-        return out
+    /// The library changed: every page gets its first page again (and the total).
+    func libraryBroadcast() -> Outgoing {
+        var page = libraryPage(from: 0)
+        page.recordings = Array(page.recordings.prefix(Self.helloLibraryLimit))
+        return Outgoing(target: .everyone, message: .library(page))
     }
 
     /// Throws `failure` at most once a second per client and kind: pointer events come by the
     /// hundred, and a reply to each would flood the sender's queue.
-    private mutating func throttled(_ failure: BridgeFailure, for id: ConnectionID, now: Double) throws {
+    mutating func throttled(_ failure: BridgeFailure, for id: ConnectionID, now: Double) throws {
         let key = failure.code.rawValue + " " + failure.message
         guard clients[id]!.lastThrottledError[key, default: -.infinity] < now - 1 else { return }
         clients[id]!.lastThrottledError[key] = now
         throw failure
-    }
-
-    private mutating func withSession(of id: ConnectionID, _ change: (inout LiveSession) throws -> Void) throws {
-        guard var active = session, active.owner == id else { throw BridgeFailure(.invalid, "not recording: send record first") }
-        try change(&active)
-        session = active
-    }
-
-    private func recordingStatus() -> Outgoing {
-        Outgoing(target: .everyone, message: .recording(session!.status))
-    }
-
-    /// Ends a recording in progress so its file is complete (shutdown).
-    mutating func finaliseRecording() {
-        session?.finalise()
-    }
-
-    private mutating func withPlayer(_ change: (inout Player) -> Void) throws {
-        guard var player else { throw BridgeFailure(.invalid, "nothing is loaded: send load first") }
-        change(&player)
-        self.player = player
     }
 
     private mutating func takePointerToken(for id: ConnectionID, now: Double) -> Bool {
@@ -398,29 +393,80 @@ struct BridgeController {
         return allowed
     }
 
-    mutating func load(_ request: LoadRequest, now: Double) throws -> [Outgoing] {
-        var loaded = try player(for: request, load: (player?.load ?? 0) + 1)
-        if let previous = player {
-            loaded.speed = previous.speed
-            loaded.loops = previous.loops
-        }
-        player = loaded
-        lastTick = now
-        // The series after the playback that starts the load, so a viewer files it under it.
-        return [Outgoing(target: .everyone, message: .summary(loaded.summary))] + playbackAndFrame(now: now) + [
-            Outgoing(target: .everyone, message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
-        ]
+    // MARK: Audiences
+
+    /// The pages that see `id`'s view: it and those that follow it, in id order.
+    func audience(of id: ConnectionID) -> [ConnectionID] {
+        guard let following = followers[id], !following.isEmpty else { return [id] }
+        return [id] + following.sorted()
     }
 
-    /// The whole replay of `request`, for one viewer to compare with what plays.
-    private mutating func compared(_ request: LoadRequest) throws -> SeriesMessage {
-        var message = try player(for: request, load: player?.load ?? 0).seriesMessage
+    mutating func setLeader(_ leader: ConnectionID?, of id: ConnectionID) {
+        if let old = clients[id]?.leader { followers[old]?.remove(id) }
+        clients[id]?.leader = leader
+        if let leader { followers[leader, default: []].insert(id) }
+    }
+
+    mutating func nextLoadNumber() -> Int {
+        defer { nextLoad += 1 }
+        return nextLoad
+    }
+
+    mutating func nextFrameSequence() -> UInt64 {
+        frameSequence += 1
+        return frameSequence
+    }
+
+    // MARK: Comparisons
+
+    private mutating func compare(_ request: LoadRequest, for id: ConnectionID, now: Double) throws -> [Outgoing] {
+        // Anyone may compare, and each answer replays a whole recording: at most a few a second
+        // per page, and for pages without control, within the server's budget for them all.
+        guard now - clients[id]!.lastCompare >= Self.compareInterval else {
+            throw BridgeFailure(
+                .rateLimited, "at most \(Int(1 / Self.compareInterval)) compare requests a second; ask again in a moment",
+                retryAfter: Self.compareInterval - (now - clients[id]!.lastCompare))
+        }
+        let key = Self.settingKey(request)
+        if let cached = compareCache[key] {
+            clients[id]!.lastCompare = now
+            return [Outgoing(target: .client(id), message: .series(cached), shareKey: "compare \(key)")]
+        }
+        guard library.contains(request.recording) else {
+            throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
+        }
+        if !clients[id]!.canControl {
+            let cost = estimatedFrames(of: request.recording)
+            if let wait = watcherWork.take(cost, now: now) {
+                throw BridgeFailure(
+                    .busy, "the server is answering other pages' comparisons; this one is queued for you to ask again", retryAfter: wait)
+            }
+        }
+        clients[id]!.lastCompare = now
+        var message = try player(for: request).seriesMessage
         message.role = "compare"
-        return message
+        message.load = 0
+        compareCache[key] = message
+        compareCacheOrder.append(key)
+        if compareCacheOrder.count > Self.compareCacheLimit { compareCache[compareCacheOrder.removeFirst()] = nil }
+        return [Outgoing(target: .client(id), message: .series(message), shareKey: "compare \(key)")]
+    }
+
+    /// An upper bound on the frames a replay of `id` computes: its duration plus two seconds of
+    /// completion, at the frame rate.
+    private func estimatedFrames(of id: String) -> Double {
+        let duration = library.recordings.first { $0.id == id }?.durationSeconds ?? ValueLimits.replaySpan
+        return (duration + 2) * configuration.frameRate
+    }
+
+    /// One string per setting: the recording, the preset, and the overrides in key order.
+    static func settingKey(_ request: LoadRequest) -> String {
+        let parameters = request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        return "\(request.recording)\u{0}\(request.preset)\u{0}\(parameters)"
     }
 
     /// A player of `request` (nothing is changed).
-    private mutating func player(for request: LoadRequest, load: Int) throws -> Player {
+    mutating func player(for request: LoadRequest) throws -> Player {
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
@@ -437,60 +483,8 @@ struct BridgeController {
             throw BridgeFailure(.notFound, "\(error)")
         }
         return try Player(
-            load: load, recording: request.recording, trace: trace, parameters: request.parameters,
+            load: nextLoadNumber(), recording: request.recording, trace: trace, parameters: request.parameters,
             configuration: Replayer.Configuration(parameters: parameters, frameRate: configuration.frameRate))
-    }
-
-    private mutating func playbackAndFrame(now: Double) -> [Outgoing] {
-        guard var player else { return [] }
-        let frame = player.frame()
-        self.player = player
-        return [
-            Outgoing(target: .everyone, message: .playback(player.state)),
-            Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player)))
-        ]
-    }
-
-    private mutating func frameMessage(_ frame: FrameState, of player: Player) -> FrameMessage {
-        frameSequence += 1
-        return FrameMessage(seq: frameSequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
-    }
-
-    // MARK: Time
-
-    /// Benchmark only (`pantrace serve --bench-frame-rate`): one frame per call, cycling
-    /// through the replay without the loop pause, whenever ``wantsTicks``; the runtime calls it
-    /// at the benchmark rate instead of ``tick(now:)``.
-    mutating func benchmarkTick(now: Double) -> [Outgoing] {
-        defer { lastTick = now }
-        guard wantsTicks, var player, let index = player.advanceOneFrame() else { return [] }
-        let frame = player.frame(at: index)
-        self.player = player
-        return [Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player)))]
-    }
-
-    /// Advances the player to `now`; returns the frame to show, if it changed.
-    mutating func tick(now: Double) -> [Outgoing] {
-        let out = advance(now: now)
-        if out.contains(where: { $0.target == .everyone }) { broadcastVersion += 1 }
-        return out
-    }
-
-    private mutating func advance(now: Double) -> [Outgoing] {
-        defer { lastTick = now }
-        guard let last = lastTick, var player, player.isPlaying, !clients.isEmpty else { return [] }
-        let wasPlaying = player.isPlaying
-        let passed = player.advance(by: now - last)
-        var out: [Outgoing] = []
-        for index in passed {
-            let frame = player.frame(at: index)
-            out.append(Outgoing(target: .frames, message: .frame(frameMessage(frame, of: player))))
-        }
-        self.player = player
-        if wasPlaying && !player.isPlaying {
-            out.append(Outgoing(target: .everyone, message: .playback(player.state)))
-        }
-        return out
     }
 }
 
@@ -498,8 +492,11 @@ struct BridgeController {
 struct BridgeFailure: Error, Sendable {
     var code: ErrorCode
     var message: String
-    init(_ code: ErrorCode, _ message: String) {
+    /// For `busy` and `rate_limited`: seconds until asking again may succeed.
+    var retryAfter: Double?
+    init(_ code: ErrorCode, _ message: String, retryAfter: Double? = nil) {
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 }

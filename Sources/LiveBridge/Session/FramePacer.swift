@@ -27,12 +27,10 @@ struct FramePacer {
 
     /// Takes what the controller produced at `now`; returns what to hand over now, in order.
     mutating func release(_ deliveries: [Delivery], now: Double) -> [Delivery] {
-        let onlyFrames = deliveries.allSatisfy {
-            if case .frame = $0 { true } else { false }
-        }
+        let onlyFrames = deliveries.allSatisfy(\.isFrame)
         held += deliveries
         guard !held.isEmpty, !onlyFrames || now >= lastRelease + Self.interval else { return [] }
-        if held.contains(where: { if case .frame = $0 { true } else { false } }) { lastRelease = now }
+        if held.contains(where: \.isFrame) { lastRelease = now }
         defer { held.removeAll(keepingCapacity: true) }
         return held
     }

@@ -37,6 +37,21 @@ struct Library {
     private var cache: [String: Entry] = [:]
     private let reader = TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
 
+    /// What the wire carries of a recording's metadata, however much the file holds (a file
+    /// may hold up to 1,024 tags of 64 KiB each): the name up to 200 characters, the source and
+    /// each tag up to 64, and the first 16 tags. A cut value ends in "…". So a library entry
+    /// stays under about 2 KiB and a `hello` bounded.
+    static let maximumNameField = 200
+    static let maximumShortField = 64
+    static let maximumTags = 16
+    /// The longest id (path under the recordings folder) listed, in UTF-8 bytes.
+    static let maximumIDBytes = 512
+
+    /// `text` cut to `limit` characters, ending in "…" when cut.
+    static func bounded(_ text: String, to limit: Int = maximumNameField) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
     init(folder: String) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
     }
@@ -52,6 +67,11 @@ struct Library {
         problems += listing.problems
         let paths = listing.files
         for relative in paths {
+            // The id travels in every library entry: a path too long to name is listed as a problem.
+            guard relative.utf8.count <= Self.maximumIDBytes else {
+                problems.append("\(relative.prefix(80))…: its path under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
+                continue
+            }
             let path = folder + "/" + relative
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
@@ -77,8 +97,10 @@ struct Library {
             let m = file.trace.metadata
             return .success(
                 RecordingInfo(
-                    id: relative, name: m.id, intent: m.intent, source: m.source, samples: file.trace.samples.count,
-                    durationSeconds: file.trace.duration, tags: m.tags, screen: m.screen, edge: m.edge, complete: file.isComplete))
+                    id: relative, name: Self.bounded(m.id), intent: m.intent, source: Self.bounded(m.source, to: Self.maximumShortField),
+                    samples: file.trace.samples.count, durationSeconds: file.trace.duration,
+                    tags: m.tags.prefix(Self.maximumTags).map { Self.bounded($0, to: Self.maximumShortField) }, screen: m.screen, edge: m.edge,
+                    complete: file.isComplete))
         } catch {
             return .failure(error)
         }

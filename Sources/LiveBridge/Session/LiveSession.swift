@@ -20,8 +20,14 @@ struct LiveSession {
 
     let owner: ConnectionID
     let folder: String
-    /// The preset the stage follows, and the replay after release uses.
+    /// The page's preset and parameter overrides: the stage follows them while recording, the
+    /// release is decided with them, and the replay after release and the saved view use them.
     let presetName: String
+    let parameters: [String: PresetValue]
+    /// The page that recorded (its number, for other pages' words).
+    let page: Int
+    /// When the pad was armed (the controller's clock).
+    let armedAt: Double
     let recognizerConfiguration: PanRecognizer.Configuration
     let metadata: TraceMetadata
     private(set) var state = State.armed
@@ -42,10 +48,16 @@ struct LiveSession {
     private(set) var ifReleasedNow: RecordingStatus.IfReleased?
     private var firstSampleTime: Double?
 
-    init(owner: ConnectionID, request: RecordRequest, preset: Preset, folder: String, created: String, stamp: String) {
+    init(
+        owner: ConnectionID, page: Int, request: RecordRequest, preset: Preset, parameters: [String: PresetValue], folder: String,
+        created: String, stamp: String, now: Double
+    ) {
         self.owner = owner
+        self.page = page
+        self.armedAt = now
         self.folder = folder
         self.presetName = preset.name.rawValue
+        self.parameters = parameters
         recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
         metadata = TraceMetadata(id: "", created: created, source: "browser", intent: .unknown)
         stem = "unsaved-\(stamp)"
@@ -55,20 +67,38 @@ struct LiveSession {
         transition = InteractiveTransition(preset: preset, screen: Size(request.screen))
     }
 
-    var status: RecordingStatus {
+    /// Whether the session holds the record pad (no other page may arm it).
+    var holdsPad: Bool { state == .armed || state == .capturing }
+
+    /// The status at `now` (the controller's clock), for `held_s`.
+    func status(at now: Double) -> RecordingStatus {
         RecordingStatus(
             state: state.rawValue, samples: samples, durationSeconds: duration, intent: intent,
             file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil,
-            ifReleased: state == .capturing ? ifReleasedNow : nil)
+            ifReleased: state == .capturing ? ifReleasedNow : nil, page: page, heldSeconds: holdsPad ? max(0, now - armedAt) : nil,
+            preset: presetName, parameters: parameters)
     }
+
+    /// The events taken so far (zero: the pad was armed and never touched).
+    var hasEvents: Bool { eventCount > 0 }
 
     private func relative(_ path: String) -> String {
         let root = URL(fileURLWithPath: folder).deletingLastPathComponent().path + "/"
         return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
     }
 
-    /// Takes one pointer event; returns a frame for the stage when the pan moved.
-    mutating func handle(_ message: PointerMessage) throws -> FrameState? {
+    /// What one pointer event did.
+    enum Step {
+        /// Nothing for the stage (the pan has not begun, or the event was ignored).
+        case none
+        /// The pan recorded this sample; the stage follows it.
+        case sample(GestureInput)
+        /// The finger went down and came up within the slop: no pan, no file; the pad is free.
+        case tap
+    }
+
+    /// Takes one pointer event.
+    mutating func handle(_ message: PointerMessage) throws -> Step {
         guard state == .armed || state == .capturing else {
             throw BridgeFailure(.invalid, "the gesture was released: label it, then save or discard")
         }
@@ -120,12 +150,17 @@ struct LiveSession {
             state = .released
             sample = release
         case .none, .failed, .ignored:
-            return nil
+            // A press that ends before the pan began (within the slop): disarmed, back to ready.
+            if state == .armed, phase == .up || phase == .cancel {
+                state = .discarded
+                return .tap
+            }
+            return .none
         }
         let input = GestureInput(sample)
         _ = transition.handle(input)
         if state == .capturing { ifReleasedNow = Self.decision(ifLiftedAt: input, of: transition) }
-        return transition.frameState(at: sample.time)
+        return .sample(input)
     }
 
     /// The decision a lift at `input`'s place, time and velocity would get: a copy of the

@@ -21,10 +21,23 @@ enum Delivery: Sendable {
     case frame(OutboundMessage)
     case broadcast(OutboundMessage)
     case send(ConnectionID, OutboundMessage)
+    /// A frame for one client: conflated in its outbox like ``frame(_:)``.
+    case sendFrame(ConnectionID, OutboundMessage)
 
-    /// Whether it goes to one client (``send(_:_:)``) rather than to every client.
+    /// Whether it is a frame (for everyone or for one client).
+    var isFrame: Bool {
+        switch self {
+        case .frame, .sendFrame: true
+        case .send, .broadcast: false
+        }
+    }
+
+    /// Whether it goes to one client rather than to every client.
     var isForOneClient: Bool {
-        if case .send = self { true } else { false }
+        switch self {
+        case .send, .sendFrame: true
+        case .frame, .broadcast: false
+        }
     }
 }
 

@@ -7,6 +7,10 @@ struct Outgoing: Sendable {
         case everyone
         /// One client.
         case client(ConnectionID)
+        /// Some clients (a page and those following it), never dropped.
+        case clients([ConnectionID])
+        /// Some clients, as a frame: conflated per client, newest wins.
+        case framesFor([ConnectionID])
     }
 
     var target: Target

@@ -3,8 +3,9 @@ package import TransitionEngine
 
 /// A message from a viewer to the bridge (docs/PROTOCOL.md §3).
 ///
-/// Decoded from `{"type": …, …}`; every case but ``compare`` changes state and needs the
-/// token on the connection.
+/// Decoded from `{"type": …, …}`. Every message that plays, records, saves or tunes needs the
+/// token on the connection (``changesState``); ``compare``, ``follow`` and ``library`` change
+/// nothing another page sees, so a watch-only page may send them.
 package enum ClientMessage: Sendable, Equatable {
     /// Load a recording into the player with a preset and parameter overrides.
     case load(LoadRequest)
@@ -32,6 +33,10 @@ package enum ClientMessage: Sendable, Equatable {
     /// The whole replay of a recording under other settings, for this viewer only (a
     /// `series` with role `compare`); changes nothing, so a watch-only page may send it.
     case compare(LoadRequest)
+    /// Follow another page's view (its page number), or stop following (nil).
+    case follow(page: Int?)
+    /// Recordings of the library from `offset` on (a bounded page of them).
+    case library(offset: Int)
 
     /// The `type` value, for error replies.
     package var type: String {
@@ -50,13 +55,18 @@ package enum ClientMessage: Sendable, Equatable {
         case .discard: "discard"
         case .tune: "tune"
         case .compare: "compare"
+        case .follow: "follow"
+        case .library: "library"
         }
     }
 
-    /// Whether the message changes what everyone sees (and so needs the token).
+    /// Whether the message needs the token: everything but asking for a comparison, following
+    /// a page, and reading the library.
     package var changesState: Bool {
-        if case .compare = self { return false }
-        return true
+        switch self {
+        case .compare, .follow, .library: false
+        default: true
+        }
     }
 }
 
@@ -89,13 +99,18 @@ package struct RecordRequest: Codable, Sendable, Equatable {
     package var screen: ScreenGeometry
     /// Only begin when the touch goes down within the edge zone of this edge.
     package var edge: ScreenEdge?
-    /// The preset the stage follows while recording (defaults to the player's).
+    /// The preset the stage follows and the release is decided with (defaults to the page's
+    /// view's preset).
     package var preset: String?
+    /// Overrides of the preset's parameters, as in `load` (defaults to the page's view's when
+    /// `preset` is absent too, else none): the sliders the page shows.
+    package var parameters: [String: PresetValue]?
 
-    package init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil) {
+    package init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil, parameters: [String: PresetValue]? = nil) {
         self.screen = screen
         self.edge = edge
         self.preset = preset
+        self.parameters = parameters
     }
 }
 
@@ -160,7 +175,7 @@ package struct TuneRequest: Codable, Sendable, Equatable {
 
 extension ClientMessage: Codable {
     private enum Key: String, CodingKey {
-        case type, time, value, enabled, frames, intent, name
+        case type, time, value, enabled, frames, intent, name, page, offset
     }
 
     package init(from decoder: any Decoder) throws {
@@ -181,11 +196,18 @@ extension ClientMessage: Codable {
         case "discard": self = .discard
         case "tune": self = .tune(try TuneRequest(from: decoder))
         case "compare": self = .compare(try LoadRequest(from: decoder))
+        case "follow": self = .follow(page: try c.decodeIfPresent(Int.self, forKey: .page))
+        case "library":
+            let offset = try c.decode(Int.self, forKey: .offset)
+            guard offset >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .offset, in: c, debugDescription: "offset must be 0 or more, got \(offset)")
+            }
+            self = .library(offset: offset)
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
                 debugDescription:
-                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune or compare)"
+                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune, compare, follow or library)"
             )
         }
     }
@@ -206,6 +228,8 @@ extension ClientMessage: Codable {
         case .save(let name): try c.encodeIfPresent(name, forKey: .name)
         case .tune(let r): try r.encode(to: encoder)
         case .compare(let r): try r.encode(to: encoder)
+        case .follow(let page): try c.encodeIfPresent(page, forKey: .page)
+        case .library(let offset): try c.encode(offset, forKey: .offset)
         }
     }
 }

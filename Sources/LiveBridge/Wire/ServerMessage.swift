@@ -8,8 +8,9 @@ package import TransitionEngine
 package enum ServerMessage: Sendable {
     /// The first message on every connection: the whole current state.
     case hello(Hello)
-    /// The recordings changed (one was saved).
-    case library([RecordingInfo])
+    /// The recordings changed (one was saved), or the page asked for more of the list: a
+    /// bounded page of it.
+    case library(LibraryPage)
     /// The player's state changed.
     case playback(PlaybackState)
     /// One display frame of the replay.
@@ -24,6 +25,10 @@ package enum ServerMessage: Sendable {
     case tune(TuneOutcome)
     /// A request failed; the connection stays open.
     case error(ErrorMessage)
+    /// The pages with control that another page may follow.
+    case pages(PagesMessage)
+    /// This page started or stopped following another.
+    case following(FollowingMessage)
 
     /// The `type` value.
     package var type: String {
@@ -37,12 +42,14 @@ package enum ServerMessage: Sendable {
         case .recording: "recording"
         case .tune: "tune"
         case .error: "error"
+        case .pages: "pages"
+        case .following: "following"
         }
     }
 }
 
 /// The protocol version this bridge speaks.
-package let wireProtocolVersion = 2
+package let wireProtocolVersion = 3
 
 /// `hello`.
 package struct Hello: Codable, Sendable {
@@ -50,22 +57,57 @@ package struct Hello: Codable, Sendable {
     package var server: String
     /// Whether this connection presented the token and may change state.
     package var canControl: Bool
+    /// This connection's page number: how other pages name it ("page 3 is recording").
+    package var page: Int
     package var state: Snapshot
 
     private enum CodingKeys: String, CodingKey {
-        case v, server, state
+        case v, server, state, page
         case canControl = "can_control"
     }
 }
 
-/// Everything a late joiner needs to show what everyone else sees.
+/// What a new page needs to draw its first view, bounded whatever the library holds
+/// (``BridgeController/helloLibraryLimit`` recordings; the rest with a `library` request).
 package struct Snapshot: Codable, Sendable {
+    /// The first recordings of the library, in id order.
     package var library: [RecordingInfo]
+    /// How many recordings the library holds in all.
+    package var libraryTotal: Int
     package var presets: [PresetCatalog.Entry]
+    /// This page's own view.
     package var playback: PlaybackState?
     package var summary: ReplaySummary?
+    /// The record pad, while some page holds it.
     package var recording: RecordingStatus?
-    package var tune: TuneOutcome?
+    /// The pages with control, which this page may follow.
+    package var pages: [PageInfo]
+
+    private enum CodingKeys: String, CodingKey {
+        case library, presets, playback, summary, recording, pages
+        case libraryTotal = "library_total"
+    }
+}
+
+/// A page another page may follow.
+package struct PageInfo: Codable, Sendable, Equatable {
+    package var page: Int
+    /// The recording its view shows, when it has one.
+    package var recording: String?
+    package var preset: String?
+}
+
+/// `pages`: the pages with control (at most ``BridgeController/pagesListed``), and how many
+/// pages are open in all.
+package struct PagesMessage: Codable, Sendable, Equatable {
+    package var pages: [PageInfo]
+    package var total: Int
+}
+
+/// `following`: the page this one follows, or none (`page` absent) with why it stopped.
+package struct FollowingMessage: Codable, Sendable, Equatable {
+    package var page: Int?
+    package var reason: String?
 }
 
 /// One recording in the library.
@@ -88,9 +130,11 @@ package struct RecordingInfo: Codable, Sendable, Equatable {
     }
 }
 
-/// `library`.
-struct LibraryPayload: Codable {
-    var recordings: [RecordingInfo]
+/// `library`: recordings `offset` ..< `offset + recordings.count` of `total`, in id order.
+package struct LibraryPage: Codable, Sendable, Equatable {
+    package var recordings: [RecordingInfo]
+    package var offset: Int
+    package var total: Int
 }
 
 /// `playback`: what the player is doing.
@@ -161,6 +205,13 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     /// While capturing: what the preset would decide if the finger lifted now (not a decision:
     /// the gesture goes on).
     package var ifReleased: IfReleased?
+    /// The page recording (``Hello/page``).
+    package var page: Int?
+    /// While the pad is held (armed or capturing): seconds since it was armed.
+    package var heldSeconds: Double?
+    /// The preset and parameters the recording page decides with (its own view's).
+    package var preset: String?
+    package var parameters: [String: PresetValue]?
 
     /// `if_released`.
     package struct IfReleased: Codable, Sendable, Equatable {
@@ -171,7 +222,8 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
 
     package init(
         state: String, samples: Int, durationSeconds: Double, intent: Intent, file: String?, id: String?, message: String?,
-        ifReleased: IfReleased? = nil
+        ifReleased: IfReleased? = nil, page: Int? = nil, heldSeconds: Double? = nil, preset: String? = nil,
+        parameters: [String: PresetValue]? = nil
     ) {
         self.state = state
         self.samples = samples
@@ -181,12 +233,17 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
         self.id = id
         self.message = message
         self.ifReleased = ifReleased
+        self.page = page
+        self.heldSeconds = heldSeconds
+        self.preset = preset
+        self.parameters = parameters
     }
 
     private enum CodingKeys: String, CodingKey {
-        case state, samples, intent, file, id, message
+        case state, samples, intent, file, id, message, page, preset, parameters
         case durationSeconds = "duration_s"
         case ifReleased = "if_released"
+        case heldSeconds = "held_s"
     }
 }
 
@@ -231,7 +288,8 @@ package enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case notFound = "not_found"
     /// Well-formed, but not possible now or with these values.
     case invalid
-    /// Someone else is recording, or a sweep is already running.
+    /// Another page holds the record pad, or the server's budget for replay work is spent
+    /// for now (`retry_after_ms` says when to ask again).
     case busy
     /// The server could not write a file (a full disk).
     case failed
@@ -246,16 +304,20 @@ package struct ErrorMessage: Codable, Sendable, Equatable {
     package var message: String
     /// The `type` of the request that failed, when known.
     package var inReplyTo: String?
+    /// For `busy` and `rate_limited`: when asking again may succeed, in milliseconds.
+    package var retryAfterMilliseconds: Int?
 
-    package init(code: ErrorCode, message: String, inReplyTo: String? = nil) {
+    package init(code: ErrorCode, message: String, inReplyTo: String? = nil, retryAfterMilliseconds: Int? = nil) {
         self.code = code
         self.message = message
         self.inReplyTo = inReplyTo
+        self.retryAfterMilliseconds = retryAfterMilliseconds
     }
 
     private enum CodingKeys: String, CodingKey {
         case code, message
         case inReplyTo = "in_reply_to"
+        case retryAfterMilliseconds = "retry_after_ms"
     }
 }
 
@@ -266,7 +328,7 @@ extension ServerMessage: Codable {
         let type = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: .type)
         switch type {
         case "hello": self = .hello(try Hello(from: decoder))
-        case "library": self = .library(try LibraryPayload(from: decoder).recordings)
+        case "library": self = .library(try LibraryPage(from: decoder))
         case "playback": self = .playback(try PlaybackState(from: decoder))
         case "frame": self = .frame(try FrameMessage(from: decoder))
         case "series": self = .series(try SeriesMessage(from: decoder))
@@ -274,6 +336,8 @@ extension ServerMessage: Codable {
         case "recording": self = .recording(try RecordingStatus(from: decoder))
         case "tune": self = .tune(try TuneOutcome(from: decoder))
         case "error": self = .error(try ErrorMessage(from: decoder))
+        case "pages": self = .pages(try PagesMessage(from: decoder))
+        case "following": self = .following(try FollowingMessage(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [Key.type], debugDescription: "unknown message type \"\(type)\""))
         }
@@ -282,7 +346,7 @@ extension ServerMessage: Codable {
     package func encode(to encoder: any Encoder) throws {
         switch self {
         case .hello(let p): try p.encode(to: encoder)
-        case .library(let r): try LibraryPayload(recordings: r).encode(to: encoder)
+        case .library(let p): try p.encode(to: encoder)
         case .playback(let p): try p.encode(to: encoder)
         case .frame(let p): try p.encode(to: encoder)
         case .series(let p): try p.encode(to: encoder)
@@ -293,6 +357,8 @@ extension ServerMessage: Codable {
         case .recording(let p): try p.encode(to: encoder)
         case .tune(let p): try p.encode(to: encoder)
         case .error(let p): try p.encode(to: encoder)
+        case .pages(let p): try p.encode(to: encoder)
+        case .following(let p): try p.encode(to: encoder)
         }
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: .type)

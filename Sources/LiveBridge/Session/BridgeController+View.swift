@@ -1,0 +1,125 @@
+internal import PanReplay
+internal import TransitionEngine
+
+// Each page's own view: loading, playing, following another page, and the frames of every
+// view that moves.
+extension BridgeController {
+    /// Loads `request` as page `id`'s view (speed and loop kept); its audience is told.
+    mutating func load(_ request: LoadRequest, for id: ConnectionID) throws -> [Outgoing] {
+        var loaded = try player(for: request)
+        if let previous = clients[id]?.view {
+            loaded.speed = previous.speed
+            loaded.loops = previous.loops
+        }
+        clients[id]?.view = loaded
+        let to = audience(of: id)
+        // The series after the playback that starts the load, so a viewer files it under it.
+        return [Outgoing(target: .clients(to), message: .summary(loaded.summary))] + playbackAndFrame(of: id) + [
+            Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
+        ]
+    }
+
+    /// Changes page `id`'s own view (a page that was following leaves first, keeping the view
+    /// it saw) and tells its audience.
+    mutating func changeView(of id: ConnectionID, _ change: (inout Player) -> Void) throws -> [Outgoing] {
+        let left = leaveFollowing(id)
+        guard var view = clients[id]?.view else { throw BridgeFailure(.invalid, "nothing is loaded: send load first") }
+        change(&view)
+        clients[id]?.view = view
+        return left + playbackAndFrame(of: id)
+    }
+
+    /// `follow`: page `id` shows page `number`'s view from now on (whoever that page follows, it
+    /// follows too), or its own again (nil), keeping what it saw.
+    mutating func follow(page number: Int?, from id: ConnectionID) throws -> [Outgoing] {
+        guard let number else { return leaveFollowing(id, reason: "stopped following") }
+        guard var target = clients.first(where: { $0.value.page == number })?.key else {
+            throw BridgeFailure(.notFound, "no page \(number) is open")
+        }
+        if let further = clients[target]?.leader { target = further }
+        guard target != id else { throw BridgeFailure(.invalid, "a page cannot follow itself") }
+        // Those who followed this page now follow its leader.
+        let mine = followers.removeValue(forKey: id) ?? []
+        for follower in mine { setLeader(target, of: follower) }
+        setLeader(target, of: id)
+        let page = clients[target]!.page
+        var out: [Outgoing] = []
+        for viewer in [id] + mine.sorted() {
+            out.append(Outgoing(target: .client(viewer), message: .following(FollowingMessage(page: page, reason: nil))))
+        }
+        guard var view = clients[target]?.view else { return out }
+        let to = [id] + mine.sorted()
+        out.append(Outgoing(target: .clients(to), message: .summary(view.summary)))
+        out.append(Outgoing(target: .clients(to), message: .playback(view.state)))
+        out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(view.frame(), of: view))))
+        out.append(Outgoing(target: .clients(to), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
+        clients[target]?.view = view
+        return out
+    }
+
+    /// Page `id` stops following (if it was): its own view becomes the one it saw.
+    mutating func leaveFollowing(_ id: ConnectionID, reason: String = "you changed the view") -> [Outgoing] {
+        guard let leader = clients[id]?.leader else { return [] }
+        let seen = clients[leader]?.view
+        clients[id]?.view = seen
+        setLeader(nil, of: id)
+        return [Outgoing(target: .client(id), message: .following(FollowingMessage(page: nil, reason: reason)))]
+    }
+
+    /// The `playback` and the frame at the playhead of page `id`'s view, to its audience.
+    mutating func playbackAndFrame(of id: ConnectionID) -> [Outgoing] {
+        guard var view = clients[id]?.view else { return [] }
+        let frame = view.frame()
+        clients[id]?.view = view
+        let to = audience(of: id)
+        return [
+            Outgoing(target: .clients(to), message: .playback(view.state)),
+            Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: view)))
+        ]
+    }
+
+    mutating func frameMessage(_ frame: FrameState, of player: Player) -> FrameMessage {
+        FrameMessage(seq: nextFrameSequence(), load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
+    }
+
+    // MARK: Time
+
+    /// Benchmark only (`pantrace serve --bench-frame-rate`): one frame per call for every
+    /// playing view, cycling through the replay without the loop pause; the runtime calls it
+    /// at the benchmark rate instead of ``tick(now:)``.
+    mutating func benchmarkTick(now: Double) -> [Outgoing] {
+        defer { lastTick = now }
+        var out: [Outgoing] = []
+        for id in clients.keys.sorted() where clients[id]!.leader == nil {
+            guard var view = clients[id]!.view, let index = view.advanceOneFrame() else { continue }
+            let frame = view.frame(at: index)
+            clients[id]!.view = view
+            out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(frameMessage(frame, of: view))))
+        }
+        return out
+    }
+
+    /// Advances every playing view to `now`; returns the frames to show.
+    mutating func tick(now: Double) -> [Outgoing] {
+        let out = advance(now: now)
+        return out
+    }
+
+    private mutating func advance(now: Double) -> [Outgoing] {
+        defer { lastTick = now }
+        guard let last = lastTick else { return [] }
+        var out: [Outgoing] = []
+        for id in clients.keys.sorted() {
+            guard clients[id]!.leader == nil, var view = clients[id]!.view, view.isPlaying else { continue }
+            let passed = view.advance(by: now - last)
+            let to = audience(of: id)
+            for index in passed {
+                let frame = view.frame(at: index)
+                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: view))))
+            }
+            if !view.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.state))) }
+            clients[id]!.view = view
+        }
+        return out
+    }
+}

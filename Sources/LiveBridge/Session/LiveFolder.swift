@@ -1,0 +1,32 @@
+internal import Foundation
+
+/// The `live/` folder of the recordings folder, where the record pad writes.
+enum LiveFolder {
+    /// Why the live folder cannot be used, in one line.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Creates `live` when missing; refuses one that is a symbolic link or resolves outside
+    /// `root` (a save would write wherever it points), or that is not a folder.
+    static func prepare(_ live: String, inside root: String) throws(Problem) {
+        let manager = FileManager.default
+        if let type = try? manager.attributesOfItem(atPath: live)[.type] as? FileAttributeType {
+            guard type != .typeSymbolicLink else {
+                throw Problem(description: "\(live) is a symbolic link; live recordings are only written to a real folder inside the recordings folder")
+            }
+            guard type == .typeDirectory else { throw Problem(description: "\(live) exists and is not a folder") }
+        } else {
+            do {
+                try manager.createDirectory(atPath: live, withIntermediateDirectories: false)
+            } catch {
+                throw Problem(description: "cannot create \(live): \(error.localizedDescription)")
+            }
+        }
+        let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: live).resolvingSymlinksInPath().path
+        guard resolved == resolvedRoot + "/live" else {
+            throw Problem(description: "\(live) resolves to \(resolved), outside the recordings folder; live recordings are not written there")
+        }
+    }
+}

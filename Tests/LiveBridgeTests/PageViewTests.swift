@@ -1,0 +1,224 @@
+import TestSupport
+import Foundation
+import PanCapture
+import PanReplay
+import PanTrace
+import Testing
+import TransitionEngine
+@testable import LiveBridge
+
+/// Each page is its own view: what one page does reaches only it and the pages that follow it.
+struct PageViewTests {
+    typealias Base = BridgeControllerTests
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static func recipients(_ out: [Outgoing]) -> Set<ConnectionID> {
+        var ids = Set<ConnectionID>()
+        for outgoing in out {
+            switch outgoing.target {
+            case .client(let id): ids.insert(id)
+            case .clients(let list), .framesFor(let list): ids.formUnion(list)
+            case .everyone, .frames: break
+            }
+        }
+        return ids
+    }
+
+    static func errorCodes(_ out: [Outgoing]) -> [ErrorCode] {
+        out.compactMap { outgoing -> ErrorCode? in
+            guard case .error(let e) = outgoing.message else { return nil }
+            return e.code
+        }
+    }
+
+    static func load(_ recording: String, _ preset: String, _ parameters: String = "{}") -> [UInt8] {
+        json(#"{"type":"load","recording":"\#(recording)","preset":"\#(preset)","parameters":\#(parameters)}"#)
+    }
+
+    @Test func aPagesLoadSeekPauseAndSpeedNeverReachAnotherPage() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        let before = try #require(controller.shownView(of: 2)?.state)
+        var out = controller.handle(.message(1, Self.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss", #"{"threshold":0.3}"#)), now: 0.1)
+        for text in [#"{"type":"seek","time":0.2}"#, #"{"type":"pause"}"#, #"{"type":"speed","value":0.25}"#, #"{"type":"loop","enabled":false}"#] {
+            out += controller.handle(.message(1, Self.json(text)), now: 0.2)
+        }
+        #expect(Self.recipients(out) == [1])
+        #expect(!out.contains { $0.target == .everyone || $0.target == .frames })
+        let after = try #require(controller.shownView(of: 2)?.state)
+        #expect(after.recording == before.recording && after.preset == before.preset && after.parameters == before.parameters)
+        #expect(after.playing && after.speed == 1 && after.loop)
+        #expect(controller.shownView(of: 1)?.state.recording == "synthetic/swipe-down-1.pantrace")
+        #expect(controller.shownView(of: 1)?.state.playing == false)
+        // Ticks move each page's own playhead: page 1 is paused, page 2 plays.
+        let ticked = controller.tick(now: 0.25)
+        #expect(Self.recipients(ticked) == [2])
+    }
+
+    @Test func aNewPageOpensOnTheFirstViewWhateverAnotherPageShows() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.message(1, Self.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.1)
+        let joined = controller.handle(.opened(2, canControl: true), now: 0.2)
+        guard case .hello(let hello) = joined.first?.message else {
+            Issue.record("no hello")
+            return
+        }
+        #expect(hello.page == 2)
+        #expect(hello.state.playback?.recording == controller.firstView?.recording)
+        #expect(hello.state.playback?.recording != "synthetic/swipe-down-1.pantrace")
+    }
+
+    @Test func aFollowingPageSeesTheLeadersViewUntilItChangesItsOwn() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: false), now: 0)
+        let pageOfOne = controller.clients[1]!.page
+        let followed = controller.handle(.message(2, Self.json(#"{"type":"follow","page":\#(pageOfOne)}"#)), now: 0.1)
+        #expect(followed.contains { if case .following(let f) = $0.message { f.page == pageOfOne } else { false } })
+        // The leader's load reaches the follower too.
+        let loaded = controller.handle(.message(1, Self.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.2)
+        #expect(Self.recipients(loaded) == [1, 2])
+        #expect(controller.shownView(of: 2)?.recording == "synthetic/swipe-down-1.pantrace")
+        // A watch-only follower cannot seek; it stops following, keeping what it saw.
+        let stop = controller.handle(.message(2, Self.json(#"{"type":"follow"}"#)), now: 0.3)
+        #expect(stop.contains { if case .following(let f) = $0.message { f.page == nil } else { false } })
+        _ = controller.handle(.message(1, Self.load("synthetic/edge-back-0.pantrace", "best")), now: 0.4)
+        #expect(controller.shownView(of: 2)?.recording == "synthetic/swipe-down-1.pantrace")
+        // A page cannot follow itself, nor a page that is not open.
+        let selfFollow = controller.handle(.message(1, Self.json(#"{"type":"follow","page":\#(pageOfOne)}"#)), now: 0.5)
+        #expect(Self.errorCodes(selfFollow) == [.invalid])
+        let nobody = controller.handle(.message(1, Self.json(#"{"type":"follow","page":99}"#)), now: 0.5)
+        #expect(Self.errorCodes(nobody) == [.notFound])
+    }
+
+    @Test func whenTheLeaderClosesTheFollowerKeepsItsView() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        _ = controller.handle(.message(1, Self.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.1)
+        _ = controller.handle(.message(2, Self.json(#"{"type":"follow","page":1}"#)), now: 0.2)
+        let closed = controller.handle(.closed(1), now: 0.3)
+        #expect(closed.contains { if case .following(let f) = $0.message { f.page == nil && f.reason == "page 1 closed" } else { false } })
+        #expect(controller.shownView(of: 2)?.recording == "synthetic/swipe-down-1.pantrace")
+        #expect(controller.clients[2]?.leader == nil)
+    }
+
+    // MARK: Budgets
+
+    @Test func aTuneNamingOneRecordingManyTimesReadsItOnce() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let ids = Array(repeating: #""synthetic/swipe-down-1.pantrace""#, count: 100).joined(separator: ",")
+        _ = controller.handle(
+            .message(1, Self.json(#"{"type":"tune","recordings":[\#(ids),"synthetic/swipe-down-0.pantrace"],"preset":"swipe-dismiss","grid":["threshold=0.3,0.5"]}"#)),
+            now: 0.1)
+        let pending = controller.takePendingTune()
+        let (_, job) = try #require(pending)
+        #expect(job.ids == ["synthetic/swipe-down-1.pantrace", "synthetic/swipe-down-0.pantrace"])
+        // One sweep at a time, server-wide, with a hint when to ask again.
+        let second = controller.handle(
+            .message(1, Self.json(#"{"type":"tune","recordings":[],"preset":"swipe-dismiss","grid":["threshold=0.3,0.5"]}"#)), now: 0.2)
+        guard case .error(let busy) = second.first?.message else {
+            Issue.record("a second sweep was not refused")
+            return
+        }
+        #expect(busy.code == .busy && busy.retryAfterMilliseconds == 1000)
+    }
+
+    @Test func aTunesResultGoesToThePageThatAskedNotToEveryone() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        _ = controller.handle(
+            .message(1, Self.json(#"{"type":"tune","recordings":[],"preset":"swipe-dismiss","grid":["threshold=0.3,0.5"]}"#)), now: 0.1)
+        let pending = controller.takePendingTune()
+        let (id, job) = try #require(pending)
+        let out = controller.handle(.tuned(id, job.run()), now: 0.2)
+        #expect(out.map(\.message.type) == ["tune"])
+        #expect(Self.recipients(out) == [1])
+    }
+
+    /// Watch-only pages share one budget of replay work; whatever they ask, a page with control
+    /// is answered, and a comparison already computed costs nothing.
+    @Test func watchOnlyComparisonsShareOneBudgetAndNeverDelayAControllersOwn() throws {
+        var configuration = BridgeController.Configuration(recordingsFolder: try Base.makeLibrary())
+        configuration.watcherFrameRate = 1_000
+        configuration.watcherFrameBurst = 1_000
+        var controller = BridgeController(configuration: configuration)
+        #expect(controller.loadDefault() == nil)
+        for id in ConnectionID(10)..<30 { _ = controller.handle(.opened(id, canControl: false), now: 0) }
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        var answered = 0
+        var busy: [ErrorMessage] = []
+        for (k, id) in (ConnectionID(10)..<30).enumerated() {
+            // Each a different setting, so none is in the cache.
+            let text = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":\#(0.2 + Double(k) * 0.01)}}"#
+            for outgoing in controller.handle(.message(id, Self.json(text)), now: 0.01) {
+                switch outgoing.message {
+                case .series: answered += 1
+                case .error(let e): busy.append(e)
+                default: break
+                }
+            }
+        }
+        // A swipe of about a second is about 180 frames with its completion: the 1,000-frame
+        // budget answers a handful, and the rest are told to ask again, with when.
+        #expect((1...6).contains(answered), "\(answered) answered")
+        #expect(busy.count == 20 - answered)
+        #expect(busy.allSatisfy { $0.code == .busy && $0.inReplyTo == "compare" && ($0.retryAfterMilliseconds ?? 0) > 0 })
+        // The controller's own comparison is answered at once.
+        let own = controller.handle(
+            .message(1, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)), now: 0.01)
+        #expect(own.map(\.message.type) == ["series"])
+        // A comparison someone already asked for is answered from the cache, within no budget.
+        let cached = controller.handle(
+            .message(29, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)), now: 0.5)
+        #expect(cached.map(\.message.type) == ["series"])
+        // Once the budget has refilled, a new setting is answered again.
+        let later = controller.handle(
+            .message(28, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-0.pantrace","preset":"best"}"#)), now: 2)
+        #expect(later.map(\.message.type) == ["series"])
+    }
+
+    @Test func theBudgetTakesWhatFitsAndSaysHowLongTheRestWaits() {
+        var budget = WorkBudget(rate: 100, burst: 200)
+        #expect(budget.take(150, now: 0) == nil)
+        #expect(budget.take(100, now: 0) == 0.5)  // 50 left, 50 missing at 100 a second
+        #expect(budget.take(100, now: 0.5) == nil)
+        #expect(budget.take(1_000, now: 0.5) != nil)  // more than the burst waits for a full bucket
+        #expect(budget.take(1_000, now: 2.5) == nil)  // then runs, leaving the bucket in debt
+        #expect(budget.take(1, now: 2.5) != nil)
+    }
+
+    /// `hello` carries the first view and a bounded part of the library, whatever it holds:
+    /// many files with many long tags cannot make it too large for a page to receive.
+    @Test func helloStaysUnder256KiBWhateverTheLibraryHolds() throws {
+        let folder = try TemporaryFolder.path("big-library")
+        var trace = GestureSynthesizer(seed: 8).trace(at: 0)
+        trace.metadata.id = String(repeating: "n", count: 5_000)
+        trace.metadata.tags = (0..<200).map { "tag-\($0)-" + String(repeating: "t", count: 2_000) }
+        for i in 0..<300 { try TraceEncoder.write(trace, to: "\(folder)/g\(String(format: "%03d", i)).pantrace") }
+        var controller = BridgeController(configuration: .init(recordingsFolder: folder))
+        _ = controller.loadDefault()
+        let out = controller.handle(.opened(1, canControl: true), now: 0)
+        guard case .hello(let hello) = out.first?.message else {
+            Issue.record("no hello")
+            return
+        }
+        let bytes = try JSONEncoder().encode(ServerMessage.hello(hello)).count
+        #expect(bytes <= 256 * 1024, "hello is \(bytes) bytes")
+        #expect(hello.state.library.count == BridgeController.helloLibraryLimit)
+        #expect(hello.state.libraryTotal == 300)
+        #expect(hello.state.library.allSatisfy { $0.tags.count <= 16 && $0.name.count <= 200 && $0.tags.allSatisfy { $0.count <= 64 } })
+        // The rest of the library, a page at a time.
+        let page = controller.handle(.message(1, Self.json(#"{"type":"library","offset":100}"#)), now: 0.1)
+        guard case .library(let rest) = page.first?.message else {
+            Issue.record("no library page")
+            return
+        }
+        #expect(rest.offset == 100 && rest.recordings.count == 200 && rest.total == 300)
+        #expect(rest.recordings.first?.id == "g100.pantrace")
+    }
+}
