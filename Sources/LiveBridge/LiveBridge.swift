@@ -236,6 +236,9 @@ package final class LiveBridge: Sendable {
             if let (requester, job) = controller.takePendingTune() {
                 DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
             }
+            for job in controller.takePendingCompares() {
+                DispatchQueue.global().async { [inbox] in inbox.push(.compared(job.key, job.run())) }
+            }
             let now = seconds()
             if controller.wantsTicks, now >= nextFrame {
                 out += configuration.benchmarkFrameRate == nil ? controller.tick(now: now) : controller.benchmarkTick(now: now)
@@ -297,6 +300,7 @@ package final class LiveBridge: Sendable {
 
     private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> OutboundMessage? {
         var message = outgoing.message
+        if case .encoded(_, let bytes) = message { return OutboundMessage(bytes) }
         if case .frame(var frame) = message {
             frame.emittedMicroseconds = Int64(Date().timeIntervalSince1970 * 1e6)
             // The hot path: the same bytes as the encoder below, without Codable.

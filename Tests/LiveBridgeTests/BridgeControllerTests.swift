@@ -34,6 +34,25 @@ struct BridgeControllerTests {
 
     static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+    /// Handles `text` from `id` and runs the comparisons it started as the runtime would (off
+    /// the controller thread), returning everything sent.
+    static func send(_ text: String, from id: ConnectionID, to controller: inout BridgeController, now: Double) -> [Outgoing] {
+        var out = controller.handle(.message(id, json(text)), now: now)
+        for job in controller.takePendingCompares() { out += controller.handle(.compared(job.key, job.run()), now: now) }
+        return out
+    }
+
+    /// The `series` in an outgoing message, decoding one sent as bytes.
+    static func series(_ outgoing: Outgoing) -> SeriesMessage? {
+        switch outgoing.message {
+        case .series(let s): return s
+        case .encoded("series", let bytes):
+            if case .series(let s) = try? JSONDecoder().decode(ServerMessage.self, from: Data(bytes)) { return s }
+            return nil
+        default: return nil
+        }
+    }
+
     func frames(_ out: [Outgoing]) -> [FrameMessage] {
         out.compactMap { if case .frame(let f) = $0.message { return f } else { return nil } }
     }
@@ -283,25 +302,24 @@ struct BridgeControllerTests {
         guard case .series(let series) = joined[1].message else { return }
         #expect(series.series.points.count == controller.shownView(of: 2)!.replayer.frameCount)
         #expect(series.recording == controller.firstView?.recording, "a new page opens on the first view, not on another page's")
-        let compared = controller.handle(
-            .message(2, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-back"}"#)), now: 0.3)
+        let compared = Self.send(
+            #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-back"}"#, from: 2, to: &controller, now: 0.3)
         #expect(compared.map(\.message.type) == ["series"])
         #expect(compared.map(\.target) == [.client(2)])
-        #expect(compared.first?.shareKey != nil, "every page asking for the same comparison shares its bytes")
-        guard case .series(let other) = compared[0].message else { return }
+        guard let other = Self.series(compared[0]) else { return }
         #expect(other.role == "compare" && other.preset == "swipe-back")
         #expect(controller.shownView(of: 1)?.configuration.parameters.preset.name.rawValue == "swipe-dismiss", "comparing changes nothing")
         let refused = controller.handle(.message(2, Self.json(#"{"type":"pause"}"#)), now: 0.4)
         #expect(refused.map(\.message.type) == ["error"])
         // A compare replays a whole recording: at most five a second per page, and it says so.
-        let compare = Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)
-        let tooSoon = controller.handle(.message(2, compare), now: 0.3 + BridgeController.compareInterval - 0.001)
+        let compare = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#
+        let tooSoon = Self.send(compare, from: 2, to: &controller, now: 0.3 + BridgeController.compareInterval - 0.001)
         guard case .error(let error) = tooSoon.first?.message else {
             Issue.record("a compare too soon was answered")
             return
         }
         #expect(error.code == .rateLimited && error.inReplyTo == "compare")
-        let inTime = controller.handle(.message(2, compare), now: 0.3 + BridgeController.compareInterval)
+        let inTime = Self.send(compare, from: 2, to: &controller, now: 0.3 + BridgeController.compareInterval)
         #expect(inTime.map(\.message.type) == ["series"])
     }
 

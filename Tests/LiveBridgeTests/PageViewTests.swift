@@ -155,12 +155,9 @@ struct PageViewTests {
         for (k, id) in (ConnectionID(10)..<30).enumerated() {
             // Each a different setting, so none is in the cache.
             let text = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":\#(0.2 + Double(k) * 0.01)}}"#
-            for outgoing in controller.handle(.message(id, Self.json(text)), now: 0.01) {
-                switch outgoing.message {
-                case .series: answered += 1
-                case .error(let e): busy.append(e)
-                default: break
-                }
+            for outgoing in Base.send(text, from: id, to: &controller, now: 0.01) {
+                if Base.series(outgoing) != nil { answered += 1 }
+                if case .error(let e) = outgoing.message { busy.append(e) }
             }
         }
         // A swipe of about a second is about 180 frames with its completion: the 1,000-frame
@@ -169,17 +166,29 @@ struct PageViewTests {
         #expect(busy.count == 20 - answered)
         #expect(busy.allSatisfy { $0.code == .busy && $0.inReplyTo == "compare" && ($0.retryAfterMilliseconds ?? 0) > 0 })
         // The controller's own comparison is answered at once.
-        let own = controller.handle(
-            .message(1, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)), now: 0.01)
+        let own = Base.send(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#, from: 1, to: &controller, now: 0.01)
         #expect(own.map(\.message.type) == ["series"])
         // A comparison someone already asked for is answered from the cache, within no budget.
         let cached = controller.handle(
             .message(29, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#)), now: 0.5)
-        #expect(cached.map(\.message.type) == ["series"])
+        #expect(cached.map(\.message.type) == ["series"], "answered at once, with no job")
+        #expect(controller.takePendingCompares().isEmpty)
         // Once the budget has refilled, a new setting is answered again.
-        let later = controller.handle(
-            .message(28, Self.json(#"{"type":"compare","recording":"synthetic/swipe-down-0.pantrace","preset":"best"}"#)), now: 2)
+        let later = Base.send(#"{"type":"compare","recording":"synthetic/swipe-down-0.pantrace","preset":"best"}"#, from: 28, to: &controller, now: 2)
         #expect(later.map(\.message.type) == ["series"])
+    }
+
+    /// Pages asking for a comparison already being computed wait for the same job.
+    @Test func pagesAskingForTheSameComparisonShareOneJob() throws {
+        var controller = try Base.controller()
+        for id in ConnectionID(1)...3 { _ = controller.handle(.opened(id, canControl: true), now: 0) }
+        let text = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"zoom"}"#
+        for id in ConnectionID(1)...3 { #expect(controller.handle(.message(id, Self.json(text)), now: 0.1).isEmpty) }
+        let jobs = controller.takePendingCompares()
+        #expect(jobs.count == 1)
+        let out = controller.handle(.compared(jobs[0].key, jobs[0].run()), now: 0.2)
+        #expect(out.map(\.target) == [.client(1), .client(2), .client(3)])
+        #expect(out.allSatisfy { Base.series($0)?.preset == "zoom" && Base.series($0)?.role == "compare" })
     }
 
     @Test func theBudgetTakesWhatFitsAndSaysHowLongTheRestWaits() {

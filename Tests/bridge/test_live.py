@@ -34,9 +34,10 @@ def library_id(hello, tag):
 def test_a_client_first_receives_the_full_state_then_frames(server):
     with connect(server.ws(), origin=server.origin) as ws:
         hello = json.loads(ws.recv(timeout=5))
-        assert hello["type"] == "hello" and hello["v"] == 2 and hello["can_control"] is True
+        assert hello["type"] == "hello" and hello["v"] == 3 and hello["can_control"] is True
+        assert isinstance(hello["page"], int)
         state = hello["state"]
-        assert len(state["library"]) == 5
+        assert len(state["library"]) == 5 and state["library_total"] == 5
         assert {p["name"] for p in state["presets"]} >= {"swipe-dismiss", "zoom", "best"}
         assert state["playback"]["playing"] is True  # the bundled recordings loop on their own
         frame = first(ws, "frame")
@@ -63,29 +64,53 @@ def test_a_replay_arrives_frame_by_frame_in_order(server):
         assert len(frames) >= summary["frames"] - 1
 
 
-def test_two_clients_see_the_same_frames(server):
+def test_each_page_plays_its_own_view_until_it_follows_another(server):
+    """A page's load reaches only that page; a page that follows another sees its frames,
+    and stops when it changes its own view (here: asks to stop following)."""
     with connect(server.ws(), origin=server.origin) as a, connect(server.ws(token=False), origin=server.origin) as b:
-        hello = json.loads(a.recv(timeout=5))
-        json.loads(b.recv(timeout=5))
-        a.send(json.dumps({"type": "load", "recording": library_id(hello, "edge-back"), "preset": "swipe-back"}))
-        seen_a = [m["seq"] for m in messages(a, lambda m: m["type"] == "frame" and m["seq"] > 40 and m["recording"] != "") if m["type"] == "frame"]
-        seen_b = [m["seq"] for m in messages(b, lambda m: m["type"] == "frame" and m["seq"] >= seen_a[-1]) if m["type"] == "frame"]
-        common = set(seen_a) & set(seen_b)
-        assert len(common) >= 20
+        hello_a = json.loads(a.recv(timeout=5))
+        hello_b = json.loads(b.recv(timeout=5))
+        first_view = hello_b["state"]["playback"]["recording"]
+        other = next(r["id"] for r in hello_a["state"]["library"] if r["id"] != first_view)
+        a.send(json.dumps({"type": "load", "recording": other, "preset": "swipe-back"}))
+        load = first(a, "playback")["load"]
+        # b goes on with its own view: two seconds of its frames, none of a's load.
+        got = []
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            got.append(json.loads(b.recv(timeout=5)))
+        assert got and all(m.get("load") != load for m in got)
+        assert all(m["recording"] == first_view for m in got if m["type"] in ("frame", "series", "playback"))
+        assert not any(m["type"] == "summary" for m in got)
+        # b follows a: it is told so, and gets a's view.
+        b.send(json.dumps({"type": "follow", "page": hello_a["page"]}))
+        assert first(b, "following")["page"] == hello_a["page"]
+        assert first(b, "playback")["recording"] == other
+        frames_b = [m for m in messages(b, lambda m: m["type"] == "frame" and m["load"] == load and m["seq"] > 0, limit=5000) if m["type"] == "frame"]
+        assert frames_b[-1]["recording"] == other
+        # a pauses: b, following, is told too.
+        a.send(json.dumps({"type": "pause"}))
+        assert not first(a, "playback")["playing"]
+        assert not messages(b, lambda m: m["type"] == "playback" and not m["playing"], limit=5000)[-1]["playing"]
+        b.send(json.dumps({"type": "follow"}))
+        stopped = first(b, "following")
+        assert "page" not in stopped
 
 
-def test_a_late_joiner_sees_what_everyone_sees(server):
+def test_a_late_joiner_opens_on_the_first_view_not_on_another_pages(server):
     with connect(server.ws(), origin=server.origin) as a:
         hello = json.loads(a.recv(timeout=5))
+        first_view = hello["state"]["playback"]["recording"]
         recording = library_id(hello, "swipe-down")
+        assert recording != first_view
         a.send(json.dumps({"type": "load", "recording": recording, "preset": "swipe-dismiss", "parameters": {"threshold": 0.3}}))
         first(a, "playback")
         with connect(server.ws(token=False), origin=server.origin) as late:
             state = json.loads(late.recv(timeout=5))["state"]
-            assert state["playback"]["recording"] == recording
-            assert state["playback"]["preset"] == "swipe-dismiss"
-            assert state["playback"]["parameters"] == {"threshold": 0.3}
+            assert state["playback"]["recording"] == first_view
             assert state["summary"]["trace"]
+            # The page that has control is listed, so the late joiner may follow it.
+            assert hello["page"] in [p["page"] for p in state["pages"]]
 
 
 def test_without_the_token_a_viewer_may_watch_but_not_control(server):
@@ -187,8 +212,10 @@ def test_a_client_that_never_reads_does_not_stop_the_others(server):
     try:
         with connect(server.ws(), origin=server.origin) as ws:
             json.loads(ws.recv(timeout=5))
-            frames = [m for m in messages(ws, lambda m: m["type"] == "frame" and m["seq"] > 200, limit=5000) if m["type"] == "frame"]
-            assert len(frames) >= 100
+            got = []
+            while len([m for m in got if m["type"] == "frame"]) < 100:
+                got.append(json.loads(ws.recv(timeout=5)))
+            frames = [m for m in got if m["type"] == "frame"]
             assert all(b["seq"] > a["seq"] for a, b in zip(frames, frames[1:]))
     finally:
         for s in stuck:
@@ -229,17 +256,22 @@ def test_clients_on_every_service_thread_get_the_snapshot_frames_broadcasts_and_
     assert service_threads(server) == expected
     with contextlib.ExitStack() as stack:
         clients = [stack.enter_context(connect(server.ws(token=index != 3), origin=server.origin)) for index in range(4)]
+        hello_pages = []
         for ws in clients:
             hello = json.loads(ws.recv(timeout=5))
+            hello_pages.append(hello["page"])
             assert hello["type"] == "hello" and len(hello["state"]["library"]) == 5
             assert first(ws, "frame")["frame"]["layers"]
+        # Page 1 follows page 0 (on the other service thread): page 0's pause reaches both.
+        clients[1].send(json.dumps({"type": "follow", "page": hello_pages[0]}))
+        first(clients[1], "following")
         clients[0].send(json.dumps({"type": "pause"}))
-        for ws in clients:
+        for ws in clients[:2]:
             messages(ws, lambda m: m["type"] == "playback" and not m["playing"])
         clients[3].send(json.dumps({"type": "play"}))  # no token: refused, and only it is told
         assert first(clients[3], "error")["code"] == "forbidden"
-        clients[2].send(json.dumps({"type": "play"}))
-        for ws in clients:
+        clients[0].send(json.dumps({"type": "play"}))
+        for ws in clients[:2]:
             got = messages(ws, lambda m: m["type"] == "playback" and m["playing"])
             assert not any(m["type"] == "error" for m in got)
 

@@ -82,8 +82,11 @@ struct BridgeController {
     var lastCaptureStatus = -Double.infinity
     /// Replay work for pages without control.
     private(set) var watcherWork: WorkBudget
-    /// Comparisons already computed, by setting (the same answer for every page that asks).
-    private var compareCache: [String: SeriesMessage] = [:]
+    /// Comparisons already computed, encoded, by setting (the same answer for every page that
+    /// asks), and those being computed with the pages waiting for them.
+    private var compareCache: [String: [UInt8]] = [:]
+    private var comparing: [String: [ConnectionID]] = [:]
+    private var pendingCompares: [CompareJob] = []
     private var compareCacheOrder: [String] = []
     static let compareCacheLimit = 16
     static let captureStatusInterval = 0.1
@@ -245,6 +248,8 @@ struct BridgeController {
             }
         case .message(let id, let bytes):
             return receive(bytes, from: id, now: now)
+        case .compared(let key, let result):
+            return compared(key, result)
         }
     }
 
@@ -430,26 +435,53 @@ struct BridgeController {
         let key = Self.settingKey(request)
         if let cached = compareCache[key] {
             clients[id]!.lastCompare = now
-            return [Outgoing(target: .client(id), message: .series(cached), shareKey: "compare \(key)")]
+            return [Outgoing(target: .client(id), message: .encoded(type: "series", bytes: cached))]
+        }
+        if comparing[key] != nil {
+            // Already being computed for another page: this one gets the same answer.
+            clients[id]!.lastCompare = now
+            comparing[key]!.append(id)
+            return []
         }
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
+        }
+        do {
+            _ = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
+        } catch {
+            throw BridgeFailure(.invalid, "\(error)")
         }
         if !clients[id]!.canControl {
             let cost = estimatedFrames(of: request.recording)
             if let wait = watcherWork.take(cost, now: now) {
                 throw BridgeFailure(
-                    .busy, "the server is answering other pages' comparisons; this one is queued for you to ask again", retryAfter: wait)
+                    .busy, "the server is working on other pages' comparisons; ask again in a moment", retryAfter: wait)
             }
         }
         clients[id]!.lastCompare = now
-        var message = try player(for: request).seriesMessage
-        message.role = "compare"
-        message.load = 0
-        compareCache[key] = message
-        compareCacheOrder.append(key)
-        if compareCacheOrder.count > Self.compareCacheLimit { compareCache[compareCacheOrder.removeFirst()] = nil }
-        return [Outgoing(target: .client(id), message: .series(message), shareKey: "compare \(key)")]
+        comparing[key] = [id]
+        pendingCompares.append(CompareJob(key: key, folder: library.folder, request: request, frameRate: configuration.frameRate))
+        return []
+    }
+
+    /// The runtime takes the comparisons to compute off the controller thread.
+    mutating func takePendingCompares() -> [CompareJob] {
+        defer { pendingCompares.removeAll() }
+        return pendingCompares
+    }
+
+    /// A comparison finished: every page that asked for it meanwhile gets it.
+    mutating func compared(_ key: String, _ result: Result<[UInt8], BridgeFailure>) -> [Outgoing] {
+        let waiting = (comparing.removeValue(forKey: key) ?? []).filter { clients[$0] != nil }
+        switch result {
+        case .success(let bytes):
+            compareCache[key] = bytes
+            compareCacheOrder.append(key)
+            if compareCacheOrder.count > Self.compareCacheLimit { compareCache[compareCacheOrder.removeFirst()] = nil }
+            return waiting.map { Outgoing(target: .client($0), message: .encoded(type: "series", bytes: bytes)) }
+        case .failure(let failure):
+            return waiting.flatMap { reply(failure, to: $0, replyingTo: "compare") }
+        }
     }
 
     /// An upper bound on the frames a replay of `id` computes: its duration plus two seconds of

@@ -14,6 +14,9 @@ enum BridgeInput: Sendable {
     case closed(ConnectionID)
     /// A tuning sweep a client asked for finished (it runs off the controller thread).
     case tuned(ConnectionID, Result<TuneOutcome, BridgeFailure>)
+    /// A comparison (``CompareJob``, by its key) finished off the controller thread: the
+    /// encoded `series`, for every page that asked for it meanwhile.
+    case compared(String, Result<[UInt8], BridgeFailure>)
 }
 
 /// What the controller asks the service thread to do.

@@ -1,3 +1,4 @@
+internal import Foundation
 package import PanReplay
 package import PanTrace
 package import TransitionEngine
@@ -29,6 +30,9 @@ package enum ServerMessage: Sendable {
     case pages(PagesMessage)
     /// This page started or stopped following another.
     case following(FollowingMessage)
+    /// A message of `type` already encoded (a comparison computed off the controller thread):
+    /// sent as these bytes.
+    case encoded(type: String, bytes: [UInt8])
 
     /// The `type` value.
     package var type: String {
@@ -44,6 +48,7 @@ package enum ServerMessage: Sendable {
         case .error: "error"
         case .pages: "pages"
         case .following: "following"
+        case .encoded(let type, _): type
         }
     }
 }
@@ -359,6 +364,14 @@ extension ServerMessage: Codable {
         case .error(let p): try p.encode(to: encoder)
         case .pages(let p): try p.encode(to: encoder)
         case .following(let p): try p.encode(to: encoder)
+        case .encoded(let type, let bytes):
+            // Already bytes: a decoder reads them back as the message they are.
+            let message = try JSONDecoder().decode(ServerMessage.self, from: Data(bytes))
+            guard message.type == type else {
+                throw EncodingError.invalidValue(type, .init(codingPath: [], debugDescription: "encoded bytes are a \(message.type) message"))
+            }
+            try message.encode(to: encoder)
+            return
         }
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: .type)

@@ -1,0 +1,45 @@
+internal import Foundation
+internal import PanReplay
+internal import PanTrace
+
+/// A comparison a page asked for, computed and encoded off the controller thread, so pages
+/// with control are answered while others' comparisons are worked on.
+struct CompareJob: Sendable {
+    /// ``BridgeController/settingKey(_:)`` of the request: the answer for every page that asks.
+    var key: String
+    /// The recordings folder the id is relative to.
+    var folder: String
+    var request: LoadRequest
+    var frameRate: Double
+
+    /// The `series` message with role `compare`, encoded as the runtime encodes every message.
+    func run() -> Result<[UInt8], BridgeFailure> {
+        do {
+            let parameters: ReplayParameters
+            do {
+                parameters = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
+            } catch {
+                throw BridgeFailure(.invalid, "\(error)")
+            }
+            let trace: Trace
+            do {
+                trace = try TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
+                    .read(contentsOf: folder + "/" + request.recording).trace
+            } catch {
+                throw BridgeFailure(.notFound, "\(error)")
+            }
+            let player = try Player(
+                load: 0, recording: request.recording, trace: trace, parameters: request.parameters,
+                configuration: Replayer.Configuration(parameters: parameters, frameRate: frameRate))
+            var message = player.seriesMessage
+            message.role = "compare"
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return .success(Array(try encoder.encode(ServerMessage.series(message))))
+        } catch let failure as BridgeFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(BridgeFailure(.invalid, "\(error)"))
+        }
+    }
+}
