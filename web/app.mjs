@@ -6,6 +6,7 @@
 // other module is pure (no DOM, tested with `node --test web/tests`). See web/README.md.
 import { parseHash } from "./address.mjs";
 import { CompareView } from "./compare.view.mjs";
+import { FollowView } from "./follow.view.mjs";
 import { LiveConnection, liveURL } from "./connection.mjs";
 import { RecordView } from "./record.view.mjs";
 import { ReplayView } from "./replay.view.mjs";
@@ -33,9 +34,10 @@ const record = new RecordView(store, stage, {
 });
 const tune = new TuneView(store);
 const compare = new CompareView(store);
+const follow = new FollowView(store);
 
 store.showTab(store.tab);
 store.setControl(false);
 store.connection.start();
 
-window.pantrace = { store, stage, shell, replay, record, tune, compare };
+window.pantrace = { store, stage, shell, replay, record, tune, compare, follow };

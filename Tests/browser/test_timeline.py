@@ -72,17 +72,25 @@ def test_an_opened_link_draws_the_whole_replay_at_once(server, device):
     device.screenshot(f"20-opened-link-{device.name}")
 
 
-def test_a_watcher_joining_a_paused_player_sees_the_whole_chart(server, browser):
+def test_a_watcher_following_a_paused_page_sees_its_whole_chart(server, browser):
+    """A watch-only page opens on its own view; once its person follows the page with control,
+    it shows that page's whole replay at once, says so, and one click takes it back."""
     d = browser.driver
     d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best&t=0.3")
     wait(d, lambda d: settled(d))
     frames = timeline(d)["frames"]
+    page = d.execute_script("return window.pantrace.store.page")
     with another_browser() as watcher:
         w = watcher.driver
         w.get(server.url.split("?")[0])
-        wait(w, lambda w: timeline(w)["frames"] == frames and frames > 40, message="the watcher's chart is complete")
+        wait(w, lambda w: w.execute_script("return document.querySelectorAll('#follow-page option').length") >= 2, message="a page to follow")
         assert state(w)["body"]["canControl"] == "false"
-        watcher.screenshot("21-watcher-joined-paused")
+        Select(w.find_element(By.ID, "follow-page")).select_by_value(str(page))
+        wait(w, lambda w: timeline(w)["frames"] == frames and frames > 40, message="the follower's chart is the leader's, whole")
+        assert w.find_element(By.ID, "following-text").text == f"following page {page}: you see its view"
+        watcher.screenshot("21-watcher-following-paused")
+        w.find_element(By.ID, "follow-stop").click()
+        wait(w, lambda w: not w.find_element(By.ID, "following").is_displayed(), message="stopped following")
 
 
 def test_click_or_tap_and_drag_on_the_timeline_seeks(server, device):

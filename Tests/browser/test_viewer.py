@@ -56,6 +56,11 @@ class Watcher:
             if not self.changed.wait_for(predicate, timeout=timeout):
                 raise AssertionError("the watcher did not see it in time")
 
+    def follow(self, page):
+        """Follows page `page` (protocol version 3): from now on it is sent what that page is."""
+        self.ws.send(json.dumps({"type": "follow", "page": page}))
+        self.wait_for(lambda: any(m["type"] == "following" and m.get("page") == page for m in self.messages))
+
     def frame(self, seq):
         self.wait_for(lambda: seq in self.frames)
         return self.frames[seq]
@@ -130,13 +135,9 @@ def test_replay_draws_the_layers_of_the_frame_the_server_sent(server, browser, w
     d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.3")
     s = wait(d, lambda d: settled(d) and state(d)["body"]["load"] != "1" and settled(d), message="paused at t=0.3")
     assert abs(float(s["time"]) - 0.3) <= 2 / 60 + 1e-9
-    message = watcher.frame(int(s["seq"]))
-    frame = message["frame"]
-    assert message["recording"] == RECORDING
-    assert frame["phase"] == "interactive" and 0.05 < frame["progress"] < 0.95, "mid-transition"
-    assert next(l for l in frame["layers"] if l["role"] == "presented")["translation"]["y"] > 20
-    assert_layers_match(s, message)
     assert f"recording={RECORDING}" in s["hash"] and "preset=swipe-dismiss" in s["hash"] and "t=0.3" in s["hash"]
+    # The watcher follows this page: the frames it is sent from now on are the page's.
+    watcher.follow(d.execute_script("return window.pantrace.store.page"))
     # The finger is drawn where the gesture is, and the timeline shows the release and the threshold.
     assert float(d.find_element(By.ID, "touch").get_attribute("r")) > 0
     wait(d, lambda d: d.find_elements(By.ID, "chart-release") and d.find_elements(By.ID, "chart-threshold"))
@@ -147,7 +148,12 @@ def test_replay_draws_the_layers_of_the_frame_the_server_sent(server, browser, w
     d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     s2 = wait(d, lambda d: (x := settled(d)) and x["seq"] != s["seq"] and x)
     assert abs(float(s2["time"]) - float(s["time"]) - 1 / 60) < 1e-6
-    assert_layers_match(s2, watcher.frame(int(s2["seq"])))
+    message = watcher.frame(int(s2["seq"]))
+    frame = message["frame"]
+    assert message["recording"] == RECORDING
+    assert frame["phase"] == "interactive" and 0.05 < frame["progress"] < 0.95, "mid-transition"
+    assert next(l for l in frame["layers"] if l["role"] == "presented")["translation"]["y"] > 20
+    assert_layers_match(s2, message)
     # Space plays; frames flow and the stage follows them.
     d.find_element(By.TAG_NAME, "body").send_keys(" ")
     wait(d, lambda d: state(d)["body"]["playing"] == "true")
@@ -161,6 +167,7 @@ def test_a_projection_preset_shows_the_projected_landing_point_and_sliders_re_de
     d.get(f"{server.url}#recording={EDGE_RECORDING}&preset=best")
     wait(d, lambda d: d.find_elements(By.ID, "chart-landing"), message="the load's series drew the landing point")
     load = int(state(d)["body"]["load"])
+    watcher.follow(d.execute_script("return window.pantrace.store.page"))
     # Drawn from the whole replay sent with the load, before any release frame has played.
     watcher.wait_for(lambda: any(m["type"] == "series" and m["load"] == load for m in watcher.messages))
     series = next(m for m in watcher.messages if m["type"] == "series" and m["load"] == load)
@@ -389,7 +396,7 @@ def test_shortcuts_go_to_the_player_whatever_control_has_focus(server, browser):
     pauses) instead of choosing the next preset; typing in a text field is left alone."""
     d = browser.driver
     d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss")
-    wait(d, lambda d: state(d)["body"]["load"] not in ("", None), message="loaded")
+    wait(d, lambda d: state(d)["body"].get("load") not in ("", None), message="loaded")
     menu = d.find_element(By.ID, "preset")
     Select(menu).select_by_value("swipe-back")
     wait(d, lambda d: d.find_element(By.ID, "stage-title").text.endswith("· swipe-back"), message="swipe-back loaded")
