@@ -5,6 +5,7 @@
 // File names say what touches the DOM: `*.view.mjs` modules do (and this entry point); every
 // other module is pure (no DOM, tested with `node --test web/tests`). See web/README.md.
 import { parseHash } from "./address.mjs";
+import * as P from "./protocol.mjs";
 import { CompareView } from "./compare.view.mjs";
 import { FollowView } from "./follow.view.mjs";
 import { LiveConnection, liveURL } from "./connection.mjs";
@@ -35,6 +36,12 @@ const record = new RecordView(store, stage, {
 const tune = new TuneView(store);
 const compare = new CompareView(store);
 const follow = new FollowView(store);
+
+// A background tab costs the server nothing: its view waits until the page is shown again.
+document.addEventListener("visibilitychange", () => store.connection.send(P.visible(document.visibilityState === "visible")));
+store.on("control", () => {
+  if (document.visibilityState !== "visible") store.connection.send(P.visible(false));
+});
 
 store.showTab(store.tab);
 store.setControl(false);

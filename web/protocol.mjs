@@ -285,6 +285,8 @@ export const tune = (recordings, preset, grid) => ({ type: "tune", recordings, p
 export const compare = (recording, preset, parameters = {}) => ({ type: "compare", recording, preset, parameters });
 /** Follows page `page`'s view; `null` stops following. */
 export const follow = (page) => (page == null ? { type: "follow" } : { type: "follow", page });
+/** Says whether the page is shown: a hidden page's view waits and is sent no frames. */
+export const visible = (shown) => ({ type: "visible", visible: Boolean(shown) });
 /** Asks for the library's recordings from `offset` on. */
 export const libraryFrom = (offset) => ({ type: "library", offset });
 

@@ -231,3 +231,33 @@ struct PageViewTests {
         #expect(rest.recordings.first?.id == "g100.pantrace")
     }
 }
+
+/// A hidden page (a background tab) costs nothing: its view waits and it is sent no frames.
+struct HiddenPageTests {
+    @Test func aHiddenPageIsSentNoFramesAndGoesOnWhereItWasWhenShown() throws {
+        var controller = try BridgeControllerTests.controller()
+        _ = controller.handle(.opened(1, canControl: false), now: 0)
+        _ = controller.handle(.opened(2, canControl: false), now: 0)
+        _ = controller.handle(.message(1, Array(#"{"type":"visible","visible":false}"#.utf8)), now: 0)
+        var sent = Set<ConnectionID>()
+        for k in 1...30 { sent.formUnion(PageViewTests.recipients(controller.tick(now: Double(k) / 60))) }
+        #expect(sent == [2])
+        let time = controller.shownView(of: 1)?.state.time
+        _ = controller.handle(.message(2, Array(#"{"type":"visible","visible":false}"#.utf8)), now: 0.6)
+        #expect(!controller.wantsTicks, "nobody is shown: no ticks at all")
+        let shown = controller.handle(.message(1, Array(#"{"type":"visible","visible":true}"#.utf8)), now: 1)
+        #expect(shown.map(\.message.type) == ["playback", "frame"])
+        #expect(controller.shownView(of: 1)?.state.time == time, "the playhead waited")
+        #expect(controller.wantsTicks)
+    }
+
+    @Test func aHiddenLeaderStillPlaysForAShownFollower() throws {
+        var controller = try BridgeControllerTests.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: false), now: 0)
+        _ = controller.handle(.message(2, Array(#"{"type":"follow","page":1}"#.utf8)), now: 0)
+        _ = controller.handle(.message(1, Array(#"{"type":"visible","visible":false}"#.utf8)), now: 0)
+        #expect(controller.wantsTicks)
+        #expect(PageViewTests.recipients(controller.tick(now: 0.1)) == [1, 2])
+    }
+}

@@ -20,7 +20,7 @@ struct WireMessageTests {
     }
 
     @Test func everyClientMessageTypeHasAFixture() {
-        #expect(Self.clientFixtures.count == 16)
+        #expect(Self.clientFixtures.count == 17)
     }
 
     @Test(arguments: clientFixtures)

@@ -45,6 +45,7 @@ test("each client builder produces its golden fixture", () => {
     record: protocol.record({ width: 390, height: 844, scale: 3 }, "left", "swipe-back", { threshold: 0.27 }),
     follow: protocol.follow(4),
     library: protocol.libraryFrom(100),
+    visible: protocol.visible(false),
     save: protocol.save("my edge swipe"),
     seek: protocol.seek(0.25),
     speed: protocol.speed(0.5),

@@ -51,7 +51,9 @@ extension BridgeController {
         let to = [id] + mine.sorted()
         out.append(Outgoing(target: .clients(to), message: .summary(view.summary)))
         out.append(Outgoing(target: .clients(to), message: .playback(view.state)))
-        out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(view.frame(), of: view))))
+        // The frame the leader was last sent, under its number: the leader's own sequence goes on unbroken.
+        let frame = FrameMessage(seq: view.sequence, load: view.load, emittedMicroseconds: 0, recording: view.recording, frame: view.frame())
+        out.append(Outgoing(target: .framesFor(to), message: .frame(frame)))
         out.append(Outgoing(target: .clients(to), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
         clients[target]?.view = view
         return out
@@ -74,12 +76,15 @@ extension BridgeController {
         let to = audience(of: id)
         return [
             Outgoing(target: .clients(to), message: .playback(view.state)),
-            Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: view)))
+            Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: &view)))
         ]
     }
 
-    mutating func frameMessage(_ frame: FrameState, of player: Player) -> FrameMessage {
-        FrameMessage(seq: nextFrameSequence(), load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
+    /// A frame of `player`'s view, numbered in that view's own sequence (a page that keeps up
+    /// sees consecutive numbers; a gap is a frame it was not sent).
+    func frameMessage(_ frame: FrameState, of player: inout Player) -> FrameMessage {
+        player.sequence += 1
+        return FrameMessage(seq: player.sequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
     }
 
     // MARK: Time
@@ -90,32 +95,28 @@ extension BridgeController {
     mutating func benchmarkTick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         var out: [Outgoing] = []
-        for id in clients.keys.sorted() where clients[id]!.leader == nil {
+        for id in clients.keys.sorted() where isTicking(id) {
             guard var view = clients[id]!.view, let index = view.advanceOneFrame() else { continue }
             let frame = view.frame(at: index)
+            let message = frameMessage(frame, of: &view)
             clients[id]!.view = view
-            out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(frameMessage(frame, of: view))))
+            out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(message)))
         }
         return out
     }
 
     /// Advances every playing view to `now`; returns the frames to show.
     mutating func tick(now: Double) -> [Outgoing] {
-        let out = advance(now: now)
-        return out
-    }
-
-    private mutating func advance(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         guard let last = lastTick else { return [] }
         var out: [Outgoing] = []
-        for id in clients.keys.sorted() {
-            guard clients[id]!.leader == nil, var view = clients[id]!.view, view.isPlaying else { continue }
+        for id in clients.keys.sorted() where isTicking(id) {
+            guard var view = clients[id]!.view else { continue }
             let passed = view.advance(by: now - last)
             let to = audience(of: id)
             for index in passed {
                 let frame = view.frame(at: index)
-                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: view))))
+                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: &view))))
             }
             if !view.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.state))) }
             clients[id]!.view = view

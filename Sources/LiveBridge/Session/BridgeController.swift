@@ -51,6 +51,8 @@ struct BridgeController {
         var lastCompare = -Double.infinity
         /// When this client's last `library` page was answered.
         var lastLibraryPage = -Double.infinity
+        /// The page said it is hidden (a background tab): its view waits, and is sent no frames.
+        var isHidden = false
     }
 
     let configuration: Configuration
@@ -126,7 +128,14 @@ struct BridgeController {
     var libraryProblems: [String] { library.problems }
 
     /// Whether frames should be produced (some page watches a replay that moves).
-    var wantsTicks: Bool { clients.values.contains { $0.leader == nil && $0.view?.isPlaying == true } }
+    var wantsTicks: Bool { clients.keys.contains { isTicking($0) } }
+
+    /// Whether page `id`'s view moves with time: it plays, follows nobody, and it or one of
+    /// its followers is shown.
+    func isTicking(_ id: ConnectionID) -> Bool {
+        guard let client = clients[id], client.leader == nil, client.view?.isPlaying == true else { return false }
+        return !client.isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
+    }
 
     /// The player page `id` sees: its own, or its leader's while it follows one.
     func shownView(of id: ConnectionID) -> Player? {
@@ -207,7 +216,8 @@ struct BridgeController {
             var out = [Outgoing(target: .client(id), message: .hello(hello))]
             if var view = firstView {
                 out.append(Outgoing(target: .client(id), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
-                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(view.frame(), of: view))))
+                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(view.frame(), of: &view))))
+                clients[id]?.view = view
             }
             if !ticking { lastTick = now }
             if canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
@@ -297,6 +307,11 @@ struct BridgeController {
             return try compare(request, for: id, now: now)
         case .follow(let page):
             return try follow(page: page, from: id)
+        case .visible(let visible):
+            clients[id]!.isHidden = !visible
+            // Back in view: the frame at the playhead, so the stage is current at once.
+            guard visible, clients[id]!.leader == nil else { return [] }
+            return playbackAndFrame(of: id)
         case .library(let offset):
             guard now - clients[id]!.lastLibraryPage >= Self.compareInterval else {
                 throw BridgeFailure(.rateLimited, "at most five library pages a second", retryAfter: Self.compareInterval)

@@ -17,6 +17,8 @@ struct Player {
     /// The whole replay, computed once per load (``ReplaySeries``).
     let series: ReplaySeries
     var isPlaying = true
+    /// The last frame number sent of this view (``BridgeController/frameMessage(_:of:)``).
+    var sequence: UInt64 = 0
     var speed = 1.0
     var loops = true
     /// Gesture time since the first frame, seconds (scaled by speed).

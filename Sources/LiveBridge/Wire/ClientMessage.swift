@@ -37,6 +37,9 @@ package enum ClientMessage: Sendable, Equatable {
     case follow(page: Int?)
     /// Recordings of the library from `offset` on (a bounded page of them).
     case library(offset: Int)
+    /// The page is shown or hidden (a background tab): a hidden page's view is sent no frames
+    /// and its playhead waits, so it costs the server nothing.
+    case visible(Bool)
 
     /// The `type` value, for error replies.
     package var type: String {
@@ -57,14 +60,15 @@ package enum ClientMessage: Sendable, Equatable {
         case .compare: "compare"
         case .follow: "follow"
         case .library: "library"
+        case .visible: "visible"
         }
     }
 
     /// Whether the message needs the token: everything but asking for a comparison, following
-    /// a page, and reading the library.
+    /// a page, reading the library, and saying whether the page is shown.
     package var changesState: Bool {
         switch self {
-        case .compare, .follow, .library: false
+        case .compare, .follow, .library, .visible: false
         default: true
         }
     }
@@ -175,7 +179,7 @@ package struct TuneRequest: Codable, Sendable, Equatable {
 
 extension ClientMessage: Codable {
     private enum Key: String, CodingKey {
-        case type, time, value, enabled, frames, intent, name, page, offset
+        case type, time, value, enabled, frames, intent, name, page, offset, visible
     }
 
     package init(from decoder: any Decoder) throws {
@@ -203,11 +207,12 @@ extension ClientMessage: Codable {
                 throw DecodingError.dataCorruptedError(forKey: .offset, in: c, debugDescription: "offset must be 0 or more, got \(offset)")
             }
             self = .library(offset: offset)
+        case "visible": self = .visible(try c.decode(Bool.self, forKey: .visible))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
                 debugDescription:
-                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune, compare, follow or library)"
+                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune, compare, follow, library or visible)"
             )
         }
     }
@@ -230,6 +235,7 @@ extension ClientMessage: Codable {
         case .compare(let r): try r.encode(to: encoder)
         case .follow(let page): try c.encodeIfPresent(page, forKey: .page)
         case .library(let offset): try c.encode(offset, forKey: .offset)
+        case .visible(let visible): try c.encode(visible, forKey: .visible)
         }
     }
 }
