@@ -53,8 +53,8 @@ final class WebSocketServer: @unchecked Sendable {
         /// Test only (`make autobahn`): every message a client sends is written back to it,
         /// and the controller never hears of the client (WebSocketServer+Echo.swift).
         var isEchoing = false
-        /// The bridge's log (``LiveBridge/Configuration/log``).
-        var log: @Sendable (String) -> Void = { _ in }
+        /// The bridge's log (``LiveBridge/Configuration/log``), escaped and summarised.
+        var log = BridgeLog(sink: { _ in })
         /// The process's descriptor limit (raised by ``LiveBridge``), which sets lws's table
         /// size and the high-water mark at which the listener pauses.
         var descriptors = DescriptorLimit(soft: 1024, hard: 1024)
@@ -388,25 +388,30 @@ final class WebSocketServer: @unchecked Sendable {
     }
 
     private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        // lws 4.1.6 drops a connection whose Sec-WebSocket-Protocol names only protocols it
-        // does not serve, without an answer (lws_process_ws_upgrade, lib/roles/ws/server-ws.c),
-        // and has no way to accept it without a subprotocol: refuse it here with a 400.
-        if let offered = header(wsi, WSI_TOKEN_PROTOCOL), !offered.isEmpty,
-            !offered.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "pantrace" })
-        {
-            configuration.log("refused a WebSocket upgrade offering only unknown subprotocols (\(offered.prefix(80)))")
-            _ = lws_return_http_status(wsi, 400, nil)
-            return 1
-        }
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         var buffer = [CChar](repeating: 0, count: 256)
         let token = lws_get_urlarg_by_name(wsi, "token=", &buffer, Int32(buffer.count)).map { String(cString: $0) }
         let version = lws_get_urlarg_by_name(wsi, "v=", &buffer, Int32(buffer.count)).flatMap { Int(String(cString: $0)) }
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        // Host and Origin first: a page of another site (or a name rebound to this address)
+        // is refused before anything it sent can reach the log.
         let verdict = policy.admit(
             path: path, token: token, host: header(wsi, WSI_TOKEN_HOST), origin: header(wsi, WSI_TOKEN_ORIGIN))
         switch verdict {
         case .accept(let canControl):
+            // lws 4.1.6 drops a connection whose Sec-WebSocket-Protocol names only protocols it
+            // does not serve, without an answer (lws_process_ws_upgrade, lib/roles/ws/server-ws.c),
+            // and has no way to accept it without a subprotocol: refuse it here with a 400. The
+            // header is the client's: escaped and cut short, and a flood is summarised (BridgeLog).
+            if let offered = header(wsi, WSI_TOKEN_PROTOCOL), !offered.isEmpty,
+                !offered.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "pantrace" })
+            {
+                configuration.log(
+                    "refused a WebSocket upgrade offering only unknown subprotocols (\(LogText.escaped(offered, limit: 80)))",
+                    kind: "refused-subprotocols")
+                _ = lws_return_http_status(wsi, 400, nil)
+                return 1
+            }
             guard !isShuttingDown else { break }
             admitted[wsi] = (canControl, version)
             return 0
