@@ -41,8 +41,9 @@ final class WebSocketServer: @unchecked Sendable {
         var maximumMessageBytes = 64 * 1024
         /// A client with something pending and no write for this long is closed.
         var backlogLimit: Double = 3
-        /// Keep-alive: ping after this many seconds without a message or pong, hang up after
-        /// the second number. The hang-up is the bound docs/PROTOCOL.md §1 gives for a viewer
+        /// Keep-alive: ping after this many seconds without a pong, hang up after the second
+        /// number. Only a pong resets them (lws 4.1.6 calls `lws_validity_confirmed` on a PONG,
+        /// `lib/roles/ws/ops-ws.c`; this server never calls it on a message). The hang-up is the bound docs/PROTOCOL.md §1 gives for a viewer
         /// that stops reading: one that reads nothing answers no ping, and until its socket
         /// buffers fill (hundreds of kB) nothing shows it as backlogged.
         var pingSeconds: UInt16 = 5
