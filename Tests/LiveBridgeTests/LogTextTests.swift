@@ -15,7 +15,7 @@ struct LogTextTests {
         ("lines \u{2028}\u{2029}", "lines \\u{2028}\\u{2029}"),
         ("zero\u{200b}width\u{feff}", "zero\\u{200b}width\\u{feff}"),
         ("back\\slash \\x1b", "back\\\\slash \\\\x1b"),
-        ("café ✓ 日本", "café ✓ 日本"),
+        ("café ✓ 日本", "café ✓ 日本")
     ])
     func controlAndFormatCharactersBecomeVisibleEscapes(input: String, expected: String) {
         #expect(LogText.escaped(input) == expected)
