@@ -22,6 +22,17 @@ export function stageTitle({ recordingActive, padScreen, playback, entry }) {
   return playback ? `${middleEllipsis(entry?.name ?? playback.recording, 30)} · ${playback.preset}` : "nothing loaded";
 }
 
+/**
+ * What a layer of `role` paints: its own `background` over the stylesheet's, or nothing to
+ * change. A `dimming` layer is the drawer's mask view, whose background is clear in the
+ * drawer article's demo (grvlv/LVAnimator, `LVMaskView.swift`: `backgroundColor = .clear`):
+ * animating its alpha to 0.8 dims nothing on a device, so the stage draws it clear as well
+ * (docs/MODEL.md §6.3). Its opacity still follows the frame's `alpha`.
+ */
+export function layerPaint(role) {
+  return role === "dimming" ? { background: "transparent" } : {};
+}
+
 /** Whether the finger is on the screen in a frame: in a gesture that has not been released. */
 const isDown = (frame) => Boolean(frame.gesture) && !RELEASED.has(frame.phase) && frame.phase !== "idle";
 

@@ -3,6 +3,7 @@
 // attributes for tests. What to draw is decided in stage.mjs and by the views.
 import { $, css, h } from "./dom.view.mjs";
 import { fitScale, layerStyle, polyline, touchRadius } from "./geometry.mjs";
+import { layerPaint } from "./stage.mjs";
 
 /** A layer's mock content: a bar and rows, so motion reads like a screen moving. */
 function mockContent(role) {
@@ -66,7 +67,7 @@ export class Stage {
         else this.layers.append(fresh);
         el = fresh;
       }
-      css(el, layerStyle(layer, this.k));
+      css(el, { ...layerStyle(layer, this.k), ...layerPaint(layer.role) });
     });
     this.trail.setAttribute("d", polyline(finger?.trail ?? []));
     const point = finger?.point;

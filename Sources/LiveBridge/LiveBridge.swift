@@ -56,6 +56,9 @@ package final class LiveBridge: Sendable {
         /// Where the bridge's own log lines go while it runs (a recording skipped, a message
         /// that could not be encoded, descriptors running out), one line each, from any
         /// thread. The default drops them; `pantrace serve` writes them to standard error.
+        /// Lines arrive safe for a terminal: what came from outside is escaped (control
+        /// characters as `\x1b`, lengths capped) and a flood of like lines is summarised at most
+        /// once a second (docs/VIEWER.md, "The server's log").
         package var log: @Sendable (String) -> Void = { _ in }
         /// Whether libwebsockets' own warnings and notices go to ``log`` too (`serve
         /// --verbose`); by default none of its lines reach a user.
@@ -96,6 +99,8 @@ package final class LiveBridge: Sendable {
     private let startupProblems = Mutex<[String]>([])
     /// Messages that could not be encoded and were not sent (each also logged).
     private let unencodable = Atomic<Int>(0)
+    /// ``Configuration/log`` behind the escaper and the summariser.
+    private let log: BridgeLog
 
     /// Checks the configuration; nothing listens until ``start()``.
     /// - Throws: ``LiveBridgeError`` for a bad host, port or folder.
@@ -117,8 +122,11 @@ package final class LiveBridge: Sendable {
         }
         guard (1...8).contains(configuration.serviceThreads) else { throw LiveBridgeError(.badRate("service threads", "1…8")) }
         self.configuration = configuration
+        let log = BridgeLog(sink: configuration.log)
+        self.log = log
         // Process-wide, so set once here before any service thread exists.
-        LibWebSocketsLog.install(verbose: configuration.logsLibWebSockets ? configuration.log : nil)
+        let lwsLines: @Sendable (String) -> Void = { line in log(line) }
+        LibWebSocketsLog.install(verbose: configuration.logsLibWebSockets ? lwsLines : nil)
         let descriptors = DescriptorLimit.raised()
         self.descriptors = descriptors
         let policy = RequestPolicy(
@@ -127,7 +135,7 @@ package final class LiveBridge: Sendable {
             var server = WebSocketServer.Configuration(
                 host: configuration.host, port: configuration.port, policy: policy,
                 files: StaticFiles(root: configuration.webFolder), backlogLimit: configuration.backlogLimit,
-                shard: shard, shardCount: configuration.serviceThreads, log: configuration.log, descriptors: descriptors)
+                shard: shard, shardCount: configuration.serviceThreads, log: log, descriptors: descriptors)
             if configuration.isEchoing {
                 server.isEchoing = true
                 server.maximumMessageBytes = Configuration.echoMaximumMessageBytes
@@ -157,7 +165,8 @@ package final class LiveBridge: Sendable {
 
     /// Problems found at start, one line each: recordings that could not be read, a default
     /// replay that could not be loaded.
-    package var libraryProblems: [String] { startupProblems.withLock { $0 } }
+    /// Names in them are the files' own, escaped for a terminal (``LogText``).
+    package var libraryProblems: [String] { startupProblems.withLock { $0 }.map { LogText.terminalSafe($0, limit: BridgeLog.lineLimit) } }
 
     /// Starts the threads and returns once the socket is listening.
     /// - Throws: ``LiveBridgeError`` if the port cannot be bound.
@@ -205,6 +214,7 @@ package final class LiveBridge: Sendable {
         for server in servers { server.waitUntilFinished() }
         controllerFinished.wait()
         controllerFinished.signal()
+        log.flushAll()
     }
 
     private func runController(_ controller: inout BridgeController) {
@@ -232,7 +242,7 @@ package final class LiveBridge: Sendable {
             var out: [Outgoing] = []
             controller.wallClock = Date().timeIntervalSince1970
             for input in inputs { out += controller.handle(input, now: seconds()) }
-            for line in controller.takeLog() { configuration.log(line) }
+            for line in controller.takeLog() { log(line) }
             if let (requester, job) = controller.takePendingTune() {
                 DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
             }
@@ -314,7 +324,7 @@ package final class LiveBridge: Sendable {
             // Values are checked where they enter, so this should not happen; if it does, the
             // message is not sent and the log says which and why.
             let count = unencodable.add(1, ordering: .relaxed).newValue
-            configuration.log("could not encode a \(message.type) message (\(count) so far): \(error)")
+            log("could not encode a \(message.type) message (\(count) so far): \(error)", kind: "unencodable")
             return nil
         }
         return OutboundMessage(Array(data))

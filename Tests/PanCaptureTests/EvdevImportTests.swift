@@ -143,12 +143,85 @@ struct EvdevImportTests {
         #expect(try Self.events(Self.getevent(.a, form), .getevent) == Self.expected())
     }
 
-    @Test func protocolAWithoutTrackingIDsNumbersContactsByPlace() throws {
-        // Without ids, contact 5 is pointer 0 and contact 6 pointer 1 (their places in the frame).
+    @Test func protocolAWithoutTrackingIDsNumbersNewContactsFromZero() throws {
+        // Without ids, contact 5 is pointer 0 and contact 6, landing beside it, pointer 1.
         let expected = Self.expected().map {
             PointerEvent(nanoseconds: $0.nanoseconds, location: $0.location, phase: $0.phase, pointer: $0.pointer - 5)
         }
         #expect(try Self.events(Self.getevent(.aWithoutIDs, .numeric), .getevent) == Self.sorted(expected))
+    }
+
+    /// A protocol-A panel without tracking ids (`getevent -t`), three fingers resting at x = 200,
+    /// 400 and 605 (12 ms frames, a unit of jitter): then the two on the left lift, and the
+    /// kernel lists the one left first. (`ABS_MT_POSITION_X` is `0035`, `_Y` `0036`,
+    /// `SYN_MT_REPORT` `0000 0002`, `SYN_REPORT` `0000 0000`.)
+    static let restingFingers = """
+        [  200.000000] /dev/input/event1: 0003 0035 000000c8
+        [  200.000000] /dev/input/event1: 0003 0036 000005dc
+        [  200.000000] /dev/input/event1: 0000 0002 00000000
+        [  200.000000] /dev/input/event1: 0003 0035 00000190
+        [  200.000000] /dev/input/event1: 0003 0036 000005dc
+        [  200.000000] /dev/input/event1: 0000 0002 00000000
+        [  200.000000] /dev/input/event1: 0003 0035 0000025d
+        [  200.000000] /dev/input/event1: 0003 0036 000005dc
+        [  200.000000] /dev/input/event1: 0000 0002 00000000
+        [  200.000000] /dev/input/event1: 0000 0000 00000000
+        [  200.012000] /dev/input/event1: 0003 0035 000000c9
+        [  200.012000] /dev/input/event1: 0003 0036 000005dc
+        [  200.012000] /dev/input/event1: 0000 0002 00000000
+        [  200.012000] /dev/input/event1: 0003 0035 00000190
+        [  200.012000] /dev/input/event1: 0003 0036 000005dd
+        [  200.012000] /dev/input/event1: 0000 0002 00000000
+        [  200.012000] /dev/input/event1: 0003 0035 0000025d
+        [  200.012000] /dev/input/event1: 0003 0036 000005dc
+        [  200.012000] /dev/input/event1: 0000 0002 00000000
+        [  200.012000] /dev/input/event1: 0000 0000 00000000
+        [  200.024000] /dev/input/event1: 0003 0035 0000025d
+        [  200.024000] /dev/input/event1: 0003 0036 000005dc
+        [  200.024000] /dev/input/event1: 0000 0002 00000000
+        [  200.024000] /dev/input/event1: 0000 0000 00000000
+        [  200.036000] /dev/input/event1: 0003 0035 0000025e
+        [  200.036000] /dev/input/event1: 0003 0036 000005dd
+        [  200.036000] /dev/input/event1: 0000 0002 00000000
+        [  200.036000] /dev/input/event1: 0000 0000 00000000
+        [  200.048000] /dev/input/event1: 0000 0002 00000000
+        [  200.048000] /dev/input/event1: 0000 0000 00000000
+
+        """
+
+    @Test func protocolAContactsAreFollowedByDistanceWhenTwoOfThreeRestingFingersLift() throws {
+        let events = try Self.events(Self.restingFingers, .getevent)
+        let t0: Int64 = 200_000_000_000
+        func e(_ ms: Int64, _ x: Double, _ y: Double, _ phase: PointerEvent.Phase, _ id: Int) -> PointerEvent {
+            PointerEvent(nanoseconds: t0 + ms * 1_000_000, x: x, y: y, phase: phase, pointer: id)
+        }
+        // The finger left at x = 605 keeps pointer 2; pointers 0 and 1 lift where they were.
+        #expect(
+            events
+                == Self.sorted([
+                    e(0, 200, 1500, .down, 0), e(0, 400, 1500, .down, 1), e(0, 605, 1500, .down, 2),
+                    e(12, 201, 1500, .move, 0), e(12, 400, 1501, .move, 1),
+                    e(24, 201, 1500, .up, 0), e(24, 400, 1501, .up, 1),
+                    e(36, 606, 1501, .move, 2), e(48, 606, 1501, .up, 2)
+                ]))
+        // No pointer moves further than the jitter between two frames.
+        var last: [Int: PointerEvent] = [:]
+        for event in events {
+            if let before = last[event.pointer] {
+                #expect(abs(event.location.x - before.location.x) <= 1 && abs(event.location.y - before.location.y) <= 1)
+            }
+            last[event.pointer] = event
+        }
+        // So no pan is recorded: pointer 0 lifts where it went down.
+        let folder = try CaptureTestFiles.folder()
+        let path = try CaptureTestFiles.log(Self.restingFingers, name: "resting.txt", in: folder)
+        let screen = ScreenGeometry(width: 1080, height: 1920, scale: 1)
+        let recording = GestureRecording(
+            configuration: .init(recognizer: .init(screen: screen), metadata: TraceMetadata(id: "")),
+            destination: RecordingDestination(folder: folder, stem: "resting"))
+        let options = GeteventOptions(axes: GeteventAxes(x: 0...1080, y: 0...1920), screen: screen)
+        _ = try PointerLogImporter(configuration: .init(format: .getevent, getevent: options)).record(logAt: path, into: recording)
+        #expect(recording.gestures.isEmpty)
     }
 
     @Test func protocolsAAndBMixedFrameByFrameGiveTheSameEvents() throws {
@@ -224,8 +297,8 @@ struct EvdevImportTests {
 
     /// Gestures per real capture, from reading the logs: touches are `ABS_MT_TRACKING_ID`s
     /// that are not -1 (`grep -c`), minus those that lift within the 10 pt slop; the evemu
-    /// recordings hold one pan each except the taps, the two-finger touch-release on
-    /// EP0430M09 (both fingers still) and QUANTA's session (9 touches, 8 pans).
+    /// recordings hold one pan each except the taps, the two-finger touch-releases on
+    /// EP0430M09 and N-Trig (the first finger still) and QUANTA's session (9 touches, 8 pans).
     static let realCaptures: [(String, Int)] = [
         ("android-emulator-getevent/demoapp_scenarios_replay_recordings.txt", 53),  // 107 touches
         ("android-emulator-getevent/recorded_touch_events.txt", 46),  // 76 touches
@@ -242,7 +315,10 @@ struct EvdevImportTests {
         ("evemu-touchscreens/orig/EP0430M09.2-fingers-touch-release.events", 0),
         ("evemu-touchscreens/orig/EP0430M09.4-finger-drag-down.events", 1),
         ("evemu-touchscreens/orig/N-Trig MultiTouch.1-finger-drag-NW-SE.events", 1),  // protocol A
-        ("evemu-touchscreens/orig/N-Trig MultiTouch.2-fingers-touch-release.events", 1),  // protocol A
+        // Protocol A without tracking ids: the second finger lands listed first, and the first
+        // lifts without moving. (Read by place in the frame, pointer 0 jumped to the second
+        // finger: a false pan.)
+        ("evemu-touchscreens/orig/N-Trig MultiTouch.2-fingers-touch-release.events", 0),
         ("evemu-touchscreens/orig/QUANTA OpticalTouchScreen.events", 8),
         ("evemu-touchscreens/orig/QUANTA OpticalTouchScreen.touch-hover.events", 1),
         ("evemu-touchscreens/orig/QUANTA OpticalTouchScreen.touch-on-left.events", 1)

@@ -157,9 +157,10 @@ struct SourceFidelityTests {
     }
 
     /// The drawer's stepper counts from the release callback's progress at 1/60 per display
-    /// frame; on the frame it reaches 0.98 `finish()` completes the rest in (1 − p)·0.4 s.
+    /// frame; on the frame it reaches 0.98 `finish()` jumps straight to the end state, as the
+    /// drawer article says `finish()` does on present and dismiss: no frame in between.
     @Test(arguments: [(0.5, 29), (0.41, 35), (0.97, 1)], rates)
-    func drawerStepsFromTheReleaseProgressThenFinishesPercentDriven(_ start: (Double, Int), fps: Double) throws {
+    func drawerStepsFromTheReleaseProgressThenJumpsToTheEnd(_ start: (Double, Int), fps: Double) throws {
         let (lift, frames) = start
         let (transition, _) = try Self.run(Scenario(preset: "drawer", changed: 0.3, lift: lift, expected: .finish), fps: fps)
         let trajectory = try #require(transition.trajectory)
@@ -168,11 +169,32 @@ struct SourceFidelityTests {
         var k = 0
         repeat { p += 1.0 / 60; k += 1 } while p < 0.98
         #expect(k == frames)
-        let last = frames > 1 ? lift + Double(frames - 1) / 60 : 0.3
-        #expect(abs(trajectory.duration - (Double(frames) / fps + (1 - last) * 0.4)) < 1e-9)
+        let snap = Double(frames) / fps
+        #expect(trajectory.duration == snap)
         // Before the first frame the drawer shows the last .changed value; then the steps.
         #expect(abs(trajectory.progress(at: 0.5 / fps) - 0.3) < 1e-12)
         if frames > 1 { #expect(abs(trajectory.progress(at: 1.5 / fps) - (lift + 1.0 / 60)) < 1e-12) }
+        // The last step shown holds until the snap frame, which shows the end state.
+        let last = frames > 1 ? lift + Double(frames - 1) / 60 : 0.3
+        #expect(abs(trajectory.progress(at: snap - 0.5 / fps) - last) < 1e-12)
+        #expect(trajectory.progress(at: snap) == 1)
+        #expect(transition.snapshot(at: 0.12 + snap).progress == 1)
+        #expect(transition.snapshot(at: 0.12 + snap - 0.5 / fps).progress < 1)
+    }
+
+    /// The percent-driven tail (`finish()` as on a push or pop) stays an option: from the last
+    /// stepped value it completes in (1 − p)·0.4 s, 8–15 ms at these starts.
+    @Test(arguments: [(0.5, 29), (0.41, 35), (0.97, 1)], rates)
+    func drawerCanStillFinishPercentDrivenAfterTheSnapFrame(_ start: (Double, Int), fps: Double) throws {
+        let (lift, frames) = start
+        let scenario = Scenario(
+            preset: "drawer", overrides: ["stepperFinish": .choice("percentDriven")], changed: 0.3, lift: lift, expected: .finish)
+        let trajectory = try #require(try Self.run(scenario, fps: fps).0.trajectory)
+        let last = frames > 1 ? lift + Double(frames - 1) / 60 : 0.3
+        let tail = (1 - last) * 0.4
+        #expect(abs(trajectory.duration - (Double(frames) / fps + tail)) < 1e-9)
+        if frames > 1 { #expect(tail > 0.008 && tail < 0.015) }
+        #expect(trajectory.progress(at: Double(frames) / fps + tail / 2) < 1)
     }
 
     @Test(arguments: rates)

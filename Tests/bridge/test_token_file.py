@@ -100,3 +100,46 @@ def test_sixteen_url_safe_characters_are_enough(tmp_path, library_template, stat
     server = start(tmp_path, library_template, extra=("--token", "Ab-_" * 4))
     server.stop()
     assert "given with --token" in server.stdout()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+def test_a_state_folder_another_user_owns_is_not_used(tmp_path, library_template, state_home):
+    folder = state_home / "pantrace"
+    folder.mkdir(parents=True, mode=0o700)
+    os.chown(folder, 4242, 4242)
+    first = first_run(tmp_path, library_template)
+    assert "cannot remember the token" in first.stderr() and "is owned by another user (uid 4242)" in first.stderr(), first.stderr()
+    assert "token: new for this run" in first.stdout()
+    assert token_files(state_home) == []
+    second = run_once(first.recordings)
+    assert second.token != first.token
+
+
+def test_a_state_folder_others_may_write_to_is_not_used(tmp_path, library_template, state_home):
+    folder = state_home / "pantrace"
+    folder.mkdir(parents=True)
+    os.chmod(folder, 0o777)
+    first = first_run(tmp_path, library_template)
+    assert "others may write to" in first.stderr() and "(mode 0777)" in first.stderr(), first.stderr()
+    assert token_files(state_home) == []
+
+
+def test_a_folder_above_the_state_folder_others_may_write_to_is_not_trusted(tmp_path, library_template, state_home):
+    state_home.mkdir(parents=True)
+    os.chmod(state_home, 0o777)  # no sticky bit: anyone may rename pantrace/ away
+    first = first_run(tmp_path, library_template)
+    assert f"others may write to {state_home}, above" in first.stderr(), first.stderr()
+    os.chmod(state_home, 0o1777)  # sticky, as /tmp: others cannot rename what is not theirs
+    second = run_once(first.recordings)
+    assert "warning" not in second.stderr(), second.stderr()
+    assert len(token_files(state_home)) == 1
+
+
+def test_a_recordings_path_with_a_newline_keeps_its_token(tmp_path, library_template, state_home):
+    server = start(tmp_path / "two\nlines", library_template)
+    server.stop()
+    [file] = token_files(state_home)
+    assert file.read_bytes().endswith(b"two\nlines/recordings\n")
+    second = run_once(server.recordings)
+    assert second.token == server.token
+    assert "kept from the last run" in second.stdout(), second.stdout() + second.stderr()

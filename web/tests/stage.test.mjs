@@ -51,3 +51,10 @@ test("the preview shows this page's gesture on the pad's screen, another's on it
   const theirs = st.previewFinger({ mine: false, points, pointerDown: true, padScreen: iphone, layers });
   assert.deepEqual(theirs, { screen: { width: 400, height: 800 }, finger: { trail: [], point: null } });
 });
+
+test("the drawer's mask view is drawn clear, as the demo's is; other layers keep the stylesheet's paint", () => {
+  assert.deepEqual(st.layerPaint("dimming"), { background: "transparent" });
+  for (const role of ["outgoing", "incoming", "presented", "presenting", "drawer", "content"]) {
+    assert.deepEqual(st.layerPaint(role), {});
+  }
+});

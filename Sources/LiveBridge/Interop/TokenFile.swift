@@ -31,7 +31,8 @@ enum TokenFile {
         guard info.st_uid == getuid() else { return .refused("owned by another user (uid \(info.st_uid))") }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else { return .refused("others may read or write it (mode 0\(String(mode, radix: 8)))") }
-        guard info.st_size <= 4096 else { return .refused("larger than 4 KiB") }
+        // A token line and a path (PATH_MAX is 4096 bytes on Linux).
+        guard info.st_size <= 8192 else { return .refused("larger than 8 KiB") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         guard count >= 0 else { return .refused(describe(errno)) }
@@ -39,10 +40,12 @@ enum TokenFile {
     }
 
     /// Writes `text` to `path` with mode 0600, replacing what was there atomically (a new file
-    /// created exclusively beside it, then renamed), after making `folder` with mode 0700.
+    /// created exclusively beside it, then renamed), after making `folder` with mode 0700 and
+    /// checking it can be trusted (``untrustedFolder(_:)``).
     /// - Returns: why it could not, or nil.
     static func write(_ text: String, to path: String, folder: String) -> String? {
         if let problem = makeFolder(folder) { return problem }
+        if let problem = untrustedFolder(folder) { return problem }
         let temporary = path + ".new-\(getpid())"
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -77,6 +80,40 @@ enum TokenFile {
         }
         var info = stat()
         guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
+        return nil
+    }
+
+    /// Why the state folder `folder` cannot hold a token, or nil when it can; nil too when it
+    /// does not exist (yet).
+    ///
+    /// Whoever may write to a folder may delete or replace the files in it, and whoever may
+    /// write to a folder above it may rename it away: the token file's own owner and mode check
+    /// (``read(_:)``) means nothing in a folder another user controls. So, as OpenSSH checks
+    /// the folders above `authorized_keys` (`safe_path()` in its `misc.c`, `StrictModes`):
+    /// the folder itself must be this user's and writable by no one else; every folder above
+    /// it (after resolving symbolic links) must be this user's or root's and writable by no
+    /// one else, unless it has the sticky bit (`/tmp`), where others cannot remove or rename
+    /// what is not theirs.
+    static func untrustedFolder(_ folder: String) -> String? {
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return errno == ENOENT ? nil : "cannot read \(folder): \(describe(errno))" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
+        guard info.st_uid == getuid() else { return "\(folder) is owned by another user (uid \(info.st_uid))" }
+        let mode = info.st_mode & 0o7777
+        guard mode & 0o022 == 0 else { return "others may write to \(folder) (mode 0\(String(mode, radix: 8)))" }
+        guard let real = canonicalPath(folder) else { return "cannot resolve \(folder)" }
+        var above = real
+        while let slash = above.lastIndex(of: "/"), above != "/" {
+            above = slash == above.startIndex ? "/" : String(above[..<slash])
+            guard stat(above, &info) == 0 else { return "cannot read \(above): \(describe(errno))" }
+            let mode = info.st_mode & 0o7777
+            if info.st_uid != getuid() && info.st_uid != 0 {
+                return "\(above), above \(folder), is owned by another user (uid \(info.st_uid))"
+            }
+            if mode & 0o022 != 0 && mode & S_ISVTX == 0 {
+                return "others may write to \(above), above \(folder) (mode 0\(String(mode, radix: 8)))"
+            }
+        }
         return nil
     }
 

@@ -23,14 +23,14 @@ extension WebSocketServer {
             do {
                 return respond(wsi, status: 200, mimeType: mimeType, body: try FileDescriptor.readAll(file, limit: Self.maximumWebFileBytes))
             } catch {
-                configuration.log("not serving \(path): \(error)")
+                configuration.log("not serving \(LogText.escaped(path, limit: 120)): \(error)", kind: "not-serving")
                 return respond(wsi, status: 404)
             }
         case .notFound: return respond(wsi, status: 404)
         case .forbidden: return respond(wsi, status: 403)
         case .unsupportedType: return respond(wsi, status: 415)
         case .notRegularFile(let file):
-            configuration.log("not serving \(file): not a regular file")
+            configuration.log("not serving \(LogText.escaped(file, limit: 120)): not a regular file", kind: "not-serving")
             return respond(wsi, status: 404)
         }
     }

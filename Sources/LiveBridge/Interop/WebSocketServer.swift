@@ -41,8 +41,9 @@ final class WebSocketServer: @unchecked Sendable {
         var maximumMessageBytes = 64 * 1024
         /// A client with something pending and no write for this long is closed.
         var backlogLimit: Double = 3
-        /// Keep-alive: ping after this many seconds without a message or pong, hang up after
-        /// the second number. The hang-up is the bound docs/PROTOCOL.md §1 gives for a viewer
+        /// Keep-alive: ping after this many seconds without a pong, hang up after the second
+        /// number. Only a pong resets them (lws 4.1.6 calls `lws_validity_confirmed` on a PONG,
+        /// `lib/roles/ws/ops-ws.c`; this server never calls it on a message). The hang-up is the bound docs/PROTOCOL.md §1 gives for a viewer
         /// that stops reading: one that reads nothing answers no ping, and until its socket
         /// buffers fill (hundreds of kB) nothing shows it as backlogged.
         var pingSeconds: UInt16 = 5
@@ -53,8 +54,8 @@ final class WebSocketServer: @unchecked Sendable {
         /// Test only (`make autobahn`): every message a client sends is written back to it,
         /// and the controller never hears of the client (WebSocketServer+Echo.swift).
         var isEchoing = false
-        /// The bridge's log (``LiveBridge/Configuration/log``).
-        var log: @Sendable (String) -> Void = { _ in }
+        /// The bridge's log (``LiveBridge/Configuration/log``), escaped and summarised.
+        var log = BridgeLog(sink: { _ in })
         /// The process's descriptor limit (raised by ``LiveBridge``), which sets lws's table
         /// size and the high-water mark at which the listener pauses.
         var descriptors = DescriptorLimit(soft: 1024, hard: 1024)
@@ -388,25 +389,30 @@ final class WebSocketServer: @unchecked Sendable {
     }
 
     private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        // lws 4.1.6 drops a connection whose Sec-WebSocket-Protocol names only protocols it
-        // does not serve, without an answer (lws_process_ws_upgrade, lib/roles/ws/server-ws.c),
-        // and has no way to accept it without a subprotocol: refuse it here with a 400.
-        if let offered = header(wsi, WSI_TOKEN_PROTOCOL), !offered.isEmpty,
-            !offered.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "pantrace" })
-        {
-            configuration.log("refused a WebSocket upgrade offering only unknown subprotocols (\(offered.prefix(80)))")
-            _ = lws_return_http_status(wsi, 400, nil)
-            return 1
-        }
         let uri = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         var buffer = [CChar](repeating: 0, count: 256)
         let token = lws_get_urlarg_by_name(wsi, "token=", &buffer, Int32(buffer.count)).map { String(cString: $0) }
         let version = lws_get_urlarg_by_name(wsi, "v=", &buffer, Int32(buffer.count)).flatMap { Int(String(cString: $0)) }
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        // Host and Origin first: a page of another site (or a name rebound to this address)
+        // is refused before anything it sent can reach the log.
         let verdict = policy.admit(
             path: path, token: token, host: header(wsi, WSI_TOKEN_HOST), origin: header(wsi, WSI_TOKEN_ORIGIN))
         switch verdict {
         case .accept(let canControl):
+            // lws 4.1.6 drops a connection whose Sec-WebSocket-Protocol names only protocols it
+            // does not serve, without an answer (lws_process_ws_upgrade, lib/roles/ws/server-ws.c),
+            // and has no way to accept it without a subprotocol: refuse it here with a 400. The
+            // header is the client's: escaped and cut short, and a flood is summarised (BridgeLog).
+            if let offered = header(wsi, WSI_TOKEN_PROTOCOL), !offered.isEmpty,
+                !offered.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "pantrace" })
+            {
+                configuration.log(
+                    "refused a WebSocket upgrade offering only unknown subprotocols (\(LogText.escaped(offered, limit: 80)))",
+                    kind: "refused-subprotocols")
+                _ = lws_return_http_status(wsi, 400, nil)
+                return 1
+            }
             guard !isShuttingDown else { break }
             admitted[wsi] = (canControl, version)
             return 0

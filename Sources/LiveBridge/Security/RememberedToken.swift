@@ -4,9 +4,12 @@
 /// One file per recordings folder, in the user's state folder (`$XDG_STATE_HOME/pantrace`,
 /// else `~/.local/state/pantrace`, as the XDG Base Directory Specification places state that
 /// should persist between restarts): `serve-<hash of the folder's real path>.token`, holding
-/// the token and the folder's path. The folder is made with mode 0700 and the file with 0600;
+/// the token and the folder's path (the token's line, then the path, which may hold a
+/// newline, and a final newline). The folder is made with mode 0700 and the file with 0600;
 /// a file that is not this user's, that others may read or write, or that does not hold a
-/// token PanTrace made is never used: it is replaced, and the server says so.
+/// token PanTrace made is never used: it is replaced, and the server says so. A state folder
+/// another user owns or may write to (or one above it, ``TokenFile/untrustedFolder(_:)``) is
+/// not used at all: the token is new for the run, with a warning.
 package struct RememberedToken: Sendable, Equatable {
     /// The token to use.
     package var token: String
@@ -32,18 +35,25 @@ package struct RememberedToken: Sendable, Equatable {
         }
         let folder = TokenFile.canonicalPath(recordingsFolder) ?? recordingsFolder
         let path = "\(stateFolder)/serve-\(hexHash(folder)).token"
+        // Paths in the lines printed are escaped: a folder's name may hold a newline or an
+        // escape sequence.
+        let shownPath = LogText.escaped(path, limit: 300)
+        if let problem = TokenFile.untrustedFolder(stateFolder) {
+            return RememberedToken(
+                token: LiveBridge.Configuration.randomToken(), note: "token: new for this run",
+                warning: "cannot remember the token (\(LogText.escaped(problem, limit: 300))): after a restart, open the new address")
+        }
         var warning: String?
         if !renew {
             switch TokenFile.read(path) {
             case .text(let text):
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                if lines.count >= 2, isToken(lines[0]), lines[1] == folder {
+                if let token = token(in: text, for: folder) {
                     return RememberedToken(
-                        token: String(lines[0]), note: "token: kept from the last run, in \(path) (--new-token makes a new one)")
+                        token: token, note: "token: kept from the last run, in \(shownPath) (--new-token makes a new one)")
                 }
-                warning = "ignored \(path): it does not hold a token for \(folder); made a new one"
+                warning = "ignored \(shownPath): it does not hold a token for \(LogText.escaped(folder, limit: 300)); made a new one"
             case .refused(let why):
-                warning = "ignored \(path): \(why); made a new one"
+                warning = "ignored \(shownPath): \(why); made a new one"
             case .missing:
                 break
             }
@@ -52,11 +62,23 @@ package struct RememberedToken: Sendable, Equatable {
         if let problem = TokenFile.write("\(token)\n\(folder)\n", to: path, folder: stateFolder) {
             return RememberedToken(
                 token: token, note: "token: new for this run",
-                warning: "cannot remember the token (\(problem)): after a restart, open the new address")
+                warning: "cannot remember the token (\(LogText.escaped(problem, limit: 300))): after a restart, open the new address")
         }
         let how = renew ? "new, as asked" : "new"
         return RememberedToken(
-            token: token, note: "token: \(how), kept in \(path) for the next run of this folder (owner-only)", warning: warning)
+            token: token, note: "token: \(how), kept in \(shownPath) for the next run of this folder (owner-only)", warning: warning)
+    }
+
+    /// The token a file's `text` keeps for `folder`: its first line, when it is a token and
+    /// the rest is exactly the folder's path and a newline. The path is compared whole, not
+    /// line by line: a folder's name may hold newlines.
+    static func token(in text: String, for folder: String) -> String? {
+        // Bytes, not Characters: String's == treats canonically equivalent paths as equal.
+        let bytes = Array(text.utf8)
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return nil }
+        let first = Substring(decoding: bytes[..<newline], as: UTF8.self)
+        guard isToken(first), bytes[(newline + 1)...].elementsEqual(Array(folder.utf8) + [0x0A]) else { return nil }
+        return String(first)
     }
 
     /// 32 lowercase hexadecimal digits, as ``LiveBridge/Configuration/randomToken()`` makes.

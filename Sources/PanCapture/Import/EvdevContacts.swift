@@ -12,7 +12,9 @@ internal import PanTrace
 /// - **Protocol A** (`SYN_MT_REPORT`): each frame lists every contact down, each ended by
 ///   `SYN_MT_REPORT`; a contact missing from a frame has lifted, a frame without contacts
 ///   lifts them all. The pointer is the contact's `ABS_MT_TRACKING_ID` when the device sends
-///   one, else its place in the frame. A frame with a `SYN_MT_REPORT` is read as protocol A,
+///   one; else contacts are followed from frame to frame by distance (``assignedByDistance(_:)``):
+///   a contact's place in the frame says nothing, since the kernel lists what is down in
+///   any order and a lift shifts the rest. A frame with a `SYN_MT_REPORT` is read as protocol A,
 ///   any other with `ABS_MT_*` events as protocol B, so devices that mix them are read frame
 ///   by frame (contacts down when a device switches from B to A go on under their ids); a
 ///   frame with neither lifts the protocol A contacts still down (`BTN_TOUCH` 0).
@@ -58,7 +60,7 @@ struct EvdevContacts {
     // Protocol A.
     private var frameIsTypeA = false
     private var frameHasMultiTouch = false
-    private var frameContacts: [(id: Int32, x: Int32, y: Int32)] = []
+    private var frameContacts: [(id: Int32?, x: Int32, y: Int32)] = []
     private var pending = FrameContact()
     private var typeADown: [(id: Int32, x: Int32, y: Int32)] = []
     // Single touch.
@@ -94,7 +96,7 @@ struct EvdevContacts {
             sawTouchEvent = true
             frameIsTypeA = true
             if let x = pending.x, let y = pending.y {
-                frameContacts.append((pending.id ?? Int32(frameContacts.count), x, y))
+                frameContacts.append((pending.id, x, y))
             }
             pending = FrameContact()
         case Codes.synReport:
@@ -241,11 +243,15 @@ struct EvdevContacts {
                 slots[index].trackingID = -1
             }
         }
-        for old in typeADown where !frameContacts.contains(where: { $0.id == old.id }) {
+        // With tracking ids in every contact, they name the contacts; else distance does.
+        let current: [(id: Int32, x: Int32, y: Int32)] =
+            frameContacts.allSatisfy({ $0.id != nil })
+            ? frameContacts.map { ($0.id!, $0.x, $0.y) } : assignedByDistance(frameContacts.map { ($0.x, $0.y) })
+        for old in typeADown where !current.contains(where: { $0.id == old.id }) {
             events.append(event(nanoseconds, old.x, old.y, .up, id: old.id))
         }
         var next: [(id: Int32, x: Int32, y: Int32)] = []
-        for contact in frameContacts where !next.contains(where: { $0.id == contact.id }) {
+        for contact in current where !next.contains(where: { $0.id == contact.id }) {
             if let old = typeADown.first(where: { $0.id == contact.id }) {
                 if old.x != contact.x || old.y != contact.y { events.append(event(nanoseconds, contact.x, contact.y, .move, id: contact.id)) }
             } else {
@@ -256,6 +262,58 @@ struct EvdevContacts {
             next.append(contact)
         }
         typeADown = next
+    }
+
+    /// Protocol A without tracking ids: which contact of the last frame each of this frame's
+    /// `positions` is, by distance, as Android's input reader and mtdev do.
+    ///
+    /// Android (`frameworks/native/services/inputflinger/reader/mapper/TouchInputMapper.cpp`,
+    /// `TouchInputMapper::assignPointerIds`, used when a `MultiTouchInputMapper` device sends no
+    /// tracking ids): one contact before and one now are the same; otherwise every pair of a
+    /// contact now and one before is ranked by squared distance and the closest pairs are
+    /// matched first, each contact at most once. mtdev (`src/match.c`, `mtdev_match_four` for up
+    /// to four contacts, else `mtdev_match`, a Hungarian method) instead minimises the sum of
+    /// the squared distances; the two agree whenever contacts are further apart than they
+    /// move in a frame, as fingers are. The ranking here is Android's, ties broken by the
+    /// order in the frames so that a log always reads the same.
+    ///
+    /// Matching stops when either side is used up, so a contact matched to none before is
+    /// new only when there are more contacts than before; it takes the lowest id no contact
+    /// of the last frame holds, as Android's `markFirstUnmarkedBit` gives it then.
+    private func assignedByDistance(_ positions: [(x: Int32, y: Int32)]) -> [(id: Int32, x: Int32, y: Int32)] {
+        var ids = [Int32?](repeating: nil, count: positions.count)
+        if positions.count == 1, typeADown.count == 1 {
+            ids[0] = typeADown[0].id
+        } else if !typeADown.isEmpty {
+            var pairs: [(distance: Int64, now: Int, before: Int)] = []
+            for (i, p) in positions.enumerated() {
+                for (j, old) in typeADown.enumerated() {
+                    let dx = Int64(p.x) - Int64(old.x), dy = Int64(p.y) - Int64(old.y)
+                    pairs.append((dx * dx + dy * dy, i, j))
+                }
+            }
+            pairs.sort { ($0.distance, $0.now, $0.before) < ($1.distance, $1.now, $1.before) }
+            var taken = Set<Int>()
+            for pair in pairs where ids[pair.now] == nil && !taken.contains(pair.before) {
+                ids[pair.now] = typeADown[pair.before].id
+                taken.insert(pair.before)
+            }
+        }
+        var held = Set(typeADown.map(\.id))
+        var result: [(id: Int32, x: Int32, y: Int32)] = []
+        for (i, p) in positions.enumerated() {
+            let id: Int32
+            if let matched = ids[i] {
+                id = matched
+            } else {
+                var free: Int32 = 0
+                while held.contains(free) { free += 1 }
+                id = free
+                held.insert(free)
+            }
+            result.append((id, p.x, p.y))
+        }
+        return result
     }
 
     /// Single touch: down while `BTN_TOUCH` (or, without it, `BTN_TOOL_FINGER`) is.

@@ -54,8 +54,9 @@ public enum CompletionModel: Sendable, Hashable, Codable {
             guard q == 1 else { return Self.percentDriven(model.cancel, p0: p0, q: q) }
             precondition(displayFrameRate > 0, "display frame rate must be positive")
             // The stepper counts from the release callback's progress (the drawer repository
-            // computes it before its switch); on the snap frame `finish()` completes the rest
-            // percent-driven from the last value given to `update` (docs/MODEL.md §4.4).
+            // computes it before its switch); on the snap frame `finish()` jumps to the end, or
+            // (``DisplayLinkStepper/finishesPercentDriven``) completes the rest percent-driven
+            // from the last value given to `update` (docs/MODEL.md §4.4).
             let base = release.progress
             let frames = model.snapFrame(from: base)
             let last = frames > 1 ? base + Double(frames - 1) * model.rate : p0

@@ -200,7 +200,9 @@ public struct Preset: Sendable, Hashable {
             return .fixedDuration(FixedDurationCompletion(duration: settings.duration, curve: settings.completionCurve))
         case .drawer:
             return .displayLinkStepper(
-                DisplayLinkStepper(rate: settings.stepRate, snapThreshold: settings.snapThreshold, cancel: percentDriven(settings)))
+                DisplayLinkStepper(
+                    rate: settings.stepRate, snapThreshold: settings.snapThreshold, cancel: percentDriven(settings),
+                    finishesPercentDriven: settings.stepperFinish == .percentDriven))
         case .bouncePresent, .semiModal:
             let response: Double
             switch settings.springDuration {

@@ -17,7 +17,7 @@ extension PresetName {
         case .zoomCustom:
             ["threshold", "comparison", "cancelledPhase", "duration", "completionCurve"]
         case .drawer:
-            ["threshold", "comparison", "cancelledPhase", "stepRate", "snapThreshold"] + Self.percentDrivenKeys
+            ["threshold", "comparison", "cancelledPhase", "stepRate", "snapThreshold", "stepperFinish"] + Self.percentDrivenKeys
                 + ["drawerStyle", "drawerGap", "dimming", "drawerWidth"]
         case .circleReveal:
             ["releaseProgress", "threshold", "comparison", "cancelledPhase"] + Self.percentDrivenKeys
@@ -78,6 +78,8 @@ extension PresetName {
             settings.cancelledPhase = .decide
             settings.stepRate = 1.0 / 60.0
             settings.snapThreshold = 0.98
+            // "present和dismiss则是一闪而过直接跳到结束状态": finish() jumps to the end.
+            settings.stepperFinish = .jump
             settings.duration = 0.4
             settings.drawerStyle = .reveal
             settings.drawerGap = 50

@@ -30,7 +30,7 @@ public enum PresetName: String, Sendable, Hashable, Codable, CaseIterable {
         case .zoomCustom:
             "Zoom pop variant: outgoing view scales by |p − 1|; finish iff p ≥ 0.5; on release animates in a fixed 0.4 s whatever p was."
         case .drawer:
-            "Drawer: the screen slides right to W − 50 over the drawer; finish iff p > 0.4 by stepping p += 1/60 per display frame until p ≥ 0.98, then finish(); cancel percent-driven."
+            "Drawer: the screen slides right to W − 50 over the drawer; finish iff p > 0.4 by stepping p += 1/60 per display frame until p ≥ 0.98, then finish() jumps to the end; cancel percent-driven."
         case .circleReveal:
             "Push revealed through an oval mask from the button centre to the button frame outset by its distance to the bottom-left corner over 1.0 s, easeInEaseOut."
         case .swipeDismiss: "Modal dismiss by dragging down: p = ty/(H/2); finish iff p > 0.5; completionSpeed = 1 − p; D = 1.5 s."

@@ -44,6 +44,14 @@ struct PresetSettings: Sendable, Hashable {
         case overlay
     }
 
+    /// What the drawer's stepper does on its snap frame (docs/MODEL.md §4.4, §6.3).
+    enum StepperFinish: String, Sendable, Hashable, CaseIterable {
+        /// `finish()` on a present or dismiss: straight to the end state (the article's).
+        case jump
+        /// `finish()` completes percent-driven from the last stepped value, as on a push or pop.
+        case percentDriven
+    }
+
     enum BestCompletion: String, Sendable, Hashable, CaseIterable {
         /// T4.
         case spring
@@ -76,6 +84,7 @@ struct PresetSettings: Sendable, Hashable {
     // Display-link stepper.
     var stepRate = 0.02
     var snapThreshold = 0.98
+    var stepperFinish: StepperFinish = .jump
     // Springs.
     var response = 0.4
     var dampingRatio = 1.0
@@ -184,6 +193,10 @@ struct ParameterSpec: Sendable {
             .curve("transitionCurve", "the transition animation's own timing curve F", \.transitionCurve),
             .number("stepRate", "progress added per display frame by the stepper", unit: "progress/frame", range: 0.001...1, \.stepRate),
             .number("snapThreshold", "progress at which the stepper snaps to done", unit: "progress", range: 0.5...1, \.snapThreshold),
+            .choice(
+                "stepperFinish",
+                "the stepper's snap frame: jump (finish() on a present or dismiss jumps to the end, the drawer article's) or percentDriven (it completes from the last stepped value in (1 − p)·D/s)",
+                \.stepperFinish),
             .number("response", "spring response 2π/ω0 (or the UIView spring duration)", unit: "s", range: 0.05...5, \.response),
             .number("dampingRatio", "spring damping ratio ζ (1 = critical)", unit: "", range: 0.05...3, \.dampingRatio),
             .choice("springVelocity", "spring initial velocity: matched to the finger, or zero", \.springVelocity),
