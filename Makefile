@@ -71,6 +71,8 @@ bench: setup
 	.venv-bench/bin/python Benchmarks/size_floor.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
+	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 120 --idle-clients 2000
+	.venv/bin/python Benchmarks/bridge/storm.py
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 

@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--path", default="/live?v=3")
     parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--hidden", action="store_true",
+                        help="each client says it is a hidden page (protocol 3 `visible`): pantrace sends it no frames")
     args = parser.parse_args()
 
     socks = {}
@@ -88,6 +90,10 @@ def main():
     last_seq = {}
     for _ in range(args.count):
         sock, rest = handshake(args.host, args.port, args.path)
+        if args.hidden:
+            sock.setblocking(True)
+            sock.sendall(masked(0x1, b'{"type":"visible","visible":false}'))
+            sock.setblocking(False)
         socks[sock.fileno()] = sock
         buffers[sock.fileno()] = rest
         last_seq[sock.fileno()] = None

@@ -29,7 +29,12 @@ Phases, each against a fresh server process, the servers in turn (interleaved re
    calls per delivered message (`perf stat` on the syscall tracepoints, which needs no
    hardware counters; it slows every call a little, so it is off by default).
 4. idle clients: playback paused by one control connection, RSS before and after
-   `--idle-clients` more clients connect; growth per client.
+   `--idle-clients` more clients connect, each saying it is a hidden page (a background tab:
+   pantrace sends it no frames); growth per client.
+
+Every pantrace client is a page with a view of its own (protocol version 3): in phases 2 and 3
+the server makes each page's frame for it (one replay step and one JSON encoding per page per
+frame), where the peers broadcast one frame to all.
 
 Clients (clients.py) are raw sockets in `--workers` processes with one epoll loop each; all
 processes share this machine's cores with the server under test, so the client side caps
@@ -144,10 +149,11 @@ class Server:
 class Clients:
     """`count` raw clients split over `workers` processes of clients.py."""
 
-    def __init__(self, server, count, workers):
+    def __init__(self, server, count, workers, hidden=False):
         per = [count // workers + (1 if i < count % workers else 0) for i in range(workers)]
+        extra = ["--hidden"] if hidden else []
         self.processes = [
-            subprocess.Popen([sys.executable, str(HERE / "clients.py"), "--port", str(server.port), "--count", str(n)],
+            subprocess.Popen([sys.executable, str(HERE / "clients.py"), "--port", str(server.port), "--count", str(n), *extra],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for n in per if n]
         for p in self.processes:
@@ -357,7 +363,9 @@ def idle_clients_run(kind, args, workdir):
             control.send(json.dumps({"type": "pause"}))
             time.sleep(1.0)
             before = rss_kib(server.pid)
-            clients = Clients(server, args.idle_clients, args.workers)
+            # Every page has its own view (protocol 3): an idle page is one that says it is
+            # hidden, as a background tab does; the peers ignore the message.
+            clients = Clients(server, args.idle_clients, args.workers, hidden=True)
             try:
                 time.sleep(2.0)
                 cpu, wakeups = idle_cpu(server, args.idle_seconds)
