@@ -186,6 +186,17 @@ export class MisjudgedQueue {
     return w.phase === "playing" && playback.load === w.load && !playback.playing ? "next" : null;
   }
 
+  /**
+   * The `load` that leaves the view on a recording the point misjudges when the queue ends on
+   * one it judged right (skipped): the last misjudged; `null` when the view already shows one,
+   * or none was misjudged.
+   */
+  finalLoad(shownRecording) {
+    const last = this.misjudged.at(-1);
+    if (!last || this.misjudged.includes(shownRecording)) return null;
+    return P.load(last, this.preset, this.values);
+  }
+
   /** The line while it runs. */
   get progressText() {
     return `${valuesText(this.values)} · ${this.index + 1}/${this.candidates.length} · misjudged so far ${this.misjudged.length} · ${this.candidates[this.index]}`;

@@ -186,6 +186,9 @@ export class TuneView {
 
   finish() {
     const q = this.queue;
+    // End on a recording the point gets wrong, not on the last one it judged right.
+    const back = q.finalLoad(this.store.playback?.recording);
+    if (back) this.store.send(back);
     this.store.send(P.loop(q.loop));
     this.queue = null;
     this.queueBox.hidden = false;

@@ -97,6 +97,11 @@ test("the queue loads each candidate, plays a misjudged one to its end, and skip
   assert.equal(q.onPlayback({ recording: "b", load: 6, playing: true }, { correct: true }), "next", "judged right: skipped");
   assert.equal(q.advance(), null);
   assert.equal(q.doneText, "done: 1 misjudged of 2 at threshold=0.3");
+  // It ended on b, judged right: the view goes back to a, the one the point gets wrong.
+  assert.deepEqual(q.finalLoad("b"), { type: "load", recording: "a", preset: "best", parameters: { threshold: 0.3 } });
+  assert.equal(q.finalLoad("a"), null, "already on a misjudged one");
+  const none = new t.MisjudgedQueue({ values: {}, preset: "best", candidates: ["c"], loop: true });
+  assert.equal(none.finalLoad("c"), null, "nothing misjudged: stay");
 });
 
 test("the findings: the report's notes, then a line per tag or source", () => {
