@@ -112,7 +112,11 @@ struct PageViewTests {
         _ = controller.handle(.opened(1, canControl: true), now: 0)
         let ids = Array(repeating: #""synthetic/swipe-down-1.pantrace""#, count: 100).joined(separator: ",")
         _ = controller.handle(
-            .message(1, Self.json(#"{"type":"tune","recordings":[\#(ids),"synthetic/swipe-down-0.pantrace"],"preset":"swipe-dismiss","grid":["threshold=0.3,0.5"]}"#)),
+            .message(
+                1,
+                Self.json(
+                    #"{"type":"tune","recordings":[\#(ids),"synthetic/swipe-down-0.pantrace"],"preset":"swipe-dismiss","grid":["threshold=0.3,0.5"]}"#
+                )),
             now: 0.1)
         let pending = controller.takePendingTune()
         let (_, job) = try #require(pending)
@@ -154,7 +158,8 @@ struct PageViewTests {
         var busy: [ErrorMessage] = []
         for (k, id) in (ConnectionID(10)..<30).enumerated() {
             // Each a different setting, so none is in the cache.
-            let text = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":\#(0.2 + Double(k) * 0.01)}}"#
+            let text =
+                #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":\#(0.2 + Double(k) * 0.01)}}"#
             for outgoing in Base.send(text, from: id, to: &controller, now: 0.01) {
                 if Base.series(outgoing) != nil { answered += 1 }
                 if case .error(let e) = outgoing.message { busy.append(e) }

@@ -135,9 +135,12 @@ struct RecordPadTests {
     @Test func everyPageSeesTheLiveGestureThroughItsOwnSetting() throws {
         var controller = try Base.controller()
         for id in ConnectionID(1)...3 { _ = controller.handle(.opened(id, canControl: true), now: 0) }
-        _ = controller.handle(.message(1, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss"}"#)), now: 0)
-        _ = controller.handle(.message(2, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-0.pantrace","preset":"swipe-dismiss"}"#)), now: 0)
-        _ = controller.handle(.message(3, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-0.pantrace","preset":"bounce-present"}"#)), now: 0)
+        _ = controller.handle(
+            .message(1, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss"}"#)), now: 0)
+        _ = controller.handle(
+            .message(2, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-0.pantrace","preset":"swipe-dismiss"}"#)), now: 0)
+        _ = controller.handle(
+            .message(3, Self.json(#"{"type":"load","recording":"synthetic/swipe-down-0.pantrace","preset":"bounce-present"}"#)), now: 0)
         _ = controller.handle(.message(1, Self.arm), now: 0.1)
         let out = Self.drag(&controller, page: 1, down: 200, start: 0.2)
         let previews = out.compactMap { outgoing -> ([ConnectionID], FrameMessage)? in

@@ -58,7 +58,9 @@ struct WireMessageTests {
                         pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss")]))),
             "library": .library(LibraryPage(recordings: [info], offset: 0, total: 1)),
             "pages": .pages(
-                PagesMessage(pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss"), PageInfo(page: 4, recording: nil, preset: nil)], total: 7)),
+                PagesMessage(
+                    pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss"), PageInfo(page: 4, recording: nil, preset: nil)], total: 7)
+            ),
             "following": .following(FollowingMessage(page: 4, reason: nil)),
             "playback": .playback(playback),
             "frame": .frame(FrameMessage(seq: 42, load: 1, emittedMicroseconds: 1_763_700_000_000_000, recording: info.id, frame: frames[3])),

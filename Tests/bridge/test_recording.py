@@ -88,7 +88,7 @@ def test_recording_needs_the_token_and_rejects_bad_events(server):
     with connect(server.ws(), origin=server.origin) as ws:
         json.loads(ws.recv(timeout=5))
         ws.send(json.dumps({"type": "pointer", "t_ms": 1, "x": 1, "y": 1, "phase": "down"}))
-        assert "arm it first" in first(ws, "error")["message"]
+        assert "press on the pad to start a recording" in first(ws, "error")["message"]
         ws.send(json.dumps({"type": "record", "screen": {"width": 390, "height": 844, "scale": 3}}))
         first(ws, "recording")
         for bad in [{"t_ms": 1, "x": 1, "y": 1, "phase": "hover"}, {"t_ms": 1, "x": 1, "y": 1, "phase": "move"}]:

@@ -96,7 +96,7 @@ extension BridgeController {
                     BridgeFailure(.busy, "page \(page) holds the record pad; the pad is free when that page has finished", retryAfter: 1),
                     for: id, now: now)
             } else {
-                try throttled(BridgeFailure(.invalid, "the pad is not armed on this page: arm it first (record)"), for: id, now: now)
+                try throttled(BridgeFailure(.invalid, "the pad is not armed on this page: press on the pad to start a recording"), for: id, now: now)
             }
             return []
         }

@@ -13,7 +13,8 @@ enum LiveFolder {
         let manager = FileManager.default
         if let type = try? manager.attributesOfItem(atPath: live)[.type] as? FileAttributeType {
             guard type != .typeSymbolicLink else {
-                throw Problem(description: "\(live) is a symbolic link; live recordings are only written to a real folder inside the recordings folder")
+                throw Problem(
+                    description: "\(live) is a symbolic link; live recordings are only written to a real folder inside the recordings folder")
             }
             guard type == .typeDirectory else { throw Problem(description: "\(live) exists and is not a folder") }
         } else {
