@@ -16,14 +16,19 @@ import { KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
 /** The keys a focused slider keeps for itself (its own keyboard access): the rest reach the player. */
 const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 
+/** What Space presses when the keyboard moved focus there (Tab): a button, a checkbox, a heat map cell or row. */
+const SPACE_PRESSES = "button, input[type=checkbox], summary, [role=button], tr[tabindex]";
+
 /**
  * Whether a key belongs to the focused control rather than the player: anything typed into a
- * text field, and a focused slider's arrow, Home/End and Page keys. Menus, buttons and
- * checkboxes keep focus after a click, so a shortcut typed then still goes to the player
- * rather than changing the control.
+ * text field, a focused slider's arrow, Home/End and Page keys, and Space on a control the
+ * keyboard moved to (`:focus-visible`; Space is the only key that ticks a checkbox). Menus,
+ * buttons and checkboxes keep focus after a click, so a shortcut typed then still goes to the
+ * player rather than changing the control.
  */
 function controlOwnsKey(event) {
   const t = event.target;
+  if (event.key === " " && t instanceof Element && t.matches(SPACE_PRESSES) && t.matches(":focus-visible")) return true;
   if (t instanceof HTMLTextAreaElement) return true;
   if (!(t instanceof HTMLInputElement)) return false;
   if (["text", "number", "search", "email", "url"].includes(t.type)) return true;
