@@ -20,6 +20,7 @@ import importlib.resources
 import json
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -274,6 +275,16 @@ def test_tab_reaches_every_control_in_reading_order_each_named_with_a_visible_fo
             assert style not in ("none", "") and width >= 2, f"{label(s)}: no visible focus ring ({style} {width}px)"
             assert ratio(rgb(colour), rgb(s["behind"])) >= 3, f"{label(s)}: focus ring {colour} on {s['behind']} is under 3:1"
         b.screenshot(f"a11y-focus-{device}")
+        # Space ticks the checkbox Tab moved to (it is the only key that does), not the player.
+        d.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
+        d.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+        for _ in range(len(stops)):
+            if d.execute_script("return document.activeElement.id") == "loop":
+                break
+            ActionChains(d).send_keys(Keys.TAB).perform()
+        ActionChains(d).send_keys(Keys.SPACE).perform()
+        wait(d, lambda d: d.execute_script("return window.pantrace.store.playback.loop") is False, message="Space unticked loop")
+        assert state(d)["body"]["playing"] == "false", "and did not start the player"
     finally:
         b.quit()
 
