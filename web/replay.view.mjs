@@ -208,7 +208,7 @@ export class ReplayView {
     // The tune queue plays what a point misjudges because the person asked it to.
     const queue = $("tune-queue");
     const messages = stillStartMessages({
-      reduce: this.reducedMotion.matches, canControl: this.store.canControl, playback, previous: this.seenPlayback,
+      reduce: this.reducedMotion.matches, canControl: this.store.canControl, following: this.store.following != null, playback, previous: this.seenPlayback,
       playRequested: !queue.hidden && queue.dataset.state === "running", opened: this.opened,
     });
     this.seenPlayback = playback;

@@ -18,9 +18,10 @@ test("an opened address's time wins over the release, for its recording only", (
   assert.deepEqual(still({ opened: { recording: "a.pantrace", time: 9 } })[1], { type: "seek", time: 1.2 });
 });
 
-test("nothing when motion is fine, the page only watches, or the person (or the tune queue) asked to play", () => {
+test("nothing when motion is fine, the page only watches or follows another, or the person (or the tune queue) asked to play", () => {
   assert.deepEqual(stillStartMessages({ reduce: false, canControl: true, playback: playback() }), []);
   assert.deepEqual(still({ canControl: false }), []);
+  assert.deepEqual(still({ following: true }), []);
   assert.deepEqual(still({ playback: playback({ playing: false }) }), []);
   assert.deepEqual(still({ playback: null }), []);
   assert.deepEqual(still({ playRequested: true }), []);
