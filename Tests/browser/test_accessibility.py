@@ -358,9 +358,11 @@ def test_reduced_motion_starts_paused_at_the_release_with_a_play_button(server):
         assert play.is_displayed() and play.accessible_name == "play"
         b.screenshot("a11y-reduced-motion")
         # Play plays it when asked, once, to its end.
+        seq = int(s["seq"])
         play.click()
-        wait(d, lambda d: state(d)["body"]["playing"] == "true", message="Play plays")
-        wait(d, lambda d: (x := settled(d)) and float(x["time"]) > m["release"], message="and stops at the end")
+        end = m["playback"]["end"]
+        s = wait(d, lambda d: (x := settled(d)) and float(x["time"]) >= end - 1e-6 and x, message="Play plays to the end and stops there")
+        assert int(s["seq"]) > seq + 5, "through the frames after the release"
         # Another recording chosen from the menu waits at its release frame too.
         other = d.execute_script("return [...document.querySelectorAll('#recording option')].map((o) => o.value).find((v) => v !== arguments[0])",
                                  state(d)["body"]["recording"])
