@@ -15,3 +15,15 @@ export function middleEllipsis(text, max = 34) {
   const head = Math.ceil((max - 1) * 0.4);
   return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
+
+/**
+ * What a slider says to a screen reader (`aria-valuetext`): its value in its unit ("0.04 s",
+ * "0.5 progress"), never the slider's own position, which for a logarithmic slider is an
+ * exponent (-1.4 for 0.04 s). A logarithmic slider's value has three significant digits, so
+ * each step reads as a different number; any other, `digits` decimals, as its label shows.
+ */
+export function sliderValueText(value, unit, { log = false, digits = 3 } = {}) {
+  if (!Number.isFinite(value)) return "–";
+  const text = log ? String(Number(value.toPrecision(3))) : num(value, digits);
+  return unit ? `${text} ${unit}` : text;
+}

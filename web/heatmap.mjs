@@ -26,6 +26,8 @@
 // - The defaults: where the preset's defaults fall on the first two axes (`coordinate`),
 //   between cells for a numeric default that is not a grid value; nowhere when outside.
 
+import { contrastRatio } from "./contrast.mjs";
+
 /** The most columns or rows drawn (TuningHeatMap.maximumCells). */
 export const MAXIMUM_CELLS = 200;
 
@@ -47,8 +49,16 @@ export function scaleColour(fraction) {
 /** Where `accuracy` falls between the map's lowest and highest cell, 0…1 (1 when they are equal). */
 export const scaleFraction = (accuracy, low, high) => (high > low ? (accuracy - low) / (high - low) : 1);
 
-/** The text colour on a cell at `fraction`: black on the light end of the scale, white on the dark. */
-export const inkColour = (fraction) => (fraction > 0.6 ? "#000000" : "#ffffff");
+/**
+ * The text colour on a cell at `fraction`: black or white, whichever contrasts more with the
+ * cell, so a label has 4.5:1 or more on every colour of the scale (WCAG 1.4.3; white turns to
+ * black near 0.43, in the blue-greens). `pantrace tune --svg` (TuningHeatMap.ink) still
+ * switches at 0.6, where white on the greens is under 3:1.
+ */
+export function inkColour(fraction) {
+  const cell = scaleColour(fraction);
+  return contrastRatio("#000000", cell) > contrastRatio("#ffffff", cell) ? "#000000" : "#ffffff";
+}
 
 /** A cell's label: its accuracy as a whole percent, half up. */
 export const percentText = (accuracy) => `${Math.round((accuracy ?? 0) * 100)}%`;

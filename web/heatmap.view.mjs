@@ -5,6 +5,15 @@ import { css, h, s } from "./dom.view.mjs";
 import { heatmapModel, tableRows } from "./heatmap.mjs";
 import { cellTitle, heatmapHeight, TABLE_HEADS, tableCells, tickEvery } from "./tune.mjs";
 
+/** Enter or Space on a focused element that is not a button (a cell, a row) does what a click does. */
+function onActivate(el, action) {
+  el.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    action();
+  });
+}
+
 /** A diamond of half-width `r` centred on `(x, y)`: the mark of the preset's defaults. */
 const diamond = ({ x, y, radius: r }) => `M${x} ${y - r} L${x + r} ${y} L${x} ${y + r} L${x - r} ${y} Z`;
 
@@ -13,7 +22,7 @@ function cellParts(cell, onPick) {
     height: Math.max(1, cell.height - 2), rx: 3, fill: cell.fill, tabindex: "0", role: "button",
     dataset: { point: String(cell.result.point) } }, s("title", { text: cellTitle(cell.result) }));
   rect.addEventListener("click", () => onPick(cell.result));
-  rect.addEventListener("keydown", (e) => { if (e.key === "Enter") onPick(cell.result); });
+  onActivate(rect, () => onPick(cell.result));
   const parts = [rect];
   if (cell.width >= 30 && cell.height >= 16) {
     const label = s("text", { class: "cell-label", x: cell.x + cell.width / 2, y: cell.y + cell.height / 2 + 4, "text-anchor": "middle", text: cell.label });
@@ -77,10 +86,15 @@ export function renderHeatmap(svg, report, onPick) {
 export function renderTable(table, report, onPick) {
   const axes = report.grid?.axes ?? [];
   const head = h("tr", {}, ...axes.map((a) => h("th", { text: a.key })), ...TABLE_HEADS.map((t) => h("th", { text: t })));
+  const heads = [...axes.map((a) => a.key), ...TABLE_HEADS];
   const rows = tableRows(report, 40).map((r) => {
-    const tr = h("tr", { class: r.point === report.best?.point ? "best" : "", tabindex: "0", dataset: { point: String(r.point) } },
-      ...tableCells(r, axes).map((text) => h("td", { text })));
+    const cells = tableCells(r, axes);
+    // A focusable row is named by its cells, each with its column's head.
+    const name = cells.map((text, i) => `${heads[i]} ${text}`).join(", ");
+    const tr = h("tr", { class: r.point === report.best?.point ? "best" : "", tabindex: "0", "aria-label": name, dataset: { point: String(r.point) } },
+      ...cells.map((text) => h("td", { text })));
     tr.addEventListener("click", () => onPick(r));
+    onActivate(tr, () => onPick(r));
     return tr;
   });
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows));

@@ -3,6 +3,7 @@
 // keeps the playhead. The values and messages are decided in replay.mjs.
 import { overrides } from "./address.mjs";
 import { $, h } from "./dom.view.mjs";
+import { sliderValueText } from "./format.mjs";
 import { isChanged, parameterText, parameterValues, paramsOutdated, reloadMessages, sliderScale } from "./replay.mjs";
 
 const RELOAD_DELAY_MS = 150;
@@ -54,12 +55,15 @@ export class ParamsPanel {
     const control = h("input", {
       type: "range", id, min: String(scale.min), max: String(scale.max), step: String(scale.step),
       value: String(scale.toSlider(Number(value))), dataset: { key: spec.key, log: String(scale.log) },
+      // Said in its unit: the slider's own value is an exponent on a logarithmic scale.
+      "aria-valuetext": sliderValueText(Number(value), spec.unit, scale),
     });
     const output = h("output", { for: id, class: "value", text: parameterText(Number(value), spec.unit, scale.digits) });
     control.addEventListener("input", () => {
       const v = scale.toValue(Number(control.value));
       this.values[spec.key] = v;
       output.textContent = parameterText(v, spec.unit, scale.digits);
+      control.setAttribute("aria-valuetext", sliderValueText(v, spec.unit, scale));
       this.scheduleReload();
     });
     return { control, output };

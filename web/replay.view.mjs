@@ -1,6 +1,7 @@
 // The Replay tab: the transport (play, step, scrub, speed, loop and their keys), the recording
 // and preset menus, the decision under the stage, and the replay's frames on the stage and
 // the timeline. The sliders are params.view.mjs; the decisions are replay.mjs and stage.mjs.
+import { parseHash } from "./address.mjs";
 import { $, h } from "./dom.view.mjs";
 import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
@@ -10,20 +11,26 @@ import { decisionText, keyMessage, liveChartInput, liveDecisionText, loadMessage
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits } from "./compare.mjs";
 import { exportPNG, exportSVG } from "./export.view.mjs";
+import { stillStartMessages } from "./motion.mjs";
 import { Filmstrip } from "./filmstrip.view.mjs";
 import { KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
 
 /** The keys a focused slider keeps for itself (its own keyboard access): the rest reach the player. */
 const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 
+/** What Space presses when the keyboard moved focus there (Tab): a button, a checkbox, a heat map cell or row. */
+const SPACE_PRESSES = "button, input[type=checkbox], summary, [role=button], tr[tabindex]";
+
 /**
  * Whether a key belongs to the focused control rather than the player: anything typed into a
- * text field, and a focused slider's arrow, Home/End and Page keys. Menus, buttons and
- * checkboxes keep focus after a click, so a shortcut typed then still goes to the player
- * rather than changing the control.
+ * text field, a focused slider's arrow, Home/End and Page keys, and Space on a control the
+ * keyboard moved to (`:focus-visible`; Space is the only key that ticks a checkbox). Menus,
+ * buttons and checkboxes keep focus after a click, so a shortcut typed then still goes to the
+ * player rather than changing the control.
  */
 function controlOwnsKey(event) {
   const t = event.target;
+  if (event.key === " " && t instanceof Element && t.matches(SPACE_PRESSES) && t.matches(":focus-visible")) return true;
   if (t instanceof HTMLTextAreaElement) return true;
   if (!(t instanceof HTMLInputElement)) return false;
   if (["text", "number", "search", "email", "url"].includes(t.type)) return true;
@@ -47,6 +54,11 @@ export class ReplayView {
     this.timeline.view = store.view.zoom;
     this.zoomFor = store.view.zoom ? store.address.recording : null;
     this.shownLoad = null;
+    // Less motion asked for: a load waits at its release frame until Play (motion.mjs), or at
+    // the time the address the page opened names.
+    this.reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+    this.seenPlayback = null;
+    this.opened = { recording: store.address.recording, time: store.address.time };
     this.listen();
     store.on("library", () => this.showLibrary());
     store.on("playback", (playback) => this.onPlayback(playback));
@@ -96,6 +108,10 @@ export class ReplayView {
     $("export-svg").addEventListener("click", () => exportSVG($("timeline"), this.exportName()));
     $("export-png").addEventListener("click", () => exportPNG($("timeline"), this.exportName()).catch((e) => this.store.toast(`PNG export failed: ${e.message}`)));
     $("copy-link").addEventListener("click", () => this.copyLink());
+    window.addEventListener("hashchange", () => {
+      const opened = parseHash(location.hash);
+      this.opened = { recording: opened.recording, time: opened.time };
+    });
     // Capture phase: before a focused menu or slider takes the arrow keys for itself.
     document.addEventListener("keydown", (e) => this.onKey(e), { capture: true });
   }
@@ -168,6 +184,7 @@ export class ReplayView {
   }
 
   onPlayback(playback) {
+    this.keepStill(playback);
     if (playback) this.syncControls(playback);
     // A new recording starts with the whole replay in view (a new setting keeps the zoom), but
     // for the one whose zoom an opened link names.
@@ -184,6 +201,18 @@ export class ReplayView {
     d.recording = playback?.recording ?? "";
     d.preset = playback?.preset ?? "";
     this.timeline.schedule();
+  }
+
+  /** Less motion asked for: a load that starts playing by itself is paused at its release frame. */
+  keepStill(playback) {
+    // The tune queue plays what a point misjudges because the person asked it to.
+    const queue = $("tune-queue");
+    const messages = stillStartMessages({
+      reduce: this.reducedMotion.matches, canControl: this.store.canControl, following: this.store.following != null, playback, previous: this.seenPlayback,
+      playRequested: !queue.hidden && queue.dataset.state === "running", opened: this.opened,
+    });
+    this.seenPlayback = playback;
+    for (const message of messages) this.store.send(message);
   }
 
   onFrame(message) {

@@ -137,3 +137,11 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when == "call":
         item.rep_call_failed = report.failed
+
+
+def emulate_media(driver, **features):
+    """Emulates CSS media features through the DevTools protocol (Emulation.setEmulatedMedia),
+    e.g. `emulate_media(d, prefers_color_scheme="dark", prefers_reduced_motion="reduce")`; it
+    holds for the page's later loads too."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { AA, contrastRatio } from "../contrast.mjs";
 import * as h from "../heatmap.mjs";
 
 // The golden shared with Tests/PanReplayTests/TuningHeatMapTests.swift: a tune report
@@ -110,9 +111,17 @@ test("colours run along viridis between the lowest and highest cell; equal cells
   assert.equal(h.scaleColour(Number.NaN), "#440154");
   assert.equal(h.scaleFraction(0.6, 0.3, 0.9), (0.6 - 0.3) / (0.9 - 0.3));
   assert.equal(h.scaleFraction(0.7, 0.7, 0.7), 1);
-  assert.deepEqual([h.inkColour(0.61), h.inkColour(0.6)], ["#000000", "#ffffff"]);
+  assert.deepEqual([h.inkColour(0.44), h.inkColour(0.42)], ["#000000", "#ffffff"]);
   const flat = h.heatmapCells({ grid: { axes: [{ key: "t", values: [1, 2] }], results: [result(0, {}, 5), result(1, {}, 5)] }, best: { point: 0 } });
   assert.deepEqual(flat.cells.map((c) => c.colour), ["#fde725", "#fde725"]);
+});
+
+test("a cell's label has 4.5:1 or more on every colour of the scale", () => {
+  for (let i = 0; i <= 1000; i++) {
+    const fraction = i / 1000;
+    const ratio = contrastRatio(h.inkColour(fraction), h.scaleColour(fraction));
+    assert.ok(ratio >= AA.text, `${h.inkColour(fraction)} on ${h.scaleColour(fraction)} at ${fraction}: ${ratio.toFixed(2)}:1`);
+  }
 });
 
 test("labels: percent half up; values as the text report writes them", () => {
