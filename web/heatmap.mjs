@@ -52,8 +52,7 @@ export const scaleFraction = (accuracy, low, high) => (high > low ? (accuracy - 
 /**
  * The text colour on a cell at `fraction`: black or white, whichever contrasts more with the
  * cell, so a label has 4.5:1 or more on every colour of the scale (WCAG 1.4.3; white turns to
- * black near 0.43, in the blue-greens). `pantrace tune --svg` (TuningHeatMap.ink) still
- * switches at 0.6, where white on the greens is under 3:1.
+ * black near 0.43, in the blue-greens), as `pantrace tune --svg` does (TuningHeatMap.ink).
  */
 export function inkColour(fraction) {
   const cell = scaleColour(fraction);

@@ -215,3 +215,32 @@ private struct GoldenMap: Decodable, Equatable {
         }
     }
 }
+
+/// A label on the heat map is black or white, whichever contrasts more with its cell: 4.5:1 or
+/// more on every colour of the scale, as the viewer draws it.
+struct TuningHeatMapInkTests {
+    static func luminance(_ hex: String) -> Double {
+        let digits = Array(hex.dropFirst())
+        return stride(from: 0, to: 6, by: 2).enumerated().map { index, offset -> Double in
+            let value = Double(Int(String(digits[offset..<offset + 2]), radix: 16)!) / 255
+            let linear = value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+            return [0.2126, 0.7152, 0.0722][index] * linear
+        }.reduce(0, +)
+    }
+
+    static func contrast(_ a: String, _ b: String) -> Double {
+        let (x, y) = (luminance(a), luminance(b))
+        return (max(x, y) + 0.05) / (min(x, y) + 0.05)
+    }
+
+    @Test func everyLabelHasAtLeastFourAndAHalfToOne() {
+        for step in 0...100 {
+            let fraction = Double(step) / 100
+            let cell = TuningHeatMap.color(fraction)
+            #expect(Self.contrast(TuningHeatMap.ink(fraction), cell) >= 4.5, "\(fraction) on \(cell)")
+        }
+        #expect(TuningHeatMap.ink(0) == "#ffffff" && TuningHeatMap.ink(1) == "#000000")
+        // The switch is in the blue-greens, below 0.6 (where white on green is under 3:1).
+        #expect(TuningHeatMap.ink(0.5) == "#000000" && TuningHeatMap.ink(0.35) == "#ffffff")
+    }
+}

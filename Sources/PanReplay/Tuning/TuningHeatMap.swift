@@ -155,8 +155,21 @@ package struct TuningHeatMap: Sendable {
         return String(format: "#%02x%02x%02x", channel(a.0, b.0), channel(a.1, b.1), channel(a.2, b.2))
     }
 
-    /// The text colour on a cell at `fraction`: black on the light end of the scale, white on the dark.
-    static func ink(_ fraction: Double) -> String { fraction > 0.6 ? "#000000" : "#ffffff" }
+    /// The text colour on a cell at `fraction`: black or white, whichever contrasts more with
+    /// the cell (WCAG 2.2 relative luminance), so a label has 4.5:1 or more on every colour of
+    /// the scale; white turns to black in the blue-greens, near 0.43. The viewer decides the same
+    /// way (web/heatmap.mjs).
+    static func ink(_ fraction: Double) -> String {
+        let hex = color(fraction).dropFirst()
+        let channels = stride(from: 0, to: 6, by: 2).map { offset -> Double in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            let value = Double(Int(hex[start..<hex.index(start, offsetBy: 2)], radix: 16) ?? 0) / 255
+            return value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+        // Contrast with black is (L + 0.05) / 0.05, with white 1.05 / (L + 0.05).
+        return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff"
+    }
 
     /// An accuracy as a whole percent, half up: `"83%"`.
     static func percentLabel(_ accuracy: Double) -> String { "\(Int((accuracy * 100).rounded()))%" }
