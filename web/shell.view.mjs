@@ -4,6 +4,7 @@ import { formatHash, parseHash } from "./address.mjs";
 import { connectionLabel } from "./connection.mjs";
 import { $ } from "./dom.view.mjs";
 import { accessNotice } from "./access.mjs";
+import { errorLogLine, errorSentence } from "./notice.mjs";
 
 const TOAST_MS = 5000;
 
@@ -17,7 +18,11 @@ export class Shell {
     store.on("control", (canControl) => this.showControl(canControl));
     store.on("tab", (tab) => this.showTab(tab));
     store.on("address", (address) => this.writeAddress(address));
-    store.on("toast", (text) => this.toast(text));
+    // A server error reaches a person as a plain sentence; what the server said goes to the
+    // console. The store toasts an error right after emitting it, so the toast that follows an
+    // `error` event in the same task is that error's, and is shown in words instead.
+    store.on("error", (error) => this.onServerError(error));
+    store.on("toast", (text) => this.toast(this.pendingError ? this.plainError() : text));
     // Controls drawn later (the sliders of another preset, the tune axes) follow the same rule.
     new MutationObserver(() => {
       if (!this.store.canControl) this.disableControls(false);
@@ -65,6 +70,18 @@ export class Shell {
     for (const el of document.querySelectorAll(".tab")) el.setAttribute("aria-pressed", String(el.dataset.tab === tab));
     for (const el of document.querySelectorAll(".panel")) el.hidden = el.dataset.panel !== tab;
     document.body.dataset.tab = tab;
+  }
+
+  onServerError(error) {
+    console.info(errorLogLine(error));
+    this.pendingError = error;
+    queueMicrotask(() => { this.pendingError = null; });
+  }
+
+  plainError() {
+    const text = errorSentence(this.pendingError);
+    this.pendingError = null;
+    return text;
   }
 
   toast(text) {
