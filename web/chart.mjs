@@ -259,9 +259,12 @@ export function thresholdMarks(model, comparison) {
   }
   const close = Math.abs(a.y - b.y) < LABEL_GAP;
   const aUpper = a.y <= b.y;
+  // Both named, or (when either name does not fit) both by letter only, so the two read alike.
+  const full = [`${thresholdLabel(a)} · ${named("A", aName)}`, `${thresholdLabel(b)} · ${named("B", bName)}`];
+  const [aLabel, bLabel] = full.every((l) => l.length <= room) ? full : [`${thresholdLabel(a)} · A`, `${thresholdLabel(b)} · B`];
   return [
-    { ...a, which: "a", below: close && !aUpper, label: fit(`${thresholdLabel(a)} · ${named("A", aName)}`, `${thresholdLabel(a)} · A`) },
-    { ...b, which: "b", below: close && aUpper, label: fit(`${thresholdLabel(b)} · ${named("B", bName)}`, `${thresholdLabel(b)} · B`) },
+    { ...a, which: "a", below: close && !aUpper, label: aLabel },
+    { ...b, which: "b", below: close && aUpper, label: bLabel },
   ];
 }
 

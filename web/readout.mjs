@@ -123,7 +123,7 @@ export function valueRows(v) {
 export function rangeRows(r, axis = "y") {
   if (!r) return [];
   return [
-    { key: "span", label: "from → to", text: `${r.from.toFixed(3)} → ${r.to.toFixed(3)} s`, value: `${r.from},${r.to}` },
+    { key: "span", label: "", text: `${r.from.toFixed(3)} → ${r.to.toFixed(3)} s`, value: `${r.from},${r.to}` },
     { key: "dt", label: "Δt", text: `${num(r.dt, 3)} s`, value: r.dt },
     { key: "progress", label: "Δprogress", text: signed(r.progress, 3), value: r.progress },
     { key: "drawn", label: "Δdrawn", text: signed(r.drawn, 3), value: r.drawn },

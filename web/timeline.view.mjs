@@ -241,7 +241,7 @@ export class Timeline {
     const axis = this.model?.axis ?? "y";
     const at = this.hover ?? this.pinned;
     const range = this.range && this.range.from !== this.range.to ? rangeStats(frames, this.range.from, this.range.to, axis) : null;
-    return { cursor: at === null ? null : valueAt(frames, at, axis), range, axis };
+    return { cursor: at === null ? null : valueAt(frames, at, axis), range, axis, pinned: this.pinned !== null };
   }
 
   /** Redraws the crosshair and the range (not the chart), and the readout's text. */
@@ -412,7 +412,8 @@ export function renderTimeline(svg, model, { outcome = null, summary = null, com
 /** When the compared curve lies under the playing one, the chart says so. */
 function sameCurveParts({ comparison: c, pad }) {
   if (!c?.same) return [];
-  return [s("text", { id: "chart-same-curve", class: "same-curve-label", x: pad.left + 6, y: pad.top + 12, text: "same curve: A and B coincide" })];
+  // Under the markers' labels (touch-down, release), which sit at the top of the plot.
+  return [s("text", { id: "chart-same-curve", class: "same-curve-label", x: pad.left + 6, y: pad.top + 28, text: "same curve: A and B coincide" })];
 }
 
 /** The crosshair and the range measure, over the chart (redrawn alone as the pointer moves). */
@@ -456,21 +457,23 @@ function readoutRow(kind, title, rows, extra = []) {
   return h("div", { class: `readout-row ${kind}`, dataset },
     h("span", { class: "readout-title", text: title }),
     ...rows.map((r) => h("span", { class: "readout-value", dataset: { key: r.key } },
-      h("span", { class: "readout-key", text: r.label }), ` ${r.text}`)),
+      r.label ? h("span", { class: "readout-key", text: r.label }) : null, r.label ? ` ${r.text}` : r.text)),
     ...extra);
 }
 
 /** The readout's values as text under the chart; a hint while there are none. */
-export function showReadoutText(el, { cursor, range, axis }, clear) {
+export function showReadoutText(el, { cursor, range, axis, pinned }, clear) {
   // Redrawn only when it changes (it is a live region: a screen reader reads each change).
-  const signature = JSON.stringify([cursor, range]);
+  const signature = JSON.stringify([cursor, range, pinned]);
   if (el.dataset.signature === signature) return;
   el.dataset.signature = signature;
+  // The range first, with its "clear": the crosshair's row below it comes and goes with the
+  // mouse, and must not move the button the mouse is going to.
+  const clearButton = () => h("button", { type: "button", class: "link readout-clear", text: "clear", title: "clear the readout (Esc)", onclick: clear });
   const rows = [];
-  if (cursor) rows.push(readoutRow("cursor", "at", valueRows(cursor).filter((r) => r.key !== "translation")));
-  if (range) rows.push(readoutRow("range", "measure", rangeRows(range, axis)));
-  if (rows.length) rows.push(h("button", { type: "button", class: "link readout-clear", text: "clear", title: "clear the readout (Esc)", onclick: clear }));
-  else rows.push(h("span", { class: "hint readout-hint", text: "values: hover, long-press or focus the chart and use ← → · measure: shift-drag, or measure then drag" }));
+  if (range) rows.push(readoutRow("range", "measure", rangeRows(range, axis), [clearButton()]));
+  if (cursor) rows.push(readoutRow("cursor", "at", valueRows(cursor).filter((r) => r.key !== "translation"), range || !pinned ? [] : [clearButton()]));
+  if (!rows.length) rows.push(h("span", { class: "hint readout-hint", text: "values: hover, long-press or focus the chart and use ← → · measure: shift-drag, or measure then drag" }));
   el.replaceChildren(...rows);
   el.dataset.cursor = String(Boolean(cursor));
   el.dataset.range = String(Boolean(range));
