@@ -443,9 +443,12 @@ export function drawOverlay(svg, model, { cursor, range }) {
     parts.push(s("circle", { class: "crosshair-dot progress", cx, cy: model.yP(cursor.progress), r: 3.5 }));
     if (model.renderedPath) parts.push(s("circle", { class: "crosshair-dot drawn", cx, cy: model.yP(cursor.drawn), r: 3 }));
     if (cursor.velocity !== null) parts.push(s("circle", { class: "crosshair-dot velocity", cx, cy: model.yV(cursor.velocity), r: 3 }));
-    const right = cx < width * 0.6;
-    parts.push(s("text", { class: "crosshair-label", x: right ? cx + 5 : cx - 5, y: bottom - 18, "text-anchor": right ? "start" : "end",
-      text: `${cursor.time.toFixed(3)} s` }));
+    // Its time on the time axis, over the ticks (clear of the release label inside the plot).
+    const label = `${cursor.time.toFixed(3)} s`;
+    const half = label.length * 3.4 + 4;
+    const tx = Math.min(width - half, Math.max(half, cx));
+    parts.push(s("rect", { class: "crosshair-tag", x: tx - half, y: height - 19, width: 2 * half, height: 17, rx: 4 }));
+    parts.push(s("text", { class: "crosshair-label", x: tx, y: height - 6, "text-anchor": "middle", text: label }));
   }
   svg.append(s("g", { id: "chart-overlay", class: "overlay" }, ...parts));
 }
