@@ -149,11 +149,11 @@ export class RecordView {
 
   showStatus(status) {
     this.status.dataset.state = status?.state ?? "idle";
-    // Nothing is being recorded and this page may not record: say so, and how to get control.
-    const idle = (status?.state ?? "idle") === "idle" || endsGesture(status);
-    this.status.dataset.watchOnly = String(!this.store.canControl && idle);
-    const said = recordStatusText(status, this.mine);
-    this.status.textContent = this.store.canControl || !idle ? said : `${endsGesture(status) ? `${said}. ` : ""}${watchOnlyText("record")}`;
+    // Where a page with control reads "ready: drag on the phone", one that only watches reads
+    // that it can't record and how to get control; another page's recording it still sees.
+    const watching = !this.store.canControl && !isRecordingActive(status);
+    this.status.dataset.watchOnly = String(watching);
+    this.status.textContent = watching ? watchOnlyText("record") : recordStatusText(status, this.mine);
     const labelling = isLabelling(status, this.mine);
     this.labelBox.hidden = !labelling;
     for (const button of this.labelButtons) {

@@ -352,8 +352,10 @@ def test_server_errors_reach_a_person_as_plain_sentences(server, browser):
     assert "press on the pad to record again" in toast.text, toast.text
     for protocol_text in ("invalid", "not recording", "send record first"):
         assert protocol_text not in toast.text
-    logged = [e["message"] for e in browser.drain_log()]
-    assert any("not recording" in m for m in logged), "the server's own words are in the console"
+    logged = [e["message"] for e in browser.drain_log() if "pantrace serve answered pointer with invalid: " in e["message"]]
+    assert logged, "the server's own words are in the console"
+    said = logged[0].split("with invalid: ", 1)[1].rstrip('"').strip()
+    assert said and said not in toast.text, (said, toast.text)
     # A page without the token that asks anyway.
     d.get(server.url.split("?")[0])
     wait(d, lambda d: state(d)["body"]["canControl"] == "false" and state(d)["body"].get("load"))
