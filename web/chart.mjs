@@ -112,10 +112,13 @@ export function chartModel({ frames, playback, release = null, threshold = null,
   const shownThreshold = decision && !velocityBasis ? decision.threshold : velocityBasis ? null : threshold;
 
   const compared = comparison?.frames ?? [];
+  const comparedDecision = comparison?.release?.decision ?? null;
+  const comparedOnVelocity = comparedDecision?.basis === "velocity";
   const progressValues = [...frames, ...compared].flatMap((f) => [f.progress, f.rendered_progress]);
   const extra = [0, 1];
   if (Number.isFinite(shownThreshold)) extra.push(shownThreshold);
   if (basis === "projection") extra.push(decision.statistic);
+  if (comparedDecision && !comparedOnVelocity && Number.isFinite(comparedDecision.threshold)) extra.push(comparedDecision.threshold);
   const [pMin, pMax] = extent(progressValues, extra);
   const yP = linearScale([pMin, pMax], [height - pad.bottom, pad.top]);
 
@@ -123,6 +126,7 @@ export function chartModel({ frames, playback, release = null, threshold = null,
   const velocities = frames.filter((f) => f.gesture).map((f) => f.gesture.velocity[axis]);
   const vExtra = [0];
   if (velocityBasis) vExtra.push(decision.threshold, decision.statistic);
+  if (comparedOnVelocity && Number.isFinite(comparedDecision.threshold)) vExtra.push(comparedDecision.threshold);
   let [vMin, vMax] = extent(velocities, vExtra);
   if (vMin === vMax) [vMin, vMax] = [vMin - 1, vMax + 1];
   const vTicks = niceTicks(vMin, vMax, 4);
@@ -160,6 +164,11 @@ export function chartModel({ frames, playback, release = null, threshold = null,
   } else if (velocityBasis) {
     model.threshold = { value: decision.threshold, y: yV(decision.threshold), unit: "pt/s" };
   }
+  if (model.comparison && comparedDecision && Number.isFinite(comparedDecision.threshold)) {
+    const value = comparedDecision.threshold;
+    model.comparison.threshold = comparedOnVelocity ? { value, y: yV(value), unit: "pt/s" } : { value, y: yP(value), unit: "progress" };
+  }
+  model.thresholdMarks = thresholdMarks(model, comparison);
   if (basis === "projection" && model.releaseX !== null) {
     const fromProgress = releaseFrame ? releaseFrame.progress : before.length ? before[before.length - 1].progress : decision.statistic;
     model.landing = {
@@ -211,7 +220,7 @@ function markerLines(markers, x) {
 }
 
 /** The comparison's progress, completion and release, on the chart's scales. */
-function comparisonPaths({ frames, markers }, x, yP, line) {
+function comparisonPaths({ frames, markers, summary, same }, x, yP, line) {
   const before = frames.filter((f) => !isAfterRelease(f));
   const after = frames.filter(isAfterRelease);
   const completion = before.length && after.length ? [before[before.length - 1], ...after] : after;
@@ -219,7 +228,44 @@ function comparisonPaths({ frames, markers }, x, yP, line) {
     progressPath: line(before.map((f) => [x(f.time), yP(f.progress)])),
     completionPath: line(completion.map((f) => [x(f.time), yP(f.progress)])),
     settleX: Number.isFinite(markers?.settle) ? x(markers.settle) : null,
+    outcome: summary?.decision ?? null,
+    same: same ?? null,
+    threshold: null,
   };
+}
+
+/** Labels closer than this (px) would overlap: one line says both. */
+const LABEL_GAP = 12;
+
+/**
+ * The threshold lines to draw, each with its label: the playing setting's (`a`) and, with a
+ * comparison, the compared one's (`b`), each naming its value and its setting (`A` playing,
+ * `B` compared, with the setting's name when the plot has room). Two equal thresholds are one
+ * line labelled for both. The upper line is labelled above it, the lower below, so two close
+ * lines keep their labels apart.
+ */
+export function thresholdMarks(model, comparison) {
+  const a = model.threshold;
+  const b = model.comparison?.threshold ?? null;
+  const room = Math.floor((model.width - model.pad.left - model.pad.right) / 6.5);
+  const named = (tag, name) => (name ? `${tag} ${name}` : tag);
+  const fit = (full, short) => (full.length <= room ? full : short);
+  if (!b) return a ? [{ ...a, which: "a", label: thresholdLabel(a) }] : [];
+  const aName = comparison?.playingName ?? null;
+  const bName = comparison?.name ?? null;
+  if (!a) return [{ ...b, which: "b", below: false, label: fit(`${thresholdLabel(b)} · ${named("B", bName)}`, `${thresholdLabel(b)} · B`) }];
+  if (a.unit === b.unit && Math.abs(a.value - b.value) < 1e-9) {
+    return [{ ...a, which: "both", below: false, label: fit(`${thresholdLabel(a)} · A and B (the same threshold)`, `${thresholdLabel(a)} · A and B`) }];
+  }
+  const close = Math.abs(a.y - b.y) < LABEL_GAP;
+  const aUpper = a.y <= b.y;
+  // Both named, or (when either name does not fit) both by letter only, so the two read alike.
+  const full = [`${thresholdLabel(a)} · ${named("A", aName)}`, `${thresholdLabel(b)} · ${named("B", bName)}`];
+  const [aLabel, bLabel] = full.every((l) => l.length <= room) ? full : [`${thresholdLabel(a)} · A`, `${thresholdLabel(b)} · B`];
+  return [
+    { ...a, which: "a", below: close && !aUpper, label: aLabel },
+    { ...b, which: "b", below: close && aUpper, label: bLabel },
+  ];
 }
 
 /**
@@ -232,7 +278,44 @@ export function legendKeys(model) {
   if (model.threshold) keys.push("threshold");
   if (model.landing) keys.push("projected");
   if (model.comparison) keys.push("compare");
+  if (model.comparison?.threshold && !(model.thresholdMarks ?? []).some((m) => m.which === "both")) keys.push("compare-threshold");
   return keys;
+}
+
+/**
+ * The class each drawn thing has on the chart: the timeline draws its lines with these, and
+ * the legend draws each key's sample with the very same classes, so a key's colour, dash,
+ * width and opacity are its line's (one CSS rule styles both).
+ */
+export const STROKES = {
+  progress: "series progress",
+  completion: "series completion",
+  drawn: "series rendered",
+  velocity: "series velocity",
+  threshold: "threshold",
+  comparedThreshold: "threshold compared",
+  landing: "landing",
+  compareProgress: "series compare-progress",
+  compareCompletion: "series compare-completion",
+};
+
+/**
+ * Each legend key's sample: the shapes to draw (`line` or `dot`) with their line's class
+ * (STROKES); the compared completion takes its decision's colour as on the chart.
+ */
+export function legendSwatch(key, model = null) {
+  const outcome = model?.comparison?.outcome ? ` ${model.comparison.outcome}` : "";
+  switch (key) {
+    case "progress": return [{ shape: "line", class: STROKES.progress }];
+    case "completion": return [{ shape: "line", class: STROKES.completion }];
+    case "drawn": return [{ shape: "line", class: STROKES.drawn }];
+    case "velocity": return [{ shape: "line", class: STROKES.velocity }];
+    case "threshold": return [{ shape: "line", class: STROKES.threshold }];
+    case "compare-threshold": return [{ shape: "line", class: STROKES.comparedThreshold }];
+    case "projected": return [{ shape: "dot", class: STROKES.landing }];
+    case "compare": return [{ shape: "line", class: STROKES.compareProgress }, { shape: "line", class: `${STROKES.compareCompletion}${outcome}` }];
+    default: return [];
+  }
 }
 
 /** One decimal for seconds under 10, as a tick label. */

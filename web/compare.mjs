@@ -1,6 +1,7 @@
 // Comparing two settings of the same gesture (the Replay tab's "compare with"): what to ask the
 // server for, and the two lines under the menu. Pure.
 import { seriesFrame } from "./chart.mjs";
+import { valueAt } from "./readout.mjs";
 import { num } from "./format.mjs";
 import * as P from "./protocol.mjs";
 
@@ -18,12 +19,56 @@ export function comparisonFits(comparison, choice, playback) {
   return comparison.preset === preset && (choice !== "defaults" || Object.keys(comparison.parameters ?? {}).length === 0);
 }
 
-/** What the chart draws of a comparison: its frames, settle marker and summary. */
-export function comparisonChart(comparison) {
+/**
+ * What the chart draws of a comparison: its frames, settle marker, summary and release (whose
+ * decision's threshold is drawn beside the playing one's), and both settings' names (`name`
+ * the compared one, `playingName` the one playing, from `playback`) for the threshold labels.
+ */
+export function comparisonChart(comparison, playback = null) {
   if (!comparison) return null;
   const series = comparison.series;
-  return { frames: series.points.map(seriesFrame), markers: { settle: series.settle }, summary: comparison.summary };
+  return {
+    frames: series.points.map(seriesFrame), markers: { settle: series.settle }, summary: comparison.summary,
+    release: series.release_report ?? null,
+    name: settingName(comparison.preset, comparison.parameters),
+    playingName: playback ? settingName(playback.preset, playback.parameters) : null,
+  };
 }
+
+/**
+ * Two progress curves closer than this everywhere coincide: a thousandth of the progress
+ * range, under a fifth of a pixel on the timeline, and far under the 0.01 a threshold slider
+ * steps by — a difference a person could see or act on is larger.
+ */
+export const SAME_CURVE_EPSILON = 1e-3;
+
+/**
+ * How far apart two replays' progress curves are over the time both cover: the largest
+ * |progress a − progress b| at every frame time of either inside the overlap, each curve read
+ * on its straight segments (readout.mjs `valueAt`), with the overlap `{from, to}`; null when
+ * the two do not overlap.
+ */
+export function curveDifference(a, b) {
+  if (!a?.length || !b?.length) return null;
+  const from = Math.max(a[0].time, b[0].time);
+  const to = Math.min(a.at(-1).time, b.at(-1).time);
+  if (to < from) return null;
+  let max = 0;
+  for (const f of [...a, ...b]) {
+    if (f.time < from - 1e-9 || f.time > to + 1e-9) continue;
+    max = Math.max(max, Math.abs(valueAt(a, f.time).progress - valueAt(b, f.time).progress));
+  }
+  return { max, from, to };
+}
+
+/** Whether two replays draw the same progress curve: within `epsilon` everywhere they overlap. */
+export function sameCurve(a, b, epsilon = SAME_CURVE_EPSILON) {
+  const d = curveDifference(a, b);
+  return d !== null && d.max < epsilon;
+}
+
+/** The compare box's note when the two curves coincide, or "". */
+export const sameCurveText = (same) => (same ? "same curve: A and B coincide (the dashed line is under the solid one)" : "");
 
 /** A setting named for people: the preset, with its changed parameters or "defaults". */
 export function settingName(preset, parameters) {

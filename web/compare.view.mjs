@@ -1,7 +1,9 @@
 // The "compare with" menu and the two lines under it (compare.mjs decides): asks the server
 // for the other setting's whole replay whenever what plays changes, so the timeline draws both.
 import { $, h } from "./dom.view.mjs";
-import { compareChoices, compareMessage, comparesWithItself, comparisonFits, comparisonLine, settingName } from "./compare.mjs";
+import {
+  compareChoices, compareMessage, comparesWithItself, comparisonChart, comparisonFits, comparisonLine, sameCurve, sameCurveText, settingName,
+} from "./compare.mjs";
 
 const RETRY_MS = 250;
 
@@ -15,14 +17,17 @@ export class CompareView {
     store.on("view", () => this.follow());
     store.on("compare", () => this.show());
     store.on("summary", () => this.show());
+    store.on("series", () => this.show());
     // The server answers at most five comparisons a second per page: ask again shortly.
     store.on("error", (error) => {
-      if (error.code !== "rate_limited" || error.in_reply_to !== "compare") return;
+      // Asked too soon (five a second per page), or the server's budget for watch-only
+      // comparisons is spent for now: ask again when the server says it may succeed.
+      if ((error.code !== "rate_limited" && error.code !== "busy") || error.in_reply_to !== "compare") return;
       clearTimeout(this.retry);
       this.retry = setTimeout(() => {
         this.askedFor = null;
         this.follow();
-      }, RETRY_MS);
+      }, Math.max(RETRY_MS, error.retry_after_ms ?? 0));
     });
   }
 
@@ -68,5 +73,10 @@ export class CompareView {
     $("compare-b").textContent = b;
     box.dataset.decisionA = summary?.decision ?? "";
     box.dataset.decisionB = fits ? comparison.summary.decision : "";
+    // Two settings that draw one curve: the dashed line hides under the solid one, so say it.
+    const same = fits && this.store.series.whole ? sameCurve(this.store.series.frames, comparisonChart(comparison).frames) : null;
+    box.dataset.same = same === null ? "" : String(same);
+    $("compare-same").hidden = !same;
+    $("compare-same").textContent = sameCurveText(same);
   }
 }

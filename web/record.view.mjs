@@ -7,6 +7,7 @@ import {
   canSave, endsGesture, isLabelling, isRecordingActive, libraryOrder, PointerLatch, pointerMessages, recordStatusText, SCREENS, screenById,
 } from "./record.mjs";
 import { previewFinger } from "./stage.mjs";
+import { watchOnlyText } from "./notice.mjs";
 
 const POINTER_EVENTS = ["pointerdown", "pointermove", "pointerup", "pointercancel", "lostpointercapture"];
 
@@ -33,7 +34,10 @@ export class RecordView {
     this.screenSelect.replaceChildren(...SCREENS.map((s) => h("option", { value: s.id, text: s.label })));
     store.padScreen = this.screen;
     this.listen();
-    store.on("control", () => this.refreshPad());
+    store.on("control", () => {
+      this.refreshPad();
+      this.showStatus(this.store.recording);
+    });
     store.on("library", () => this.renderLibrary(store.library));
     store.on("recording", ({ status, started, mine }) => this.onRecording(status, started, mine));
     store.on("preview", (message) => this.onPreview(message));
@@ -88,6 +92,8 @@ export class RecordView {
 
   refreshPad() {
     this.pad.hidden = this.store.tab !== "record" || !this.store.canControl;
+    // A page that only watches has no pad: the phone says so, where a person would drag.
+    $("pad-watch").hidden = this.store.tab !== "record" || this.store.canControl || this.store.recordingActive;
     $("pad-hint").hidden = this.store.recordingActive || this.store.recording?.state === "released";
   }
 
@@ -143,7 +149,11 @@ export class RecordView {
 
   showStatus(status) {
     this.status.dataset.state = status?.state ?? "idle";
-    this.status.textContent = recordStatusText(status, this.mine);
+    // Where a page with control reads "ready: drag on the phone", one that only watches reads
+    // that it can't record and how to get control; another page's recording it still sees.
+    const watching = !this.store.canControl && !isRecordingActive(status);
+    this.status.dataset.watchOnly = String(watching);
+    this.status.textContent = watching ? watchOnlyText("record") : recordStatusText(status, this.mine);
     const labelling = isLabelling(status, this.mine);
     this.labelBox.hidden = !labelling;
     for (const button of this.labelButtons) {

@@ -9,11 +9,17 @@ import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
 import { decisionText, keyMessage, liveChartInput, liveDecisionText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
-import { comparisonChart, comparisonFits } from "./compare.mjs";
+import { comparisonChart, comparisonFits, sameCurve } from "./compare.mjs";
+import { dominantAxis } from "./chart.mjs";
 import { exportPNG, exportSVG } from "./export.view.mjs";
 import { stillStartMessages } from "./motion.mjs";
 import { Filmstrip } from "./filmstrip.view.mjs";
-import { KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
+import { keyAction, watchOnlyText } from "./notice.mjs";
+import { valueAt, valueRows } from "./readout.mjs";
+import { CURSOR_KEYS, KEY_ZOOM, showLegend, Timeline } from "./timeline.view.mjs";
+
+/** How long the note under the timeline stays (a watch-only page's click). */
+const NOTE_MS = 8000;
 
 /** The keys a focused slider keeps for itself (its own keyboard access): the rest reach the player. */
 const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
@@ -32,6 +38,8 @@ function controlOwnsKey(event) {
   const t = event.target;
   if (event.key === " " && t instanceof Element && t.matches(SPACE_PRESSES) && t.matches(":focus-visible")) return true;
   if (t instanceof HTMLTextAreaElement) return true;
+  // The focused timeline moves its readout cursor with these (timeline.view.mjs).
+  if (t instanceof SVGElement && t.id === "timeline" && CURSOR_KEYS.has(event.key)) return true;
   if (!(t instanceof HTMLInputElement)) return false;
   if (["text", "number", "search", "email", "url"].includes(t.type)) return true;
   return t.type === "range" && SLIDER_KEYS.has(event.key);
@@ -48,7 +56,10 @@ export class ReplayView {
       seek: (time) => this.seekTo(time),
       canSeek: () => this.store.canControl && Boolean(this.store.playback),
       onDraw: (model) => this.onDraw(model),
+      refused: (action) => this.showTimelineNote(watchOnlyText(action)),
+      readoutEl: $("timeline-readout"),
     });
+    this.sameCurve = { key: null, same: null };
     this.filmstrip = new Filmstrip(store, (time) => this.seekTo(time));
     // A link's zoom belongs to its recording: kept while the page reopens it.
     this.timeline.view = store.view.zoom;
@@ -105,6 +116,11 @@ export class ReplayView {
     $("reset").addEventListener("click", () => this.resetParameters());
     this.listenToScrub($("scrub"));
     $("timeline-fit").addEventListener("click", () => this.timeline.fit());
+    $("timeline-measure").addEventListener("click", (e) => {
+      const on = e.currentTarget.getAttribute("aria-pressed") !== "true";
+      e.currentTarget.setAttribute("aria-pressed", String(on));
+      this.timeline.setMeasuring(on);
+    });
     $("export-svg").addEventListener("click", () => exportSVG($("timeline"), this.exportName()));
     $("export-png").addEventListener("click", () => exportPNG($("timeline"), this.exportName()).catch((e) => this.store.toast(`PNG export failed: ${e.message}`)));
     $("copy-link").addEventListener("click", () => this.copyLink());
@@ -151,11 +167,38 @@ export class ReplayView {
       e.preventDefault();
       return;
     }
-    if (e.ctrlKey || e.metaKey || e.altKey || !this.store.canControl || !this.store.playback) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!this.store.canControl) return this.refuseKey(e);
+    if (!this.store.playback) return;
     const message = keyMessage(e.key, this.store.playback);
     if (!message) return;
     this.store.send(message);
     e.preventDefault();
+  }
+
+  /**
+   * A player key on a page that only watches: it does not scroll the page (Space would) and
+   * says why nothing played. A focused control a watch-only page may use (the compare menu, a
+   * link button) keeps its own keys.
+   */
+  refuseKey(e) {
+    const action = keyAction(e.key);
+    if (!action) return;
+    const t = e.target;
+    const usable = (t instanceof HTMLButtonElement || t instanceof HTMLSelectElement || t instanceof HTMLAnchorElement
+      || t instanceof HTMLInputElement || t instanceof HTMLElement && t.tagName === "SUMMARY") && !t.disabled;
+    if (usable) return;
+    e.preventDefault();
+    this.store.toast(watchOnlyText(action));
+  }
+
+  /** A note under the timeline, where the person clicked (it fades after a while). */
+  showTimelineNote(text) {
+    const note = $("timeline-note");
+    note.textContent = text;
+    note.hidden = false;
+    clearTimeout(this.noteTimer);
+    this.noteTimer = setTimeout(() => { note.hidden = true; }, NOTE_MS);
   }
 
   togglePlay() {
@@ -190,6 +233,8 @@ export class ReplayView {
     // for the one whose zoom an opened link names.
     const reopened = playback?.recording === this.zoomFor;
     if (playback && this.shownLoad !== null && this.shownRecording !== playback.recording && !reopened) this.timeline.fit();
+    // The readout's times belong to the recording they were read on.
+    if (playback && this.shownRecording && this.shownRecording !== playback.recording) this.timeline.clearReadout();
     if (reopened) this.zoomFor = null;
     this.shownLoad = playback?.load ?? null;
     this.shownRecording = playback?.recording ?? null;
@@ -280,7 +325,9 @@ export class ReplayView {
   // MARK: Stage and timeline
 
   refreshStage() {
-    if (this.store.stageShowsReplay() && this.store.frame) this.drawReplay();
+    const replay = this.store.stageShowsReplay() && this.store.frame;
+    if (replay) this.drawReplay();
+    else this.stage.showReadout([]);
     this.showTitle();
   }
 
@@ -290,6 +337,17 @@ export class ReplayView {
     const screen = entry?.screen ?? screenOfLayers(message.frame.layers);
     this.stage.draw(message, replayFinger(this.store.series.frames, message.frame, screen, entry?.edge), screen);
     this.stage.showPhase(message.frame.phase);
+    this.stage.showReadout(valueRows(this.playheadValue(message.frame)));
+  }
+
+  /**
+   * The values at the playhead: read off the load's series at the frame's time (what the
+   * timeline draws there, the velocity its source reports at that instant), else the frame's own.
+   */
+  playheadValue(frame) {
+    const frames = this.store.series.frames;
+    const known = frames.length ? frames : [{ ...frame, gesture: frame.gesture }];
+    return valueAt(known, frame.time, dominantAxis(known));
   }
 
   showTitle() {
@@ -304,8 +362,18 @@ export class ReplayView {
     return {
       frames: series.frames, size: series.size, release: series.release, playback, summary, markers: series.markers,
       threshold: timelineThreshold(playback, this.currentSpecs()), time: frame?.frame.time ?? null,
-      comparison: comparisonFits(comparison, view.compare, playback) ? comparisonChart(comparison) : null,
+      comparison: comparisonFits(comparison, view.compare, playback) ? { ...comparisonChart(comparison, playback), same: this.sameAs(comparison) } : null,
     };
+  }
+
+  /** Whether the comparison draws the playing curve (compare.mjs `sameCurve`), worked out once per pair. */
+  sameAs(comparison) {
+    const key = `${this.store.playback?.load}:${this.store.series.size}`;
+    if (this.sameCurve.key !== key || this.sameCurve.comparison !== comparison) {
+      const chart = comparisonChart(comparison);
+      this.sameCurve = { key, comparison, same: this.store.series.whole ? sameCurve(this.store.series.frames, chart.frames) : null };
+    }
+    return this.sameCurve.same;
   }
 
   /** After each drawing: the legend lists what is drawn; the address keeps the zoom. */

@@ -4,6 +4,7 @@ import { formatHash, parseHash } from "./address.mjs";
 import { connectionLabel } from "./connection.mjs";
 import { $ } from "./dom.view.mjs";
 import { accessNotice } from "./access.mjs";
+import { errorLogLine } from "./notice.mjs";
 
 const TOAST_MS = 5000;
 
@@ -17,6 +18,11 @@ export class Shell {
     store.on("control", (canControl) => this.showControl(canControl));
     store.on("tab", (tab) => this.showTab(tab));
     store.on("address", (address) => this.writeAddress(address));
+    // A server error reaches a person as a plain sentence; what the server said goes to the
+    // console. The store toasts an error right after emitting it, so the toast that follows an
+    // `error` event in the same task is that error's, and is shown in words instead.
+    // The server's own text goes to the console; the store toasts a plain sentence (notice.mjs).
+    store.on("error", (error) => console.info(errorLogLine(error)));
     store.on("toast", (text) => this.toast(text));
     // Controls drawn later (the sliders of another preset, the tune axes) follow the same rule.
     new MutationObserver(() => {

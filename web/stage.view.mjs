@@ -97,6 +97,20 @@ export class Stage {
     this.title.textContent = text;
   }
 
+  /**
+   * The values at the playhead beside the stage (readout.mjs `valueRows`), each number whole
+   * in its `data-value`; none hides the readout (the stage shows a live recording).
+   */
+  showReadout(rows) {
+    const box = $("readout");
+    box.hidden = rows.length === 0;
+    const signature = JSON.stringify(rows.map((r) => [r.text, r.value]));
+    if (box.dataset.signature === signature) return;
+    box.dataset.signature = signature;
+    box.replaceChildren(...rows.map((r) => h("div", { class: "readout-cell", dataset: { key: r.key, value: r.value === null ? "" : String(r.value) } },
+      h("dt", { text: r.label }), h("dd", { text: r.text }))));
+  }
+
   showPhase(phase) {
     this.phase.dataset.phase = phase;
     this.phase.textContent = phase;

@@ -16,24 +16,11 @@
 // `tab`, `view` (the timeline's comparison or zoom changed) and `stage` (what the stage
 // shows may have changed: redraw it).
 import { addressFor, reopenMessages } from "./address.mjs";
+import { errorSentence } from "./notice.mjs";
 import { FrameSeries } from "./chart.mjs";
 import * as P from "./protocol.mjs";
 import { isRecordingActive, SCREENS } from "./record.mjs";
 import { stageShowsReplay } from "./stage.mjs";
-
-/** What a person reads for a server `error`: the server's own sentence, never the protocol's code. */
-export function errorSentence(error) {
-  switch (error.code) {
-    case "forbidden": return "This page can only watch: open the address pantrace serve printed (with its ?token=…) to control it.";
-    case "busy": return error.message;
-    case "rate_limited": return `Too fast: ${error.message}.`;
-    case "not_found": return `Not found: ${error.message}.`;
-    case "failed": return `The server could not do it: ${error.message}.`;
-    case "bad_json":
-    case "bad_message": return "This page and the server disagree about a message; reload the page.";
-    default: return error.message;
-  }
-}
 
 export class Store {
   constructor({ address, hasToken = false, connection = null, warn = (text) => console.warn(text) }) {

@@ -133,3 +133,48 @@ test("the legend lists projected only for a projection and compare only with a c
   assert.ok(legendKeys(compared).includes("compare"));
   assert.ok(compared.comparison.completionPath.startsWith("M"));
 });
+
+test("comparing draws both thresholds, each labelled with its value and its setting", () => {
+  const release = { decision: { basis: "progress", statistic: 0.4, threshold: 0.9, outcome: "cancel" } };
+  const comparison = { frames: frames(), markers: { settle: 0.5 }, summary: { decision: "finish" }, release: { decision: { basis: "progress", threshold: 0.5 } },
+    name: "best · defaults", playingName: "best · threshold 0.9" };
+  const m = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5, release: 0.25 }, release, width: 800, height: 200, comparison });
+  assert.deepEqual(m.thresholdMarks.map((t) => [t.which, t.value, t.label]), [
+    ["a", 0.9, "θ 0.9 · A best · threshold 0.9"],
+    ["b", 0.5, "θ 0.5 · B best · defaults"],
+  ]);
+  assert.equal(m.thresholdMarks[1].y, m.yP(0.5));
+  assert.ok(c.legendKeys(m).includes("compare-threshold"));
+  // A narrow chart keeps the value and the letter.
+  const narrow = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5, release: 0.25 }, release, width: 240, height: 200, comparison });
+  assert.deepEqual(narrow.thresholdMarks.map((t) => t.label), ["θ 0.9 · A", "θ 0.5 · B"]);
+});
+
+test("two equal thresholds are one line labelled for both; close ones keep their labels apart", () => {
+  const release = { decision: { basis: "progress", statistic: 0.4, threshold: 0.5, outcome: "cancel" } };
+  const comparison = (threshold) => ({ frames: frames(), markers: {}, summary: { decision: "cancel" }, release: { decision: { basis: "progress", threshold } } });
+  const same = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5 }, release, width: 800, height: 200, comparison: comparison(0.5) });
+  assert.deepEqual(same.thresholdMarks.map((t) => t.which), ["both"]);
+  assert.match(same.thresholdMarks[0].label, /A and B/);
+  assert.ok(!c.legendKeys(same).includes("compare-threshold"));
+  const close = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5 }, release, width: 800, height: 200, comparison: comparison(0.52) });
+  const [a, b] = close.thresholdMarks;
+  assert.ok(b.y < a.y && !b.below && a.below, "the upper line's label above it, the lower's below");
+  const velocity = c.chartModel({ frames: frames(), playback: { start: 0, end: 0.5 }, release, width: 800, height: 200,
+    comparison: { ...comparison(0), release: { decision: { basis: "velocity", threshold: 300 } } } });
+  assert.equal(velocity.thresholdMarks[1].unit, "pt/s");
+  assert.equal(velocity.thresholdMarks[1].y, velocity.yV(300));
+});
+
+test("each legend key is drawn with the classes of its line on the chart", () => {
+  const drawn = new Set(Object.values(c.STROKES));
+  for (const key of ["progress", "completion", "drawn", "velocity", "threshold", "compare-threshold", "projected", "compare"]) {
+    const swatch = c.legendSwatch(key);
+    assert.ok(swatch.length > 0, key);
+    for (const part of swatch) assert.ok(drawn.has(part.class), `${key}: ${part.class} is not a class the chart draws with`);
+  }
+  const model = { comparison: { outcome: "finish" } };
+  assert.deepEqual(c.legendSwatch("compare", model).map((p) => p.class), ["series compare-progress", "series compare-completion finish"]);
+  assert.equal(c.legendSwatch("threshold")[0].class, c.STROKES.threshold);
+  assert.notEqual(c.STROKES.threshold, c.STROKES.comparedThreshold);
+});

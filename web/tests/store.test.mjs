@@ -99,7 +99,8 @@ test("an error is passed on and toasted; a message off the protocol is logged an
   store.receive(fixture("server", "error"));
   assert.deepEqual(events.map((e) => e[0]), ["error", "toast"]);
   // A person reads a sentence, never the protocol's code.
-  assert.match(events[1][1], /^This page can only watch: open the address pantrace serve printed/);
+  assert.match(events[1][1], /^This page only watches, so the server did not do that\. To control it, open the address pantrace serve printed/);
+  assert.ok(!events[1][1].includes("forbidden") && !events[1][1].includes("needs control"));
   store.receive('{"type":"frame"}');
   store.receive("not json");
   store.receive('{"type":"from-the-future"}');
