@@ -56,6 +56,23 @@ struct PageViewTests {
         #expect(Self.recipients(ticked) == [2])
     }
 
+    /// A page that keeps up sees its frames numbered 1, 2, 3, … whatever made them.
+    @Test func aViewsFramesAreNumberedConsecutivelyWhateverMadeThem() throws {
+        var controller = try Base.controller()
+        var out = controller.handle(.opened(1, canControl: true), now: 0)
+        out += controller.handle(.message(1, Self.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.1)
+        for text in [#"{"type":"seek","time":0.2}"#, #"{"type":"step","frames":1}"#, #"{"type":"play"}"#] {
+            out += controller.handle(.message(1, Self.json(text)), now: 0.2)
+        }
+        for k in 1...5 { out += controller.tick(now: 0.2 + Double(k) / 60) }
+        let numbers = out.compactMap { outgoing -> UInt64? in
+            guard case .frame(let f) = outgoing.message else { return nil }
+            return f.seq
+        }
+        #expect(numbers.count >= 9)
+        #expect(numbers == Array(1...UInt64(numbers.count)), "\(numbers)")
+    }
+
     @Test func aNewPageOpensOnTheFirstViewWhateverAnotherPageShows() throws {
         var controller = try Base.controller()
         _ = controller.handle(.opened(1, canControl: true), now: 0)

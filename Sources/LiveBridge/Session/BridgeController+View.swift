@@ -10,6 +10,7 @@ extension BridgeController {
         if let previous = clients[id]?.view {
             loaded.speed = previous.speed
             loaded.loops = previous.loops
+            loaded.sequence = previous.sequence  // the page's frame numbers go on
         }
         clients[id]?.view = loaded
         let to = audience(of: id)
@@ -71,12 +72,12 @@ extension BridgeController {
     /// The `playback` and the frame at the playhead of page `id`'s view, to its audience.
     mutating func playbackAndFrame(of id: ConnectionID) -> [Outgoing] {
         guard var view = clients[id]?.view else { return [] }
-        let frame = view.frame()
+        let frame = frameMessage(view.frame(), of: &view)
         clients[id]?.view = view
         let to = audience(of: id)
         return [
             Outgoing(target: .clients(to), message: .playback(view.state)),
-            Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: &view)))
+            Outgoing(target: .framesFor(to), message: .frame(frame))
         ]
     }
 
