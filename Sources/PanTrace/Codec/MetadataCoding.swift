@@ -136,7 +136,8 @@ enum MetadataCoding {
         guard let json = encodedExtra(m.extra), json.count <= maximumStringBytes else {
             let keys = m.extra.keys.sorted()
             throw PanTraceError(
-                .invalidValue("the keys this version does not know (\(keys.joined(separator: ", "))) take more than \(maximumStringBytes) bytes of JSON"),
+                .invalidValue(
+                    "the keys this version does not know (\(keys.joined(separator: ", "))) take more than \(maximumStringBytes) bytes of JSON"),
                 field: keys.first)
         }
     }
