@@ -45,7 +45,7 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedAssignment(let text, let expected):
             return "\(prefix)'\(text)' is not \(expected)"
         case .noRelease:
-            return "\(prefix)the gesture has no ended or cancelled sample (a truncated recording?); nothing to decide"
+            return "\(prefix)the gesture has no ended or cancelled sample (an unfinished or cut-off recording?); nothing to decide"
         case .neverBegan:
             return "\(prefix)the gesture ends before it begins; nothing to replay"
         case .emptyGrid(let reason):

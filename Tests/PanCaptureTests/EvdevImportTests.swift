@@ -265,6 +265,32 @@ struct EvdevImportTests {
         #expect(try record() == 1)
     }
 
+    /// An A: line whose range cannot map positions (MIN not below MAX) is reported as
+    /// unusable, with its line and range, not as missing; a usable range beside it still works.
+    @Test func anUnusableAxisRangeIsNamedWithItsLineNotCalledMissing() throws {
+        let folder = try CaptureTestFiles.folder()
+        let unusable = Self.evemu(.b).replacingOccurrences(
+            of: "A: 35 0 1279 0 0 0\nA: 36 0 767 0 0 0\n", with: "A: 35 0 0 0 0 0\nA: 36 767 767 0 0 0\n"
+        )
+        .replacingOccurrences(of: "A: 00 0 1279 0 0 0\nA: 01 0 767 0 0 0\n", with: "")
+        let path = try CaptureTestFiles.log(unusable, name: "Flat.events", in: folder)
+        func record() throws -> Int {
+            let recording = GestureRecording(
+                configuration: .init(recognizer: .init(screen: ScreenGeometry(width: 1280, height: 768, scale: 1)), metadata: TraceMetadata(id: "")),
+                destination: RecordingDestination(folder: folder, stem: "t"))
+            let importer = PointerLogImporter(
+                configuration: .init(format: .evemu, getevent: GeteventOptions(screen: ScreenGeometry(width: 1280, height: 768, scale: 1))))
+            _ = try importer.record(logAt: path, into: recording)
+            return recording.gestures.count
+        }
+        let error = #expect(throws: CaptureError.self) { try record() }
+        let text = error?.description ?? ""
+        #expect(text.contains("no usable axis ranges: line 4: A: ABS_MT_POSITION_X 0…0; line 5: A: ABS_MT_POSITION_Y 767…767"), "\(text)")
+        #expect(!text.contains("no A: lines"))
+        _ = try CaptureTestFiles.log("N: Flat\nA: 35 0 1279 0 0 0\nA: 36 0 767 0 0 0\n", name: "Flat.desc", in: folder)
+        #expect(try record() == 1)
+    }
+
     @Test func aLogWithoutTouchesSaysWhy() throws {
         let keys = "[    1.000000] /dev/input/event0: EV_KEY KEY_VOLUMEDOWN DOWN\n[    1.000000] /dev/input/event0: EV_SYN SYN_REPORT 00000000\n"
         let path = try CaptureTestFiles.log(keys, name: "keys.txt")

@@ -259,6 +259,76 @@ struct SwiftSnippetTests {
         }
     }
 
+    /// Paths, names and tags that try to leave their comment: a newline, a lone CR, U+2028 and
+    /// U+2029, NEL, bidi overrides and isolates (CVE-2021-42574), NUL, an escape sequence, quotes.
+    static let hostileProvenance = [
+        "Tuned on: /tmp/a\nfunc max(_ a: Double, _ b: Double) -> Double { a }",
+        "Command: pantrace tune 'lone\rCR' enum InjectedByCR {}",
+        "Tag: sep\u{2028}struct InjectedBySeparator {}\u{2029}enum InjectedByParagraph {}",
+        "Tag: next\u{85}enum InjectedByNEL {}",
+        "Name: bidi \u{202E}}\u{2066}{ \u{2069}\u{200F}\u{FEFF}",
+        "quote \" and \\ backslash \0 nul \u{1B}[2J \u{7F}"
+    ]
+
+    /// Generated code is safe by construction: hostile provenance leaves the code lines as
+    /// they are, the file type-checks (the UIKit part against the stand-in), and its module
+    /// declares exactly the symbols of a plain run. Each escaped line is also a Swift string
+    /// literal that reads back as the original.
+    @Test(.enabled(if: compiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the hostile-provenance snippet is not compiled"))
+    func hostileProvenanceStaysInItsCommentsAndDeclaresNothingMore() throws {
+        let swiftc = try #require(Self.compiler)
+        let folder = try TemporaryFolder.path("pantrace-hostile")
+        try Self.uikitStandIn.write(toFile: folder + "/UIKit.swift", atomically: true, encoding: .utf8)
+        let module = try Self.run(
+            swiftc, ["-emit-module", "-module-name", "UIKit", "-parse-as-library", folder + "/UIKit.swift", "-o", folder + "/UIKit.swiftmodule"])
+        try #require(module.status == 0, "\(module.output)")
+        let parameters = try ReplayParameters(presetNamed: "swipe-dismiss", overrides: ["threshold": .number(0.35)])
+        let plain = try SwiftSnippet.emit(parameters, provenance: ["plain"])
+        let injected = try SwiftSnippet.emit(parameters, provenance: Self.hostileProvenance)
+        func code(_ text: String) -> [Substring] { text.split(separator: "\n").filter { !$0.hasPrefix("//") } }
+        #expect(code(injected) == code(plain))
+        #expect(!injected.unicodeScalars.contains { $0.properties.generalCategory == .format || ($0.value < 0x20 && $0 != "\n") })
+        #expect(!injected.unicodeScalars.contains { [0x7F, 0x85, 0x2028, 0x2029].contains($0.value) })
+
+        func symbols(_ snippet: String, _ name: String) throws -> Set<String> {
+            let file = folder + "/\(name).swift"
+            let linuxable = snippet.replacingOccurrences(of: "@objc ", with: "").replacingOccurrences(
+                of: "#selector(step)", with: "Selector(\"step\")")
+            try linuxable.write(toFile: file, atomically: true, encoding: .utf8)
+            let graphs = folder + "/\(name)-symbols"
+            try FileManager.default.createDirectory(atPath: graphs, withIntermediateDirectories: true)
+            let build = try Self.run(
+                swiftc,
+                [
+                    "-emit-module", "-module-name", name, "-parse-as-library", "-I", folder, file, "-o", folder + "/\(name).swiftmodule",
+                    "-emit-symbol-graph", "-emit-symbol-graph-dir", graphs, "-symbol-graph-minimum-access-level", "private"
+                ])
+            #expect(build.status == 0 && !build.output.contains("warning"), "\(name): \(build.output)")
+            let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: graphs + "/\(name).symbols.json")))
+            let list = ((graph as? [String: Any])?["symbols"] as? [[String: Any]]) ?? []
+            // What is declared, and where: the kind and the path within the module (the
+            // precise identifiers carry the module's name).
+            return Set(
+                list.map { symbol in
+                    let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? "?"
+                    return kind + " " + ((symbol["pathComponents"] as? [String]) ?? []).joined(separator: ".")
+                })
+        }
+        let plainSymbols = try symbols(plain, "Plain")
+        #expect(plainSymbols.count > 10)
+        #expect(try symbols(injected, "Injected") == plainSymbols)
+
+        // The same escaping makes a string literal that reads back as the original.
+        var program = "let values: [String] = [\n"
+        for line in Self.hostileProvenance { program += "    \"\(SwiftSnippet.escaped(line))\",\n" }
+        program += "]\nfor value in values { print(value.unicodeScalars.map { String($0.value) }.joined(separator: \" \")) }\n"
+        try program.write(toFile: folder + "/literals.swift", atomically: true, encoding: .utf8)
+        let compiled = try Self.run(swiftc, [folder + "/literals.swift", "-o", folder + "/literals"])
+        try #require(compiled.status == 0, "\(compiled.output)")
+        let printed = try Self.run(folder + "/literals", []).output.split(separator: "\n").map(String.init)
+        #expect(printed == Self.hostileProvenance.map { $0.unicodeScalars.map { String($0.value) }.joined(separator: " ") })
+    }
+
     @Test(arguments: ["lsq2", "impulse", "flutter"])
     func anEstimatedVelocityIsRefusedWithTheWayOut(source: String) throws {
         let parameters = try ReplayParameters(presetNamed: "uikit-percent", overrides: ["velocity": .choice(source)])

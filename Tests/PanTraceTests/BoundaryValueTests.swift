@@ -8,6 +8,11 @@ import Testing
 /// of each range are accepted.
 struct BoundaryValueTests {
     static let hostile: [Double] = [0, -0.0, Double.leastNonzeroMagnitude, 2.2250738585072014e-308, -1, .nan, .infinity, -.infinity, 1e308, 100_000.5]
+    /// Sample times at and past the ±4·10⁹ s edge, and whether a reader keeps them; the text
+    /// readers' tables (TextReaderBoundaryTests) take these and ``hostile`` too.
+    static let hostileTimes: [(Double, Bool)] = [
+        (4e9, true), (-4e9, true), (4.000001e9, false), (1e11, false), (-9.3e15, false), (9.3e12, false), (-0x1p63, false)
+    ]
 
     /// A header with `screen`, written field by field as the writer would, bypassing its check.
     static func file(screen: ScreenGeometry) -> [UInt8] {
@@ -63,7 +68,7 @@ struct BoundaryValueTests {
     }
 
     /// Times beyond ±4·10⁹ s are refused by the writer and by the reader; the edge is kept.
-    @Test(arguments: [(4e9, true), (-4e9, true), (4.000001e9, false), (1e11, false), (-9.3e15, false)])
+    @Test(arguments: hostileTimes)
     func sampleTimesOutsideTheRangeAreRefused(time: Double, accepted: Bool) throws {
         let sample = PanSample(time: time, phase: .began, translation: PanVector(x: 0, y: 0), velocity: PanVector(x: 0, y: 0))
         let trace = Trace(metadata: TraceMetadata(id: "t"), samples: [sample])

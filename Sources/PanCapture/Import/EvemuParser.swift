@@ -8,26 +8,51 @@ internal import Foundation
 /// The device description evemu writes first (`N:`, `I:`, `P:`, `B:`, `A:` lines and `#`
 /// comments) is read for its axis lines, `A: CODE MIN MAX FUZZ FLAT [RESOLUTION]`: the ranges
 /// of `ABS_MT_POSITION_X/Y`, else `ABS_X/Y`. A recording without them takes the ranges of
-/// the `.desc` beside it (``axesBeside(log:)``) or `--axis-range`. The events go to
-/// ``EvdevContacts`` (protocol A, protocol B and single touch).
+/// the `.desc` beside it (``axesBeside(log:)``) or `--axis-range`. A position axis line whose
+/// range cannot map positions (MIN not below MAX, as the kernel reports an axis it has no
+/// range for) is kept aside: if no other range is found, the error names that line and its
+/// range rather than calling the range missing. The events go to ``EvdevContacts``
+/// (protocol A, protocol B and single touch).
 struct EvemuParser: PointerLogParser {
     private var contacts: EvdevContacts
     private var inFile: [Int: ClosedRange<Int>] = [:]
+    /// Position axis lines with an unusable range, by code: where and what, for the error.
+    private var unusable: [Int: String] = [:]
+    /// The same found in the `.desc` beside the recording.
+    private let unusableBeside: [String]
     private let options: GeteventOptions
     private var eventLines = 0
+    /// The 1-based number of the line being parsed (``parse(_:into:)`` gets every line, in order).
+    private var lineNumber = 0
+    /// Where the lines come from (`NAME: `, or empty for the log itself), to name it in ``unusable``.
+    private let source: String
 
-    init(options: GeteventOptions, requiresMapping: Bool) {
+    /// The axis codes whose ranges map positions.
+    static let positionCodes: [Int] = [
+        EvdevContacts.Codes.absMTPositionX, EvdevContacts.Codes.absMTPositionY, EvdevContacts.Codes.absX, EvdevContacts.Codes.absY
+    ]
+
+    init(options: GeteventOptions, requiresMapping: Bool, unusableBeside: [String] = [], source: String = "") {
         self.options = options
+        self.unusableBeside = unusableBeside
+        self.source = source
         contacts = EvdevContacts(screen: options.screen, resolveAxes: nil)
         if requiresMapping { installResolver() }
     }
 
     private mutating func installResolver() {
-        let options = options, inFile = inFile
+        let options = options, inFile = inFile, unusable = unusable, unusableBeside = unusableBeside
         contacts.resolveAxes = { () throws(CaptureError) in
             if let axes = options.axes { return axes }
             if let axes = Self.axes(inFile) { return axes }
             if let axes = options.deviceAxes[""] { return axes }
+            let unusableLines = Self.positionCodes.compactMap { inFile[$0] == nil ? unusable[$0] : nil } + unusableBeside
+            guard unusableLines.isEmpty else {
+                throw CaptureError(
+                    .invalidArgument(
+                        "no usable axis ranges: \(unusableLines.joined(separator: "; ")) (MIN must be below MAX); "
+                            + "give the panel's ranges with --axis-range XMIN:XMAX,YMIN:YMAX"))
+            }
             throw CaptureError(
                 .invalidArgument(
                     "no axis ranges: the recording has no A: lines for ABS_MT_POSITION_X/Y or ABS_X/Y, no .desc beside it, and no --axis-range"))
@@ -42,6 +67,7 @@ struct EvemuParser: PointerLogParser {
     }
 
     mutating func parse(_ line: ArraySlice<UInt8>, into events: inout [PointerEvent]) throws(CaptureError) {
+        lineNumber += 1
         let content = ASCIINumber.trimmed(line)
         guard content.count >= 2, content.first != UInt8(ascii: "#") else { return }
         let fields = LineFields(content)
@@ -71,8 +97,12 @@ struct EvemuParser: PointerLogParser {
         else {
             throw CaptureError(.malformedLine("an A: line must be A: CODE MIN MAX FUZZ FLAT"))
         }
-        guard low < high else { return }  // An axis PanTrace cannot map: left out.
-        inFile[Int(code)] = low...high
+        if low < high {
+            inFile[Int(code)] = low...high
+        } else if Self.positionCodes.contains(Int(code)) {
+            // Not a range PanTrace can map; said so if no other range turns up.
+            unusable[Int(code)] = "\(source)line \(lineNumber): A: \(EvdevContacts.Codes.name(Int(code))) \(low)…\(high)"
+        }
         if contacts.resolveAxes != nil { installResolver() }
     }
 
@@ -94,15 +124,16 @@ struct EvemuParser: PointerLogParser {
 
     /// The axis ranges of the device description beside a recording: for
     /// `Panel.1-finger-drag.events`, `Panel.1-finger-drag.desc`, then `Panel.desc`
-    /// (dropping one `.suffix` at a time). Nil when there is none or it has no position axes.
-    static func axesBeside(log path: String) throws(CaptureError) -> GeteventAxes? {
-        guard path != "-" else { return nil }
+    /// (dropping one `.suffix` at a time). Nil axes when there is none or it has no usable
+    /// position axes; `unusable` then names its position axis lines whose range cannot be used.
+    static func axesBeside(log path: String) throws(CaptureError) -> (axes: GeteventAxes?, unusable: [String]) {
+        guard path != "-" else { return (nil, []) }
         var stem = (path as NSString).deletingPathExtension
         let folder = (path as NSString).deletingLastPathComponent
         while true {
             let candidate = stem + ".desc"
             if candidate != path, FileManager.default.fileExists(atPath: candidate) {
-                var parser = EvemuParser(options: GeteventOptions(), requiresMapping: false)
+                var parser = EvemuParser(options: GeteventOptions(), requiresMapping: false, source: candidate + ": ")
                 var ignored: [PointerEvent] = []
                 let text: Data
                 do {
@@ -117,10 +148,11 @@ struct EvemuParser: PointerLogParser {
                         throw error.located(file: candidate, line: index + 1, byteOffset: 0)
                     }
                 }
-                return axes(parser.inFile)
+                let found = axes(parser.inFile)
+                return (found, found != nil ? [] : positionCodes.compactMap { parser.inFile[$0] == nil ? parser.unusable[$0] : nil })
             }
             let shorter = (stem as NSString).deletingPathExtension
-            guard shorter != stem, shorter.count > folder.count else { return nil }
+            guard shorter != stem, shorter.count > folder.count else { return (nil, []) }
             stem = shorter
         }
     }

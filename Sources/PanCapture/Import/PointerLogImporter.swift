@@ -130,8 +130,13 @@ public struct PointerLogImporter: Sendable {
         case .evemu:
             var options = configuration.getevent
             if !requiresMapping { options.screen = nil }
-            if requiresMapping, options.axes == nil, let beside = try EvemuParser.axesBeside(log: path) { options.deviceAxes[""] = beside }
-            var parser = EvemuParser(options: options, requiresMapping: requiresMapping)
+            var unusableBeside: [String] = []
+            if requiresMapping, options.axes == nil {
+                let beside = try EvemuParser.axesBeside(log: path)
+                if let axes = beside.axes { options.deviceAxes[""] = axes }
+                unusableBeside = beside.unusable
+            }
+            var parser = EvemuParser(options: options, requiresMapping: requiresMapping, unusableBeside: unusableBeside)
             summary = try run(&reader, &parser, body)
         }
         summary.peakBufferedBytes = reader.peakBufferedBytes

@@ -34,6 +34,9 @@ enum MetadataCoding {
 
     static let maximumStringBytes = 1 << 16
     static let maximumTags = 1024
+    /// The deepest an unknown key's value may nest: a JSON Lines header holds it two levels
+    /// down (`metadata`, then the key), and every decoder stops at ``JSONValue/maximumDepth``.
+    static let maximumExtraDepth = JSONValue.maximumDepth - 2
 
     /// Writes the fields of `m` in the newest version. `name` is the file's name without
     /// `.pantrace` when known: an id equal to it is left out (version 3 reads it back from
@@ -47,19 +50,7 @@ enum MetadataCoding {
             w.varint(UInt64(value.utf8.count))
             w.raw(value.utf8)
         }
-        func check(_ value: String) throws(PanTraceError) {
-            guard value.utf8.count <= maximumStringBytes else {
-                throw PanTraceError(.invalidValue("a metadata string is longer than \(maximumStringBytes) bytes"))
-            }
-        }
-        try check(m.id)
-        try check(m.created)
-        try check(m.source)
-        try check(m.notes)
-        try check(m.velocityOrigin)
-        for tag in m.tags { try check(tag) }
-        guard m.tags.count <= maximumTags else { throw PanTraceError(.invalidValue("more than \(maximumTags) tags")) }
-        _ = try m.screen.validated()
+        try check(m)
         if m.id != name { string(.id, m.id) }
         if let seconds = CanonicalTime.seconds(m.created) {
             if m.created != defaultCreated {
@@ -110,13 +101,45 @@ enum MetadataCoding {
         }
         if !m.notes.isEmpty { string(.notes, m.notes) }
         if m.velocityOrigin != defaultVelocity { string(.velocity, m.velocityOrigin) }
-        if !m.extra.isEmpty {
-            guard let json = encodedExtra(m.extra), json.count <= maximumStringBytes else {
-                throw PanTraceError(.invalidValue("unknown metadata keys cannot be encoded in \(maximumStringBytes) bytes of JSON"))
-            }
+        if !m.extra.isEmpty, let json = encodedExtra(m.extra) {  // check(m) made sure it encodes
             string(.extra, String(decoding: json, as: UTF8.self))
         }
         w.varint(Tag.end.rawValue)
+    }
+
+    /// Refuses metadata a header cannot hold (docs/FORMAT.md §2.1, §5): a string over
+    /// ``maximumStringBytes`` bytes, more than ``maximumTags`` tags, a screen out of range,
+    /// unknown keys whose JSON is over ``maximumStringBytes`` bytes or nested deeper than
+    /// ``maximumExtraDepth``. The binary writer and every text reader and writer check
+    /// with this one function, so whatever one accepts the others do. The error names the key.
+    static func check(_ m: TraceMetadata) throws(PanTraceError) {
+        func check(_ value: String, _ key: String) throws(PanTraceError) {
+            guard value.utf8.count <= maximumStringBytes else {
+                throw PanTraceError(
+                    .invalidValue("\(key) is \(value.utf8.count) bytes; a metadata string is at most \(maximumStringBytes) bytes"), field: key)
+            }
+        }
+        try check(m.id, "id")
+        try check(m.created, "created")
+        try check(m.source, "source")
+        try check(m.notes, "notes")
+        try check(m.velocityOrigin, "velocity")
+        guard m.tags.count <= maximumTags else {
+            throw PanTraceError(.invalidValue("\(m.tags.count) tags; at most \(maximumTags)"), field: "tags")
+        }
+        for tag in m.tags { try check(tag, "tags") }
+        if let problem = m.screen.problem { throw PanTraceError(.invalidValue(problem), field: "screen") }
+        guard !m.extra.isEmpty else { return }
+        for (key, value) in m.extra.sorted(by: { $0.key < $1.key }) where value.depth > maximumExtraDepth {
+            throw PanTraceError(.invalidValue("\(key) is nested deeper than \(maximumExtraDepth) levels"), field: key)
+        }
+        guard let json = encodedExtra(m.extra), json.count <= maximumStringBytes else {
+            let keys = m.extra.keys.sorted()
+            throw PanTraceError(
+                .invalidValue(
+                    "the keys this version does not know (\(keys.joined(separator: ", "))) take more than \(maximumStringBytes) bytes of JSON"),
+                field: keys.first)
+        }
     }
 
     /// The unknown keys as the header stores them: sorted JSON; nil if they cannot be encoded.
@@ -216,6 +239,10 @@ enum MetadataCoding {
                 // 1000000000) may outgrow the field's limit, and is refused here if it does.
                 guard Self.encodedExtra(m.extra).map({ $0.count <= maximumStringBytes }) == true else {
                     throw PanTraceError(.badHeader("unknown metadata keys take more than \(maximumStringBytes) bytes when written back"))
+                }
+                // As deep as the JSON Lines and CSV readers take it, so that it converts.
+                for (key, value) in m.extra.sorted(by: { $0.key < $1.key }) where value.depth > maximumExtraDepth {
+                    throw PanTraceError(.badHeader("unknown metadata key \(key) is nested deeper than \(maximumExtraDepth) levels"))
                 }
             }
         }

@@ -3,8 +3,9 @@
 /// Allocation is bounded: the file size, each chunk's inflated size and the total inflated
 /// size are capped, and no buffer is sized from a value in the file. Every failure is a
 /// ``PanTraceError`` naming the chunk and byte offset. A file cut off inside a chunk (a
-/// crash while recording) yields every complete chunk and a warning, or an error when
-/// ``Configuration/isStrict``; a corrupt chunk is an error unless ``Configuration/salvages``,
+/// crash while recording) or one whose chunks are whole but that has no end mark (a
+/// recording never finished) yields every complete chunk and a warning saying which, or an
+/// error when ``Configuration/isStrict``; a corrupt chunk is an error unless ``Configuration/salvages``,
 /// which skips to the next gzip member and reports what it skipped.
 ///
 /// A reader keeps its zlib stream and column buffers between files, so it is a class: copies
@@ -18,7 +19,8 @@ public final class TraceReader {
         public var maximumChunkBytes: Int
         /// Largest total inflated size, in bytes (the deflate-bomb guard).
         public var maximumTotalBytes: Int
-        /// Whether a truncated tail is an error rather than a warning.
+        /// Whether a file that ends early (cut inside a chunk, or without its end mark) is an
+        /// error rather than a warning.
         public var isStrict: Bool
         /// Whether corrupt chunks are skipped (and reported) rather than fatal.
         public var salvages: Bool
@@ -270,10 +272,12 @@ private struct DecodeRun {
     func file() throws(PanTraceError) -> TraceFile {
         guard let metadata else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
         var warnings = warnings
+        // Cut inside a chunk, or whole chunks without the end mark (docs/FORMAT.md §1, "Reading"):
+        // two different stories, each told as it is.
         if isTruncated || !sawEnd {
-            let cut = PanTraceError(.truncated, chunk: chunk, byteOffset: isTruncated ? nil : bytes.count)
-            if configuration.isStrict { throw cut }
-            warnings.append(isTruncated ? cut : PanTraceError(.truncated, chunk: chunk, byteOffset: bytes.count))
+            let early = PanTraceError(isTruncated ? .truncated : .unfinished, chunk: chunk, byteOffset: isTruncated ? nil : bytes.count)
+            if configuration.isStrict { throw early }
+            warnings.append(early)
         }
         return TraceFile(
             trace: Trace(metadata: metadata, samples: [], grid: grid), chunkCount: chunksRead, byteCount: bytes.count,

@@ -77,7 +77,7 @@ package final class FileDescriptor {
 
     /// Writes `bytes` as a new file at `path`, whole or not at all: a full disk or a crash
     /// leaves no file, and an existing file is never replaced.
-    static func writeNew(_ path: String, _ bytes: [UInt8]) throws(PanTraceError) {
+    package static func writeNew(_ path: String, _ bytes: [UInt8]) throws(PanTraceError) {
         let file = try createUnpublished(path)
         defer { file.close() }
         try file.writeAll(bytes)

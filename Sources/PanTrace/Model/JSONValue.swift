@@ -53,6 +53,16 @@ public enum JSONValue: Hashable, Sendable, Codable {
         }
     }
 
+    /// How deep the value nests: 0 for a scalar, one more than its deepest element for an
+    /// array or object.
+    var depth: Int {
+        switch self {
+        case .null, .bool, .number, .string: 0
+        case .array(let values): 1 + (values.lazy.map(\.depth).max() ?? 0)
+        case .object(let values): 1 + (values.values.lazy.map(\.depth).max() ?? 0)
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -14,6 +14,7 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         case chunkTooLarge(limit: Int)
         case outputLimit(limit: Int)
         case truncated
+        case unfinished
         case invalidSample(String)
         case invalidValue(String)
         case io(String)
@@ -33,18 +34,28 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
     public internal(set) var line: Int?
     /// The 0-based sample index, for problems with one sample.
     public internal(set) var sample: Int?
+    /// The field the bad value is in, as the format spells it (`t`, `tx`, `notes`, `screen`).
+    public internal(set) var field: String?
 
-    init(_ code: Code, file: String? = nil, chunk: Int? = nil, byteOffset: Int? = nil, line: Int? = nil, sample: Int? = nil) {
+    init(
+        _ code: Code, file: String? = nil, chunk: Int? = nil, byteOffset: Int? = nil, line: Int? = nil, sample: Int? = nil,
+        field: String? = nil
+    ) {
         self.code = code
         self.file = file
         self.chunk = chunk
         self.byteOffset = byteOffset
         self.line = line
         self.sample = sample
+        self.field = field
     }
 
-    /// Whether the problem is only that the file ends inside a chunk (a crash while writing).
-    public var isTruncation: Bool { code == .truncated }
+    /// Whether the problem is only that the file ends early: inside a chunk (cut off), or
+    /// after whole chunks without its end mark (a recording that was never finished).
+    public var isTruncation: Bool { code == .truncated || code == .unfinished }
+
+    /// Whether the problem is that a file to be created already exists.
+    package var isAlreadyExists: Bool { code == .alreadyExists }
 
     /// The same error, naming `file`.
     func `in`(file: String) -> PanTraceError {
@@ -64,7 +75,9 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         case .corruptChunk(let why): "corrupt chunk: \(why)"
         case .chunkTooLarge(let limit): "chunk inflates past the \(limit)-byte chunk limit (a deflate bomb or a damaged file)"
         case .outputLimit(let limit): "file inflates past the \(limit)-byte total limit"
-        case .truncated: "file ends inside a chunk (truncated, e.g. by a crash while recording)"
+        case .truncated: "file ends inside a chunk (truncated, e.g. by a crash while recording or a copy cut short)"
+        case .unfinished:
+            "no end mark after the last whole chunk: an unfinished recording (its writer stopped or crashed before the gesture ended) or a copy cut between chunks"
         case .invalidSample(let why): "invalid sample: \(why)"
         case .invalidValue(let why): why
         case .io(let why): why
@@ -74,7 +87,8 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// `file: chunk 3 at byte 1234: corrupt chunk: …` — every known location, then the problem.
+    /// `file: chunk 3 at byte 1234: corrupt chunk: …`, `file.jsonl: line 7 field t: …`: every
+    /// known location, then the problem.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }
@@ -83,6 +97,7 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         if let chunk { location.append("chunk \(chunk)") }
         if let byteOffset { location.append("at byte \(byteOffset)") }
         if let sample { location.append("sample \(sample)") }
+        if let field { location.append("field \(field)") }
         if !location.isEmpty { parts.append(location.joined(separator: " ")) }
         parts.append(problem)
         return parts.joined(separator: ": ")

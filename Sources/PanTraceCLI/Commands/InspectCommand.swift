@@ -37,7 +37,7 @@ struct InspectCommand: ParsableCommand {
                 let contents = try TraceFiles.read(file, reader: read.reader)
                 let summary = TraceSummary(file: file, contents: contents, peakVelocity: PeakVelocity.of(contents.trace.samples))
                 if json {
-                    print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+                    print(String(decoding: TextLines.escapingLineBreaks(Array(try encoder.encode(summary))), as: UTF8.self))
                 } else {
                     print(Self.line(summary))
                     for warning in summary.warnings { StandardError.line("warning: \(warning)") }

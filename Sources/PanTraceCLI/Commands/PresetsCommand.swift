@@ -147,7 +147,7 @@ struct PresetsCommand: ParsableCommand {
             }
             let parameters = try ReplayParameters(presetNamed: name, overrides: overrides)
             let settings = assignments.isEmpty ? "its defaults" : assignments.joined(separator: " ")
-            let command = (["pantrace"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            let command = ShellQuoting.invocation
             print(
                 try SwiftSnippet.emit(
                     parameters,

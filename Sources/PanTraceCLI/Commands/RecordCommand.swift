@@ -118,7 +118,9 @@ struct RecordCommand: ParsableCommand {
         do {
             summary = try importer.record(logAt: log, into: recording)
         } catch {
-            Self.report(recording)
+            // The files a failed run leaves (each finished, the last maybe without its end
+            // mark), and no summary line: the error is the outcome.
+            Self.reportFiles(recording)
             throw error
         }
         for warning in summary.warnings { StandardError.line("warning: \(warning)") }
@@ -155,13 +157,18 @@ struct RecordCommand: ParsableCommand {
                 + reasons.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
     }
 
-    /// One line per file written, then what did not become a gesture.
-    static func report(_ recording: GestureRecording) {
+    /// One line per file written.
+    static func reportFiles(_ recording: GestureRecording) {
         for gesture in recording.gestures {
             let end = gesture.endPhase.map(\.description) ?? "INCOMPLETE"
             let velocity = gesture.isComplete && !gesture.hasReleaseVelocity ? ", no release velocity (recorded as 0)" : ""
             print("wrote \(gesture.path): \(gesture.sampleCount) samples, \(String(format: "%.3f", gesture.duration)) s, \(end)\(velocity)")
         }
+    }
+
+    /// One line per file written, then how many gestures and what did not become one.
+    static func report(_ recording: GestureRecording) {
+        reportFiles(recording)
         var notes: [String] = []
         for failure in PanRecognizer.Failure.allCases {
             if let count = recording.failures[failure] { notes.append("\(count) \(failure.rawValue)") }

@@ -10,7 +10,7 @@ struct SynthCommand: ParsableCommand {
         abstract: "Generate labelled synthetic pan gestures (seeded: the same seed gives byte-identical files).",
         discussion: "Scenarios, noise model and the intent rule are described in docs/SYNTH.md.")
 
-    @Option(name: .shortAndLong, help: "Folder to write into (created if missing).")
+    @Option(name: .shortAndLong, help: "Folder to write into (created if missing); a file already there is never replaced.")
     var output: String
 
     @Option(help: "How many gestures.")

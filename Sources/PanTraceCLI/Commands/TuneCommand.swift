@@ -28,11 +28,14 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON (docs/TUNE.md).")
     var json = false
 
-    @Option(help: "Also write every grid point as CSV to this file.")
+    @Option(help: "Also write every grid point as CSV to this file (never over an existing file without --force).")
     var csv: String?
 
-    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file.")
+    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
     var svg: String?
+
+    @Flag(help: "Replace the --csv and --svg files if they exist. Without it an existing file is an error, found before the sweep.")
+    var force = false
 
     @Option(help: "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\").")
     var emit: EmitLanguage?
@@ -61,9 +64,14 @@ struct TuneCommand: ParsableCommand {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
+        if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
+        if force && csv == nil && svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
     }
 
     func run() throws {
+        // Before the sweep: a run that could only fail at the end fails at once.
+        if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
+        if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
         var tuner: Tuner?
         let result: TuningResult = try { () throws -> TuningResult in
             let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
@@ -84,9 +92,12 @@ struct TuneCommand: ParsableCommand {
             return try made.run(on: corpus, progress: progress)
         }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
+        // The files first: if one cannot be written, the error is the only thing said.
+        if let csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: force) }
+        if let svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: force) }
 
         if emit != nil, let tuner {
-            let command = (["pantrace"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            let command = ShellQuoting.invocation
             print(
                 try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
                 terminator: "")
@@ -98,8 +109,6 @@ struct TuneCommand: ParsableCommand {
         } else {
             print(result.text(listingAll: all))
         }
-        if let csv { try Self.write(result.csv(), to: csv) }
-        if let svg { try Self.write(TuningHeatMap(result).svg(), to: svg) }
         if result.hasSkipped {
             StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
             throw ExitCode(Self.skippedStatus)
@@ -111,15 +120,6 @@ struct TuneCommand: ParsableCommand {
         let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
         if !(axis?.values.contains(.choice(VelocitySource.recorded.rawValue)) ?? false) {
             try SwiftSnippet.check(tuner.parameters(atPoint: 0))
-        }
-    }
-
-    private static func write(_ text: String, to path: String) throws {
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            StandardError.line("error: cannot write \(path): \(error.localizedDescription)")
-            throw ExitCode.failure
         }
     }
 }
