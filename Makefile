@@ -71,7 +71,7 @@ bench: setup
 	.venv-bench/bin/python Benchmarks/size_floor.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
-	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 120 --idle-clients 2000
+	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 1000 --repeat 1 --skip-idle-clients --only pantrace,peer
 	.venv/bin/python Benchmarks/bridge/storm.py
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py

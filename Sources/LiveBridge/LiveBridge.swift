@@ -231,6 +231,8 @@ package final class LiveBridge: Sendable {
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         // Encoded messages shared between clients (a join's hello and series), by share key.
         var shared: [String: OutboundMessage] = [:]
+        // The hello of pages joining a quiet scene, by share key (``HelloTemplate``).
+        var helloTemplate: (key: String, template: HelloTemplate)?
         var pacer = FramePacer()
         var nextFrame = seconds()
         while !stopping.load(ordering: .acquiring) {
@@ -259,6 +261,13 @@ package final class LiveBridge: Sendable {
             }
             var deliveries: [Delivery] = []
             for outgoing in out {
+                if let key = outgoing.shareKey, case .hello(let hello) = outgoing.message {
+                    if helloTemplate?.key != key { helloTemplate = HelloTemplate(hello, encoder: encoder).map { (key, $0) } }
+                    if let (_, template) = helloTemplate {
+                        deliveries += delivery(OutboundMessage(template.bytes(forPage: hello.page)), to: outgoing.target)
+                        continue
+                    }
+                }
                 if let key = outgoing.shareKey, let cached = shared[key] {
                     deliveries += delivery(cached, to: outgoing.target)
                     continue

@@ -103,4 +103,15 @@ struct WireMessageTests {
             #expect(try JSONDecoder().decode(ServerMessage.self, from: golden).type == message.type)
         }
     }
+
+    /// A hello written from the template is, byte for byte, the hello encoded for that page.
+    @Test(arguments: [0, 7, 1234, Int.max])
+    func aHelloFromTheTemplateIsTheHelloEncodedForThatPage(page: Int) throws {
+        guard case .hello(var hello) = try #require(try Self.serverMessages()["hello"]) else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let template = try #require(HelloTemplate(hello, encoder: encoder))
+        hello.page = page
+        #expect(template.bytes(forPage: page) == Array(try encoder.encode(ServerMessage.hello(hello))))
+    }
 }

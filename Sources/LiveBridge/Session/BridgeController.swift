@@ -213,7 +213,11 @@ struct BridgeController {
             let hello = Hello(
                 v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, page: clients[id]!.page,
                 state: snapshot(for: id, now: now))
-            var out = [Outgoing(target: .client(id), message: .hello(hello))]
+            // Pages joining a quiet scene get the same hello but for their number: the runtime
+            // encodes it once and writes each page's number in (``HelloTemplate``). While the pad
+            // is held the status in it changes with time, so each is encoded on its own.
+            let shared = padHolder == nil ? "hello \(canControl) \(broadcastVersion)" : nil
+            var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: shared)]
             if var view = firstView {
                 out.append(Outgoing(target: .client(id), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
                 out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(view.frame(), of: &view))))

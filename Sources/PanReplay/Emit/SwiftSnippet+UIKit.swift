@@ -83,7 +83,7 @@ extension SwiftSnippet {
         case .displayLinkStepper(let stepper):
             return [
                 "    /// A display-link stepper (docs/MODEL.md §4.4): a finish steps progress by \(literal(stepper.rate)) a frame",
-                "    /// from the decided progress until it reaches \(literal(stepper.snapThreshold)), then `finish()` completes the rest.",
+                "    /// from the decided progress until it reaches \(literal(stepper.snapThreshold)), then `finish()`, which jumps to the end state.",
                 "    private func complete(_ outcome: TunedTransition.Outcome) {",
                 "        guard outcome.finishes else {"
             ] + percentDriven(stepper.cancel, finishing: "false", indent: "            ")

@@ -102,7 +102,9 @@ struct ServeCommand: ParsableCommand {
             }
             signals.start()
             say("pantrace serve: open \(bridge.url)")
-            say("listening on \(configuration.host):\(bridge.port), recordings from \(recordings)/, viewer from \(web)/ (Ctrl-C stops)")
+            say(
+                "listening on \(configuration.host):\(bridge.port), recordings from \(LogText.escaped(recordings, limit: 500))/, "
+                    + "viewer from \(LogText.escaped(web, limit: 500))/ (Ctrl-C stops)")
             say("room for \(bridge.viewerCapacity) viewers at once (open-file limit \(bridge.openFileLimit))")
             say(remembered?.note ?? "token: given with --token (not stored)")
             if let warning = remembered?.warning { StandardError.line("warning: \(warning)") }
