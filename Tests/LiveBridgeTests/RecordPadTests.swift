@@ -155,4 +155,23 @@ struct RecordPadTests {
         #expect(dismiss.last! > 0.3, "a drag down moves a dismissal")
         #expect(present.last! < 0.05, "a drag down does not move a presentation dragged up")
     }
+
+    /// `live/` must be a real folder inside the recordings folder: a link out of it is refused
+    /// when the pad is armed, so no save can follow it; nothing is written outside.
+    @Test func aLiveFolderThatLinksOutOfTheRecordingsFolderIsRefused() throws {
+        let folder = try Base.makeLibrary()
+        let outside = try TemporaryFolder.path("outside")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/live", withDestinationPath: outside)
+        var controller = BridgeController(configuration: .init(recordingsFolder: folder))
+        #expect(controller.loadDefault() == nil)
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let out = controller.handle(.message(1, Self.arm), now: 0.1)
+        guard case .error(let error) = out.first?.message else {
+            Issue.record("the pad armed over a live/ link")
+            return
+        }
+        #expect(error.code == .failed && error.message.contains("symbolic link"), "\(error.message)")
+        #expect(controller.padHolder == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)
+    }
 }
