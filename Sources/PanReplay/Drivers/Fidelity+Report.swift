@@ -9,6 +9,7 @@ extension Fidelity {
             var original: [Double]?
             var delivered: [Double]?
             var error: Double
+            var envelope: Double?
         }
 
         struct DecisionRow: Encodable, Sendable {
@@ -18,11 +19,12 @@ extension Fidelity {
             var delivered: String?
             var same: Bool
             var driven: Bool
+            var fragile: Bool
             var margin: Double
             var marginUnit: String
 
             enum CodingKeys: String, CodingKey {
-                case preset, estimator, original, delivered, same, driven, margin
+                case preset, estimator, original, delivered, same, driven, fragile, margin
                 case marginUnit = "margin_unit"
             }
         }
@@ -51,12 +53,14 @@ extension Fidelity {
         return Report(
             trace: trace, target: target.rawValue, source: source, carriesPath: target.carriesPath, limitations: target.limitations,
             velocities: velocities.map {
-                .init(estimator: $0.estimator.rawValue, original: pair($0.original), delivered: pair($0.delivered), error: Self.rounded($0.error))
+                .init(
+                    estimator: $0.estimator.rawValue, original: pair($0.original), delivered: pair($0.delivered), error: Self.rounded($0.error),
+                    envelope: $0.envelope.map(Self.rounded))
             },
             decisions: decisions.map {
                 .init(
                     preset: $0.preset, estimator: $0.estimator.rawValue, original: $0.original.rawValue, delivered: $0.delivered?.rawValue,
-                    same: $0.isSame, driven: $0.isDriven, margin: Self.rounded($0.margin), marginUnit: $0.marginUnit)
+                    same: $0.isSame, driven: $0.isDriven, fragile: $0.isFragile, margin: Self.rounded($0.margin), marginUnit: $0.marginUnit)
             },
             keepsDecision: keepsDecision, notes: notes, suggestions: suggestions)
     }
@@ -80,7 +84,9 @@ extension Fidelity {
         } else {
             lines.append("  decisions: \(kept) of \(driven.count) (preset × estimator) the same")
         }
-        for row in driven where !row.isSame {
+        let fragile = driven.filter(\.isFragile).count
+        if fragile > 0 { lines.append("  \(fragile) of them too close to call with this much timing noise (not counted)") }
+        for row in driven where !row.isSame && !row.isFragile {
             lines.append(
                 "  changed: \(row.preset) with \(row.estimator.rawValue): \(row.original.rawValue) → \(row.delivered?.rawValue ?? "no pan") (margin \(DriverScript.number(row.margin, decimals: 3)) \(row.marginUnit))"
             )

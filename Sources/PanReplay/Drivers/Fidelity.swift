@@ -17,6 +17,9 @@ package struct Fidelity: Sendable, Hashable {
             let b = delivered ?? .zero
             return ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
         }
+        /// The largest error a delivery off by the envelope's timing noise gives, points/s
+        /// (nil: no envelope computed).
+        package var envelope: Double?
         /// The original's speed, points/s.
         package var originalSpeed: Double {
             let a = original ?? .zero
@@ -36,6 +39,8 @@ package struct Fidelity: Sendable, Hashable {
         /// Whether the gesture moves along the preset's drag axis (its fit is `fits` or
         /// `wrong_way`): the presets a gesture drives.
         package var isDriven: Bool
+        /// Whether the envelope's timing noise alone can change it: too close to call.
+        package var isFragile = false
         package var isSame: Bool { original == delivered }
     }
 
@@ -95,9 +100,21 @@ package struct Fidelity: Sendable, Hashable {
         suggestions = Self.suggestions(for: decisions, velocities: velocities, target: target)
     }
 
-    /// Whether every driven preset decides the same under every estimator.
+    /// Whether every driven preset decides the same under every estimator (decisions the
+    /// envelope calls fragile aside).
     package var keepsDecision: Bool {
-        decisions.allSatisfy { !$0.isDriven || $0.isSame }
+        decisions.allSatisfy { !$0.isDriven || $0.isFragile || $0.isSame }
+    }
+
+    /// Marks the readings with `envelope`'s bounds and fragile decisions.
+    package mutating func apply(_ envelope: Envelope) {
+        for index in velocities.indices {
+            velocities[index].envelope = envelope.velocity[velocities[index].estimator] ?? 0
+        }
+        for index in decisions.indices {
+            decisions[index].isFragile = envelope.fragile.contains(Envelope.key(preset: decisions[index].preset, estimator: decisions[index].estimator))
+        }
+        suggestions = Self.suggestions(for: decisions, velocities: velocities, target: target)
     }
 
     /// The largest velocity error, points/s, of `estimator`.
@@ -106,7 +123,7 @@ package struct Fidelity: Sendable, Hashable {
     }
 
     private static func suggestions(for decisions: [DecisionReading], velocities: [VelocityReading], target: DriverTarget) -> [String] {
-        let changed = decisions.filter { $0.isDriven && !$0.isSame }
+        let changed = decisions.filter { $0.isDriven && !$0.isSame && !$0.isFragile }
         guard !changed.isEmpty else { return [] }
         var lines: [String] = []
         let names = Set(changed.map { "\($0.preset) (\($0.estimator.rawValue))" }).sorted().joined(separator: ", ")

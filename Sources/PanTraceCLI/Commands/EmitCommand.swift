@@ -40,6 +40,11 @@ struct EmitCommand: ParsableCommand {
         help: "WebDriver: milliseconds each tick costs the driver beyond its pause, taken off the pauses (measure it: docs/EMIT.md).")
     var tickOverhead: Double = 0
 
+    @Option(
+        name: .customLong("timing-jitter"),
+        help: "Milliseconds by which the driver's event times wander: reports each estimator's error envelope and the decisions that noise can change.")
+    var timingJitter: Double = 0
+
     @Option(name: .shortAndLong, help: "Folder to write one file per gesture into (a file with --suite).")
     var output: String?
 
@@ -60,6 +65,7 @@ struct EmitCommand: ParsableCommand {
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
+        guard timingJitter >= 0, timingJitter <= 50 else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
         guard tickOverhead >= 0, tickOverhead <= 50 else { throw ValidationError("--tick-overhead must be in 0…50 ms") }
         if let scale { guard scale > 0, scale.isFinite, scale <= 100 else { throw ValidationError("--scale must be in 0…100") } }
         if delivered != nil { guard files.count == 1 else { throw ValidationError("--delivered compares one recording") } }
@@ -85,8 +91,12 @@ struct EmitCommand: ParsableCommand {
                 deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered))
                 source = "measured"
             }
-            let fidelity = Fidelity(
+            var fidelity = Fidelity(
                 original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
+            if timingJitter > 0 {
+                fidelity.apply(
+                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: timingJitter / 1000, frameRate: Double(fps)))
+            }
             reports.append(fidelity.report(source: source))
             if !json { for line in fidelity.textLines { StandardError.line(line) } }
             let name = trace.metadata.id.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : trace.metadata.id
