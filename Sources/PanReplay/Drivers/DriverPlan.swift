@@ -93,9 +93,10 @@ package struct DriverPlan: Sendable, Hashable {
             self.scheduled = scheduled
             self.delivered = scheduled
         case .evemu:
-            // Whole device units (one per pixel), microseconds; the kernel drops a frame that
-            // changes no coordinate, so such a move never reaches the app.
-            let scheduled = path.liftedInPlace.quantized(position: 1 / configuration.scale, time: 0.000_001).withoutRepeatedMoves
+            // Whole device units, microseconds; the kernel drops a frame that changes no
+            // coordinate, so such a move never reaches the app.
+            let unit = 1 / (configuration.scale * DriverScript.evemuUnitsPerPixel)
+            let scheduled = path.liftedInPlace.quantized(position: unit, time: 0.000_001).withoutRepeatedMoves
             self.scheduled = scheduled
             self.delivered = scheduled
         case .xcuitest, .maestro, .adb:

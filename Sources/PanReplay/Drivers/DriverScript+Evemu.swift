@@ -2,6 +2,11 @@ internal import PanCapture
 internal import PanTrace
 
 extension DriverScript {
+    /// Device units per screen pixel of the emitted touchscreen: touch panels report on a finer
+    /// grid than the display (the shared captures' panels have 4–32 units a pixel), and a
+    /// whole-pixel grid would move a fast flick's samples by up to half a pixel each.
+    package static let evemuUnitsPerPixel = 8.0
+
     /// Event codes of `linux/input-event-codes.h`.
     private enum Code {
         static let synReport = (type: 0x00, code: 0x00)
@@ -14,8 +19,8 @@ extension DriverScript {
         static let absMTTrackingID = (type: 0x03, code: 0x39)
     }
 
-    /// An `evemu-record` file: a direct-touch device description whose axes count screen
-    /// pixels, then the path as kernel multi-touch protocol B events (freedesktop evemu
+    /// An `evemu-record` file: a direct-touch device description whose axes count eighths of
+    /// a screen pixel, then the path as kernel multi-touch protocol B events (freedesktop evemu
     /// `src/evemu.c`, `evemu_write` and `evemu_write_event`: `E: sec.usec TYPE CODE VALUE`,
     /// TYPE and CODE four hex digits, VALUE decimal).
     ///
@@ -25,8 +30,9 @@ extension DriverScript {
     /// frame that changes nothing.
     static func evemu(_ plan: DriverPlan, name: String, screen: ScreenGeometry, scale: Double) -> String {
         let path = plan.scheduled ?? plan.delivered
-        let width = max(Int((screen.width * scale).rounded()), 1)
-        let height = max(Int((screen.height * scale).rounded()), 1)
+        let units = scale * evemuUnitsPerPixel
+        let width = max(Int((screen.width * units).rounded()), 1)
+        let height = max(Int((screen.height * units).rounded()), 1)
         var lines = ["# EVEMU 1.3"] + header(plan, name: name, comment: "#")
         lines += [
             "N: PanTrace emitted touchscreen",
@@ -63,8 +69,8 @@ extension DriverScript {
                 + "\(String(repeating: "0", count: 4 - type.count))\(type) \(String(repeating: "0", count: 4 - number.count))\(number) \(value)"
         }
         for point in path.points {
-            let x = min(max(Int((point.x * scale).rounded()), 0), width - 1)
-            let y = min(max(Int((point.y * scale).rounded()), 0), height - 1)
+            let x = min(max(Int((point.x * units).rounded()), 0), width - 1)
+            let y = min(max(Int((point.y * units).rounded()), 0), height - 1)
             switch point.phase {
             case .down:
                 lines += [

@@ -67,8 +67,8 @@ package enum DriverTarget: String, Sendable, Hashable, CaseIterable {
                 + "the lift are lost. The duration is chosen so that the constant speed is the release velocity the "
                 + "estimator read. `input motionevent` carries points but one shell command per event, with no timing."
         case .evemu:
-            "Every event is kept, to the microsecond, at whole device units (here one unit per screen pixel); "
-                + "evemu-play replays the recorded timing through uinput."
+            "Every event is kept, to the microsecond, at whole device units (here eight per screen pixel); a move "
+                + "that changes no coordinate is dropped, as the kernel drops it; evemu-play replays the recorded timing through uinput."
         }
     }
 }

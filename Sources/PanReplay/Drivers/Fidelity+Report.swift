@@ -75,6 +75,7 @@ extension Fidelity {
         var lines = ["\(trace) → \(target.rawValue):"]
         let errors = velocities.map { reading in
             "\(reading.estimator.rawValue) \(DriverScript.number(reading.originalSpeed, decimals: 0)) pt/s ± \(DriverScript.number(reading.error, decimals: 1))"
+                + (reading.envelope.map { " (envelope \(DriverScript.number($0, decimals: 1)))" } ?? "")
         }
         lines.append("  release velocity (recorded, |delivered − recorded|): " + errors.joined(separator: ", "))
         let driven = decisions.filter(\.isDriven)

@@ -75,7 +75,7 @@ package enum InverseSynthesis {
         if target.velocity > 0, events < needed {
             throw ReplayError.infeasibleTarget(
                 "at \(Int(speed)) pt/s the \(DriverScript.number(distance, decimals: 1)) pt drag lasts \(DriverScript.number(duration * 1000, decimals: 1)) ms: "
-                    + "\(events) events at \(DriverScript.number(1 / target.period, decimals: 0)) Hz, and \(target.estimator.rawValue) needs \(needed); "
+                    + "\(events) events at \(Int((1 / target.period).rounded())) Hz, and \(target.estimator.rawValue) needs \(needed); "
                     + "a lower velocity, a higher event rate or a longer drag would do")
         }
         guard duration <= longest else {

@@ -15,7 +15,7 @@ struct EmitCommand: ParsableCommand {
         discussion: """
             Targets: \(DriverTarget.allCases.map(\.rawValue).joined(separator: ", ")). For one file the script goes to \
             standard output and the fidelity report to standard error; with -o each gesture is written to \
-            OUT/NAME.EXT. --json prints the reports as one JSON array instead. --delivered reads the events a \
+            OUT/STEM.EXT (the recording's file name, letters and digits kept). --json prints the reports as one JSON array instead. --delivered reads the events a \
             driver really delivered (a t_ms,x,y,phase CSV log) and reports on them instead of the model. \
             --suite writes one test file with one test per gesture, asserting the decision its label calls for.
             """)
@@ -51,8 +51,9 @@ struct EmitCommand: ParsableCommand {
     @Flag(help: "Print the fidelity reports as a JSON array on standard output.")
     var json = false
 
-    @Option(help: "A t_ms,x,y,phase CSV log of the events the driver really delivered (one recording only).")
-    var delivered: String?
+    @Option(
+        help: "A t_ms,x,y,phase CSV log of the events the driver really delivered; repeat it once per recording, in the same order.")
+    var delivered: [String] = []
 
     @Flag(help: "Write one regression test file (xcuitest, compose, webdriver-touch, webdriver-mouse) for all the gestures.")
     var suite = false
@@ -68,7 +69,9 @@ struct EmitCommand: ParsableCommand {
         guard timingJitter >= 0, timingJitter <= 50 else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
         guard tickOverhead >= 0, tickOverhead <= 50 else { throw ValidationError("--tick-overhead must be in 0…50 ms") }
         if let scale { guard scale > 0, scale.isFinite, scale <= 100 else { throw ValidationError("--scale must be in 0…100") } }
-        if delivered != nil { guard files.count == 1 else { throw ValidationError("--delivered compares one recording") } }
+        if !delivered.isEmpty {
+            guard files.count == delivered.count else { throw ValidationError("give one --delivered log per recording, in the same order") }
+        }
         if suite { guard RegressionSuite.supports(to) else { throw ValidationError("--suite writes xcuitest, compose or webdriver tests") } }
     }
 
@@ -77,7 +80,10 @@ struct EmitCommand: ParsableCommand {
         let paths = try Self.expand(files)
         var reports: [Fidelity.Report] = []
         var suiteCases: [RegressionSuite.Case] = []
-        for path in paths {
+        if !delivered.isEmpty, paths.count != delivered.count {
+            throw CLIFailure("give one --delivered log per recording, not a folder")
+        }
+        for (position, path) in paths.enumerated() {
             let contents = try TraceFiles.read(path, reader: read.reader)
             for warning in contents.warnings { StandardError.line("warning: \(warning)") }
             let trace = contents.trace
@@ -87,8 +93,8 @@ struct EmitCommand: ParsableCommand {
             let plan = try DriverPlan(trace: trace, target: to, configuration: planning)
             var deliveredPath = plan.delivered
             var source = "modelled"
-            if let delivered {
-                deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered))
+            if !delivered.isEmpty {
+                deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered[position]))
                 source = "measured"
             }
             var fidelity = Fidelity(
@@ -107,7 +113,8 @@ struct EmitCommand: ParsableCommand {
             let text = try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
             if let output {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                let file = "\(output)/\(SourceText.identifier(name, prefix: "")).\(to.fileExtension)"
+                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                let file = "\(output)/\(SourceText.identifier(stem, prefix: "")).\(to.fileExtension)"
                 guard !FileManager.default.fileExists(atPath: file) else { throw CLIFailure("\(file) exists; pantrace never overwrites") }
                 try Data(text.utf8).write(to: URL(fileURLWithPath: file))
             } else if !json {
