@@ -45,11 +45,15 @@ struct DriverPlanTests {
                     return p
                 }
                 let expected = plan.delivered
-                try #require(back.points.count == expected.points.count, "\(trace.metadata.id): \(back.points.count) events back, \(expected.points.count) sent")
+                try #require(
+                    back.points.count == expected.points.count,
+                    "\(trace.metadata.id): \(back.points.count) events back, \(expected.points.count) sent")
                 for (got, sent) in zip(back.points, expected.points) {
                     #expect(got.phase == sent.phase)
                     #expect(abs((got.time - back.down.time) - (sent.time - expected.down.time)) < 1e-9)
-                    #expect(abs(got.x - sent.x) < 1e-6 && abs(got.y - sent.y) < 1e-6, "\(trace.metadata.id): (\(got.x), \(got.y)) for (\(sent.x), \(sent.y))")
+                    #expect(
+                        abs(got.x - sent.x) < 1e-6 && abs(got.y - sent.y) < 1e-6,
+                        "\(trace.metadata.id): (\(got.x), \(got.y)) for (\(sent.x), \(sent.y))")
                 }
             }
         }
@@ -73,7 +77,10 @@ struct DriverPlanTests {
             #expect(keys.allSatisfy { $0["type"] as? String == "keyUp" && $0["value"] as? String == "\u{E000}" })
             // The initial move, the down, one move per recorded callback before the lift, the up.
             #expect(pointer.count == plan.recorded.points.count + 1)
-            #expect(pointer.filter { $0["type"] as? String == "pointerMove" }.allSatisfy { $0["x"] is Int && $0["y"] is Int && $0["duration"] as? Int == 0 })
+            #expect(
+                pointer.filter { $0["type"] as? String == "pointerMove" }.allSatisfy {
+                    $0["x"] is Int && $0["y"] is Int && $0["duration"] as? Int == 0
+                })
             let total = clock.compactMap { $0["duration"] as? Int }.reduce(0, +)
             let milliseconds = Int(((plan.recorded.release.time - plan.recorded.down.time) * 1000).rounded())
             #expect(abs(total - milliseconds) <= 1, "\(trace.metadata.id): pauses add up to \(total) ms for \(milliseconds) ms")

@@ -76,7 +76,8 @@ struct DriverScriptTests {
         try withTemporaryFolder("emit-xctest") { folder in
             try Self.xctestStandIn.write(toFile: folder + "/XCTest.swift", atomically: true, encoding: .utf8)
             let module = try SwiftSnippetTests.run(
-                swiftc, ["-emit-module", "-module-name", "XCTest", "-parse-as-library", folder + "/XCTest.swift", "-o", folder + "/XCTest.swiftmodule"])
+                swiftc,
+                ["-emit-module", "-module-name", "XCTest", "-parse-as-library", folder + "/XCTest.swift", "-o", folder + "/XCTest.swiftmodule"])
             try #require(module.status == 0, "\(module.output)")
             var traces = Array(DriverPlanTests.real.prefix(6))
             traces.append(Self.hostile())
@@ -88,7 +89,8 @@ struct DriverScriptTests {
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
                 let check = try SwiftSnippetTests.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", folder, file])
                 #expect(check.status == 0 && !check.output.contains("warning"), "\(trace.metadata.id): \(check.output)")
-                cases.append(.init(plan: plan, name: trace.metadata.id, expected: .finish, screen: trace.metadata.screen, scale: trace.metadata.screen.scale))
+                cases.append(
+                    .init(plan: plan, name: trace.metadata.id, expected: .finish, screen: trace.metadata.screen, scale: trace.metadata.screen.scale))
             }
             // The suite, with the one function its test target defines.
             let suite = try RegressionSuite.render(cases, target: .xcuitest)
@@ -120,36 +122,37 @@ struct DriverScriptTests {
     /// `SemanticsNodeInteraction.performTouchInput`, `onRoot`), and of JUnit's `@Test`.
     static let composeStandIn = [
         "Offset.kt": """
-            package androidx.compose.ui.geometry
-            data class Offset(val x: Float, val y: Float)
-            """,
+        package androidx.compose.ui.geometry
+        data class Offset(val x: Float, val y: Float)
+        """,
         "Test.kt": """
-            package androidx.compose.ui.test
-            import androidx.compose.ui.geometry.Offset
-            interface TouchInjectionScope {
-                val eventPeriodMillis: Long get() = 16L
-                fun advanceEventTime(durationMillis: Long = eventPeriodMillis)
-                fun down(position: Offset)
-                fun moveTo(position: Offset, delayMillis: Long = eventPeriodMillis)
-                fun up(pointerId: Int = 0)
-                fun cancel(delayMillis: Long = eventPeriodMillis)
-            }
-            interface SemanticsNodeInteraction
-            interface SemanticsNodeInteractionsProvider { fun root(): SemanticsNodeInteraction }
-            fun SemanticsNodeInteractionsProvider.onRoot(useUnmergedTree: Boolean = false): SemanticsNodeInteraction = root()
-            fun SemanticsNodeInteraction.performTouchInput(block: TouchInjectionScope.() -> Unit): SemanticsNodeInteraction = this
-            """,
+        package androidx.compose.ui.test
+        import androidx.compose.ui.geometry.Offset
+        interface TouchInjectionScope {
+            val eventPeriodMillis: Long get() = 16L
+            fun advanceEventTime(durationMillis: Long = eventPeriodMillis)
+            fun down(position: Offset)
+            fun moveTo(position: Offset, delayMillis: Long = eventPeriodMillis)
+            fun up(pointerId: Int = 0)
+            fun cancel(delayMillis: Long = eventPeriodMillis)
+        }
+        interface SemanticsNodeInteraction
+        interface SemanticsNodeInteractionsProvider { fun root(): SemanticsNodeInteraction }
+        fun SemanticsNodeInteractionsProvider.onRoot(useUnmergedTree: Boolean = false): SemanticsNodeInteraction = root()
+        fun SemanticsNodeInteraction.performTouchInput(block: TouchInjectionScope.() -> Unit): SemanticsNodeInteraction = this
+        """,
         "Rule.kt": """
-            package androidx.compose.ui.test.junit4
-            interface ComposeContentTestRule : androidx.compose.ui.test.SemanticsNodeInteractionsProvider
-            """,
+        package androidx.compose.ui.test.junit4
+        interface ComposeContentTestRule : androidx.compose.ui.test.SemanticsNodeInteractionsProvider
+        """,
         "JUnit.kt": """
-            package org.junit
-            annotation class Test
-            """
+        package org.junit
+        annotation class Test
+        """
     ]
 
-    @Test(.enabled(if: kotlinCompiler != nil, "no kotlinc found ($KOTLINC, PATH; Debian: apt-get install kotlin): the emitted Kotlin is not compiled"))
+    @Test(
+        .enabled(if: kotlinCompiler != nil, "no kotlinc found ($KOTLINC, PATH; Debian: apt-get install kotlin): the emitted Kotlin is not compiled"))
     func theComposeCodeAndSuiteCompileWithKotlinc() throws {
         let kotlinc = try #require(Self.kotlinCompiler)
         try withTemporaryFolder("emit-kotlin") { folder in
@@ -161,7 +164,8 @@ struct DriverScriptTests {
             var cases: [RegressionSuite.Case] = []
             for trace in DriverPlanTests.real.prefix(6) + [Self.hostile()] {
                 let plan = try DriverPlan(trace: trace, target: .compose, configuration: .init(scale: trace.metadata.screen.scale))
-                cases.append(.init(plan: plan, name: trace.metadata.id, expected: .cancel, screen: trace.metadata.screen, scale: trace.metadata.screen.scale))
+                cases.append(
+                    .init(plan: plan, name: trace.metadata.id, expected: .cancel, screen: trace.metadata.screen, scale: trace.metadata.screen.scale))
             }
             let suite = try RegressionSuite.render(cases, target: .compose)
             try suite.write(toFile: folder + "/Suite.kt", atomically: true, encoding: .utf8)

@@ -30,14 +30,16 @@ struct InverseSynthesisTests {
                         continue
                     }
                     let summary = try Replayer(
-                        trace: trace, configuration: .init(parameters: ReplayParameters(preset: preset, velocity: VelocitySource(rawValue: estimator.rawValue)!))
+                        trace: trace,
+                        configuration: .init(parameters: ReplayParameters(preset: preset, velocity: VelocitySource(rawValue: estimator.rawValue)!))
                     ).summary
                     #expect(abs(summary.progressAtRelease - progress) < 0.001, "\(name) \(velocity) \(progress)")
                     let readers: [VelocityStrategy] = trace.samples.count >= 4 ? [.lsq2, .impulse, .flutter] : [estimator]
                     for reader in readers {
                         let read = ReleaseReading.velocity(of: trace, strategy: reader) ?? .zero
                         let along = (read.x * read.x + read.y * read.y).squareRoot()
-                        #expect(abs(along - velocity) <= 0.005 * velocity + 0.5, "\(name) \(velocity) \(progress) read by \(reader.rawValue): \(along)")
+                        #expect(
+                            abs(along - velocity) <= 0.005 * velocity + 0.5, "\(name) \(velocity) \(progress) read by \(reader.rawValue): \(along)")
                     }
                 }
             }

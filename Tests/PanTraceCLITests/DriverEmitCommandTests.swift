@@ -33,7 +33,9 @@ struct DriverEmitCommandTests {
         let many = try BinaryTests.run(["emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--preset", "swipe-dismiss"])
         #expect(many.status == 1 && many.stderr.contains("give -o FOLDER"))
         try withTemporaryFolder("emit-cli") { folder in
-            let written = try BinaryTests.run(["emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--preset", "swipe-dismiss", "-o", folder])
+            let written = try BinaryTests.run([
+                "emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--preset", "swipe-dismiss", "-o", folder
+            ])
             #expect(written.status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".events") }.count == 32)
             let again = try BinaryTests.run(["emit", Self.fling, "--to", "evemu", "-o", folder])
@@ -42,7 +44,9 @@ struct DriverEmitCommandTests {
     }
 
     @Test func theSuiteHasOneTestPerGesture() throws {
-        let result = try BinaryTests.run(["emit", EmitCommandTests.recordings + "/real", "--to", "webdriver-touch", "--suite", "--preset", "swipe-dismiss"])
+        let result = try BinaryTests.run([
+            "emit", EmitCommandTests.recordings + "/real", "--to", "webdriver-touch", "--suite", "--preset", "swipe-dismiss"
+        ])
         #expect(result.status == 0)
         #expect(result.stdout.components(separatedBy: "\ndef test_").count - 1 == 32)
     }

@@ -107,7 +107,8 @@ package struct DriverPlan: Sendable, Hashable {
             self.delivered = Self.deliveredSwipe(swipe.swipe, target: target, configuration: configuration)
         }
         if target.carriesPath, let moved = path.liftDistance, moved >= 0.5 {
-            notes.append("the finger lifts \(DriverScript.number(moved, decimals: 1)) pt from its last move; the driver lifts where the last move left it")
+            notes.append(
+                "the finger lifts \(DriverScript.number(moved, decimals: 1)) pt from its last move; the driver lifts where the last move left it")
         }
     }
 
@@ -134,7 +135,8 @@ package struct DriverPlan: Sendable, Hashable {
         var notes: [String] = []
         let across = abs(velocity.x * (end.y - start.y) - velocity.y * (end.x - start.x)) / distance
         if across > 0.25 * max(abs(along), 1) {
-            notes.append("the release velocity points \(Int(across.rounded())) pt/s across the straight line; only its part along the line is carried")
+            notes.append(
+                "the release velocity points \(Int(across.rounded())) pt/s across the straight line; only its part along the line is carried")
         }
         var hold = 0.0
         var speed = along
@@ -144,10 +146,12 @@ package struct DriverPlan: Sendable, Hashable {
             if target == .xcuitest {
                 hold = 0.1
                 notes.append(
-                    "the release is at \(Int(along.rounded())) pt/s along the line; the drag runs at \(Int(speed.rounded())) pt/s and holds 0.1 s so every estimator reads a stopped finger")
+                    "the release is at \(Int(along.rounded())) pt/s along the line; the drag runs at \(Int(speed.rounded())) pt/s and holds 0.1 s so every estimator reads a stopped finger"
+                )
             } else {
                 notes.append(
-                    "the release is at \(Int(along.rounded())) pt/s along the line, which a swipe without a hold cannot end with; it runs at \(Int(speed.rounded())) pt/s (a driver with a hold, WebDriver, Compose or evemu, would carry it)")
+                    "the release is at \(Int(along.rounded())) pt/s along the line, which a swipe without a hold cannot end with; it runs at \(Int(speed.rounded())) pt/s (a driver with a hold, WebDriver, Compose or evemu, would carry it)"
+                )
             }
         }
         var duration = distance / speed

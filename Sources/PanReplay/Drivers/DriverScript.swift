@@ -74,7 +74,8 @@ package enum DriverScript {
             let x = Int(point.x.rounded())
             let y = Int(point.y.rounded())
             guard x >= 0, y >= 0 else {
-                throw ReplayError.cannotDrive(plan.target.rawValue, "the path leaves the viewport at (\(x), \(y)); WebDriver takes no negative coordinate")
+                throw ReplayError.cannotDrive(
+                    plan.target.rawValue, "the path leaves the viewport at (\(x), \(y)); WebDriver takes no negative coordinate")
             }
             let wait = waits[index]
             switch point.phase {

@@ -40,7 +40,8 @@ extension Fidelity {
                 }
             }
         }
-        let recorded = Dictionary(uniqueKeysWithValues: ReleaseEstimator.allCases.map { ($0, ReleaseReading.velocity(of: original, estimator: $0) ?? .zero) })
+        let recorded = Dictionary(
+            uniqueKeysWithValues: ReleaseEstimator.allCases.map { ($0, ReleaseReading.velocity(of: original, estimator: $0) ?? .zero) })
         for _ in 0..<trials {
             var shaken = path
             for index in shaken.points.indices where index > 0 {

@@ -112,7 +112,8 @@ package struct Fidelity: Sendable, Hashable {
             velocities[index].envelope = envelope.velocity[velocities[index].estimator] ?? 0
         }
         for index in decisions.indices {
-            decisions[index].isFragile = envelope.fragile.contains(Envelope.key(preset: decisions[index].preset, estimator: decisions[index].estimator))
+            decisions[index].isFragile = envelope.fragile.contains(
+                Envelope.key(preset: decisions[index].preset, estimator: decisions[index].estimator))
         }
         suggestions = Self.suggestions(for: decisions, velocities: velocities, target: target)
     }
@@ -133,9 +134,12 @@ package struct Fidelity: Sendable, Hashable {
                 "a driver that replays every event with its time (webdriver-touch, compose, evemu) carries the path; with this one, "
                     + "aim the swipe at the estimator the app uses (--estimator) or record a gesture that ends with a steadier velocity")
         } else if changed.contains(where: { $0.marginUnit == "pt/s" }) {
-            lines.append("the release velocity is within the driver's rounding of the threshold: a slightly faster or slower gesture, or a hold before the lift, would decide clearly")
+            lines.append(
+                "the release velocity is within the driver's rounding of the threshold: a slightly faster or slower gesture, or a hold before the lift, would decide clearly"
+            )
         } else {
-            lines.append("the release point is within the driver's rounding of the threshold: a gesture that ends farther from it would decide clearly")
+            lines.append(
+                "the release point is within the driver's rounding of the threshold: a gesture that ends farther from it would decide clearly")
         }
         return lines
     }

@@ -58,15 +58,18 @@ package enum InverseSynthesis {
         let unit = direction.axis == .x ? PanVector(x: direction.sign, y: 0) : PanVector(x: 0, y: direction.sign)
         guard let distance = distance(toProgress: target.progress, mapping: mapping, unit: unit) else {
             throw ReplayError.infeasibleTarget(
-                "progress \(target.progress) is outside what a drag of up to \(Int(screen.width + screen.height)) pt reaches under \(preset.name.rawValue)")
+                "progress \(target.progress) is outside what a drag of up to \(Int(screen.width + screen.height)) pt reaches under \(preset.name.rawValue)"
+            )
         }
         guard distance >= slop else {
             throw ReplayError.infeasibleTarget(
-                "progress \(target.progress) is \(DriverScript.number(distance, decimals: 1)) pt of drag, shorter than the \(Int(slop)) pt slop: the pan never begins")
+                "progress \(target.progress) is \(DriverScript.number(distance, decimals: 1)) pt of drag, shorter than the \(Int(slop)) pt slop: the pan never begins"
+            )
         }
         guard target.velocity >= 0 else {
             throw ReplayError.infeasibleTarget(
-                "a release moving away from finish (\(target.velocity) pt/s) after a drag toward it is not the shortest gesture; aim for progress with a positive or zero velocity")
+                "a release moving away from finish (\(target.velocity) pt/s) after a drag toward it is not the shortest gesture; aim for progress with a positive or zero velocity"
+            )
         }
         let speed = target.velocity > 0 ? target.velocity : restingDragSpeed
         let duration = distance / speed
@@ -80,7 +83,8 @@ package enum InverseSynthesis {
         }
         guard duration <= longest else {
             throw ReplayError.infeasibleTarget(
-                "at \(DriverScript.number(speed, decimals: 1)) pt/s the drag lasts \(Int(duration)) s, longer than a plausible gesture (\(Int(longest)) s)")
+                "at \(DriverScript.number(speed, decimals: 1)) pt/s the drag lasts \(Int(duration)) s, longer than a plausible gesture (\(Int(longest)) s)"
+            )
         }
         let origin = start ?? defaultStart(screen: screen, unit: unit, distance: distance)
         var samples: [PanSample] = []
@@ -91,7 +95,8 @@ package enum InverseSynthesis {
             let translation = PanVector(x: unit.x * along, y: unit.y * along)
             samples.append(
                 PanSample(
-                    time: time, phase: index == 1 ? .began : .changed, translation: translation, velocity: PanVector(x: unit.x * speed, y: unit.y * speed),
+                    time: time, phase: index == 1 ? .began : .changed, translation: translation,
+                    velocity: PanVector(x: unit.x * speed, y: unit.y * speed),
                     location: PanVector(x: origin.x + translation.x, y: origin.y + translation.y), touches: 1))
         }
         var last = samples[samples.count - 1]
@@ -103,7 +108,8 @@ package enum InverseSynthesis {
         last.phase = .ended
         samples.append(last)
         let metadata = TraceMetadata(
-            id: id, source: "synthetic:inverse", screen: screen, notes: "inverse of \(target.velocity) pt/s at progress \(target.progress) (\(target.estimator.rawValue))",
+            id: id, source: "synthetic:inverse", screen: screen,
+            notes: "inverse of \(target.velocity) pt/s at progress \(target.progress) (\(target.estimator.rawValue))",
             velocityOrigin: target.estimator.rawValue)
         return Trace(metadata: metadata, samples: samples)
     }
@@ -127,8 +133,14 @@ package enum InverseSynthesis {
     private static func defaultStart(screen: ScreenGeometry, unit: PanVector, distance: Double) -> PanVector {
         // Down near the edge the drag leaves from, so that the whole drag stays on screen
         // when it fits.
-        let x = unit.x > 0 ? min(screen.width * 0.1, max(screen.width - distance, 0)) : unit.x < 0 ? max(screen.width * 0.9, min(distance, screen.width)) : screen.width / 2
-        let y = unit.y > 0 ? min(screen.height * 0.1, max(screen.height - distance, 0)) : unit.y < 0 ? max(screen.height * 0.9, min(distance, screen.height)) : screen.height / 2
+        let x =
+            unit.x > 0
+            ? min(screen.width * 0.1, max(screen.width - distance, 0))
+            : unit.x < 0 ? max(screen.width * 0.9, min(distance, screen.width)) : screen.width / 2
+        let y =
+            unit.y > 0
+            ? min(screen.height * 0.1, max(screen.height - distance, 0))
+            : unit.y < 0 ? max(screen.height * 0.9, min(distance, screen.height)) : screen.height / 2
         return PanVector(x: x, y: y)
     }
 }

@@ -89,7 +89,8 @@ package enum RegressionSuite {
             ]
             let text = try DriverScript.render(item.plan, name: item.name, screen: item.screen, scale: item.scale)
             let body = text.components(separatedBy: "\n").filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
-            functions.append(body.replacingOccurrences(of: "func \(SourceText.identifier(item.name, prefix: "pantrace_"))()", with: "func \(identifier)()"))
+            functions.append(
+                body.replacingOccurrences(of: "func \(SourceText.identifier(item.name, prefix: "pantrace_"))()", with: "func \(identifier)()"))
         }
         lines.append("}")
         return (lines + [""] + functions).joined(separator: "\n")
@@ -129,7 +130,10 @@ package enum RegressionSuite {
             ]
             let text = try DriverScript.render(item.plan, name: item.name, screen: item.screen, scale: item.scale)
             let body = text.components(separatedBy: "\n").filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
-            functions.append(body.replacingOccurrences(of: "fun TouchInjectionScope.\(SourceText.identifier(item.name, prefix: "pantrace_"))()", with: "fun TouchInjectionScope.\(identifier)()"))
+            functions.append(
+                body.replacingOccurrences(
+                    of: "fun TouchInjectionScope.\(SourceText.identifier(item.name, prefix: "pantrace_"))()",
+                    with: "fun TouchInjectionScope.\(identifier)()"))
         }
         lines.append("}")
         return (lines + [""] + functions).joined(separator: "\n")

@@ -42,7 +42,8 @@ struct EmitCommand: ParsableCommand {
 
     @Option(
         name: .customLong("timing-jitter"),
-        help: "Milliseconds by which the driver's event times wander: reports each estimator's error envelope and the decisions that noise can change.")
+        help:
+            "Milliseconds by which the driver's event times wander: reports each estimator's error envelope and the decisions that noise can change.")
     var timingJitter: Double = 0
 
     @Option(name: .shortAndLong, help: "Folder to write one file per gesture into (a file with --suite).")
@@ -101,13 +102,17 @@ struct EmitCommand: ParsableCommand {
                 original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
             if timingJitter > 0 {
                 fidelity.apply(
-                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: timingJitter / 1000, frameRate: Double(fps)))
+                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: timingJitter / 1000, frameRate: Double(fps))
+                )
             }
             reports.append(fidelity.report(source: source))
             if !json { for line in fidelity.textLines { StandardError.line(line) } }
             let name = trace.metadata.id.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : trace.metadata.id
             if suite {
-                suiteCases.append(.init(plan: plan, name: name, expected: RegressionSuite.expected(trace, presets: presetList), screen: trace.metadata.screen, scale: pixels))
+                suiteCases.append(
+                    .init(
+                        plan: plan, name: name, expected: RegressionSuite.expected(trace, presets: presetList), screen: trace.metadata.screen,
+                        scale: pixels))
                 continue
             }
             let text = try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
