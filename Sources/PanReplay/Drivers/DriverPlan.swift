@@ -78,9 +78,11 @@ package struct DriverPlan: Sendable, Hashable {
         switch target {
         case .webdriverTouch, .webdriverMouse:
             // Whole CSS pixels, whole milliseconds from the down (each tick a whole number of ms).
+            // Chromium dispatches no pointer move that leaves the pointer where it was, so a
+            // finger at rest delivers nothing until it moves or lifts.
             let scheduled = path.liftedInPlace.quantized(position: 1, time: 0.001)
             self.scheduled = scheduled
-            self.delivered = scheduled
+            self.delivered = scheduled.withoutRepeatedMoves
         case .compose:
             // Float pixels (Offset holds two Floats), whole milliseconds.
             let scale = configuration.scale

@@ -10,6 +10,12 @@ extension Fidelity {
             var delivered: [Double]?
             var error: Double
             var envelope: Double?
+            var modelledError: Double?
+
+            enum CodingKeys: String, CodingKey {
+                case estimator, original, delivered, error, envelope
+                case modelledError = "modelled_error"
+            }
         }
 
         struct DecisionRow: Encodable, Sendable {
@@ -55,7 +61,7 @@ extension Fidelity {
             velocities: velocities.map {
                 .init(
                     estimator: $0.estimator.rawValue, original: pair($0.original), delivered: pair($0.delivered), error: Self.rounded($0.error),
-                    envelope: $0.envelope.map(Self.rounded))
+                    envelope: $0.envelope.map(Self.rounded), modelledError: $0.modelledError.map(Self.rounded))
             },
             decisions: decisions.map {
                 .init(

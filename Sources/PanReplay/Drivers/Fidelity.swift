@@ -20,6 +20,9 @@ package struct Fidelity: Sendable, Hashable {
         /// The largest error a delivery off by the envelope's timing noise gives, points/s
         /// (nil: no envelope computed).
         package var envelope: Double?
+        /// With measured deliveries: the error the driver's model already predicts, points/s
+        /// (what the driver cannot carry by design).
+        package var modelledError: Double?
         /// The original's speed, points/s.
         package var originalSpeed: Double {
             let a = original ?? .zero
@@ -104,6 +107,14 @@ package struct Fidelity: Sendable, Hashable {
     /// envelope calls fragile aside).
     package var keepsDecision: Bool {
         decisions.allSatisfy { !$0.isDriven || $0.isFragile || $0.isSame }
+    }
+
+    /// Records, beside a measured delivery's errors, the errors `model` (the modelled
+    /// delivery of the same gesture) predicts.
+    package mutating func compare(withModel model: Fidelity) {
+        for index in velocities.indices {
+            velocities[index].modelledError = model.error(of: velocities[index].estimator)
+        }
     }
 
     /// Marks the readings with `envelope`'s bounds and fragile decisions.

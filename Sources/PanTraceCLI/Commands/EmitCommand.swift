@@ -100,6 +100,9 @@ struct EmitCommand: ParsableCommand {
             }
             var fidelity = Fidelity(
                 original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
+            if source == "measured" {
+                fidelity.compare(withModel: Fidelity(original: trace, delivered: plan.delivered, target: to, presets: []))
+            }
             if timingJitter > 0 {
                 fidelity.apply(
                     Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: timingJitter / 1000, frameRate: Double(fps))
