@@ -22,7 +22,7 @@ extension Fidelity {
     /// envelope), read by every estimator and decided under every preset the recording drives
     /// (the others are not asserted, so not shaken).
     package static func envelope(
-        original: Trace, path: PointerPath, presets: [Preset], jitter: Double, trials: Int = 16, frameRate: Double = 60
+        original: Trace, path: PointerPath, presets: [Preset], jitter: Double, trials: Int = 24, frameRate: Double = 60
     ) -> Envelope {
         var generator = SeededGenerator(seed: 0x5EED)
         var worst: [ReleaseEstimator: Double] = [:]

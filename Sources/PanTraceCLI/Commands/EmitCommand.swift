@@ -43,8 +43,9 @@ struct EmitCommand: ParsableCommand {
     @Option(
         name: .customLong("timing-jitter"),
         help:
-            "Milliseconds by which the driver's event times wander: reports each estimator's error envelope and the decisions that noise can change.")
-    var timingJitter: Double = 0
+            "Milliseconds by which the driver's event times wander (once, or once per recording): each estimator's error envelope and the decisions that noise can change."
+    )
+    var timingJitter: [Double] = []
 
     @Option(name: .shortAndLong, help: "Folder to write one file per gesture into (a file with --suite).")
     var output: String?
@@ -67,7 +68,10 @@ struct EmitCommand: ParsableCommand {
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
-        guard timingJitter >= 0, timingJitter <= 50 else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
+        guard timingJitter.allSatisfy({ $0 >= 0 && $0 <= 50 }) else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
+        guard timingJitter.count <= 1 || timingJitter.count == files.count else {
+            throw ValidationError("give --timing-jitter once, or once per recording")
+        }
         guard tickOverhead >= 0, tickOverhead <= 50 else { throw ValidationError("--tick-overhead must be in 0…50 ms") }
         if let scale { guard scale > 0, scale.isFinite, scale <= 100 else { throw ValidationError("--scale must be in 0…100") } }
         if !delivered.isEmpty {
@@ -103,10 +107,10 @@ struct EmitCommand: ParsableCommand {
             if source == "measured" {
                 fidelity.compare(withModel: Fidelity(original: trace, delivered: plan.delivered, target: to, presets: []))
             }
-            if timingJitter > 0 {
+            let jitter = timingJitter.count == 1 ? timingJitter[0] : timingJitter.count > position ? timingJitter[position] : 0
+            if jitter > 0 {
                 fidelity.apply(
-                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: timingJitter / 1000, frameRate: Double(fps))
-                )
+                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: jitter / 1000, frameRate: Double(fps)))
             }
             reports.append(fidelity.report(source: source))
             if !json { for line in fidelity.textLines { StandardError.line(line) } }
