@@ -59,6 +59,69 @@ struct DriverPlanTests {
         }
     }
 
+    /// `evemu-device`, `evemu-play` and `evemu-record` (freedesktop evemu), each on `PATH`.
+    static let evemuTools: [String: String] = {
+        var found: [String: String] = [:]
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for tool in ["evemu-device", "evemu-play", "evemu-record"] {
+            if let hit = path.split(separator: ":").map({ "\($0)/\(tool)" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+                found[tool] = hit
+            }
+        }
+        return found
+    }()
+
+    static var canPlayIntoUinput: Bool {
+        FileManager.default.isWritableFile(atPath: "/dev/uinput") && evemuTools.count == 3
+    }
+
+    /// Where the machine allows it: the emitted file creates a uinput touchscreen
+    /// (`evemu-device`), `evemu-record` listens to it while `evemu-play` replays the events, and
+    /// the recording reads back through PanTrace's importer with the same positions.
+    @Test(
+        .enabled(
+            if: canPlayIntoUinput,
+            "no writable /dev/uinput or no evemu-device/evemu-play/evemu-record on PATH: evemu is not played into a virtual device"))
+    func evemuPlaysIntoAVirtualDeviceAndRecordsBack() throws {
+        let trace = Self.real[0]
+        let scale = trace.metadata.screen.scale
+        let plan = try DriverPlan(trace: trace, target: .evemu, configuration: .init(scale: scale))
+        let text = try DriverScript.render(plan, name: trace.metadata.id, screen: trace.metadata.screen, scale: scale)
+        try withTemporaryFolder("emit-uinput") { folder in
+            let file = folder + "/gesture.events"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let device = Process()
+            device.executableURL = URL(fileURLWithPath: Self.evemuTools["evemu-device"]!)
+            device.arguments = [file]
+            let announced = Pipe()
+            device.standardOutput = announced
+            try device.run()
+            defer { device.terminate() }
+            // evemu-device prints "NAME: /dev/input/eventN" once the device exists.
+            let line = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
+            let node = try #require(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
+            let recorded = folder + "/recorded.events"
+            FileManager.default.createFile(atPath: recorded, contents: nil)
+            let recorder = Process()
+            recorder.executableURL = URL(fileURLWithPath: Self.evemuTools["evemu-record"]!)
+            recorder.arguments = [node]
+            recorder.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: recorded))
+            try recorder.run()
+            let play = try SwiftSnippetTests.run(Self.evemuTools["evemu-play"]!, [node], input: Data(text.utf8))
+            recorder.terminate()
+            recorder.waitUntilExit()
+            try #require(play.status == 0, "\(play.output)")
+            var events: [PointerEvent] = []
+            let importer = PointerLogImporter(configuration: .init(format: .evemu, getevent: GeteventOptions(screen: trace.metadata.screen)))
+            _ = try importer.forEachEvent(inLogAt: recorded) { event in
+                events.append(event)
+                return true
+            }
+            let back = try PointerPath(events: events)
+            #expect(back.points.count == plan.delivered.points.count)
+        }
+    }
+
     /// The Actions: three sources in lockstep, whole pixels, the pauses adding up to the
     /// gesture's duration in whole milliseconds, the NULL key released in every tick.
     @Test(arguments: [DriverTarget.webdriverTouch, .webdriverMouse])
