@@ -101,7 +101,7 @@ struct DriverPlanTests {
             let line = String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
             let node = try #require(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
             let recorded = folder + "/recorded.events"
-            FileManager.default.createFile(atPath: recorded, contents: nil)
+            try #require(FileManager.default.createFile(atPath: recorded, contents: nil))
             let recorder = Process()
             recorder.executableURL = URL(fileURLWithPath: Self.evemuTools["evemu-record"]!)
             recorder.arguments = [node]
