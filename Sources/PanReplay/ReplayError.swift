@@ -22,6 +22,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidScreen(reason: String)
         case cannotEmit(reason: String)
         case cannotExport(reason: String)
+        case cannotDrive(target: String, reason: String)
+        case infeasibleTarget(reason: String)
     }
 
     private let code: Code
@@ -68,6 +70,10 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)cannot emit Swift: \(reason)"
         case .invalidScreen(let reason):
             return "\(prefix)cannot replay on this screen: \(reason)"
+        case .cannotDrive(let target, let reason):
+            return "\(prefix)cannot emit for \(target): \(reason)"
+        case .infeasibleTarget(let reason):
+            return "\(prefix)no gesture reads as that target: \(reason)"
         }
     }
 
@@ -94,6 +100,9 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static let noRelease = Self(.noRelease)
     static let neverBegan = Self(.neverBegan)
+
+    static func cannotDrive(_ target: String, _ reason: String) -> Self { Self(.cannotDrive(target: target, reason: reason)) }
+    static func infeasibleTarget(_ reason: String) -> Self { Self(.infeasibleTarget(reason: reason)) }
 
     static func emptyGrid(_ reason: String) -> Self { Self(.emptyGrid(reason: reason)) }
     static func zeroStep(_ key: String) -> Self { Self(.zeroStep(key: key)) }

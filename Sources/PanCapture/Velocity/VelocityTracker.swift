@@ -113,7 +113,7 @@ public struct VelocityTracker: Sendable {
 
     /// Flutter's `IOSScrollViewFlingVelocityTracker` estimate over the same samples; meant
     /// for a tracker with the ``VelocityStrategy/flutter`` strategy (no history filtering).
-    func iOSScrollFlingVelocity() -> PanVector {
+    package func iOSScrollFlingVelocity() -> PanVector {
         IOSScrollFlingEstimator.velocity(of: samples)
     }
 }

@@ -2,6 +2,8 @@ internal import ArgumentParser
 internal import PanCapture
 internal import PanTrace
 internal import Foundation
+internal import PanReplay
+internal import TransitionEngine
 
 /// `pantrace synth`: generate labelled gestures for tests and benchmarks.
 struct SynthCommand: ParsableCommand {
@@ -48,6 +50,20 @@ struct SynthCommand: ParsableCommand {
     @Option(help: "File format: pantrace, jsonl or csv.")
     var format: String = "pantrace"
 
+    @Option(
+        name: .customLong("target-velocity"),
+        help: "Inverse: the release velocity (pt/s, toward finish) the estimator must read; writes the shortest such gesture (docs/EMIT.md).")
+    var targetVelocity: Double?
+
+    @Option(name: .customLong("target-progress"), help: "Inverse: the progress at the release.")
+    var targetProgress: Double?
+
+    @Option(help: "Inverse: the estimator that must read the target: lsq2, impulse or flutter.")
+    var estimator: String = "lsq2"
+
+    @Option(help: "Inverse: the preset whose drag direction and progress mapping the target is in.")
+    var preset: String = "swipe-dismiss"
+
     /// Runs of this many gestures or more show a progress bar when standard error is a terminal.
     static let progressThreshold = 1000
 
@@ -59,9 +75,25 @@ struct SynthCommand: ParsableCommand {
         guard velocityNoise >= 0, velocityNoise.isFinite else { throw ValidationError("--velocity-noise must be a non-negative number") }
         try ScreenGeometry.validate(scale: scale)
         guard ["pantrace", "jsonl", "csv"].contains(format) else { throw ValidationError("--format must be pantrace, jsonl or csv, got \(format)") }
+        guard (targetVelocity == nil) == (targetProgress == nil) else {
+            throw ValidationError("--target-velocity and --target-progress go together")
+        }
+        guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
     }
 
     func run() throws {
+        if let targetVelocity, let targetProgress {
+            let target = InverseSynthesis.Target(
+                velocity: targetVelocity, progress: targetProgress, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2,
+                period: 1 / Double(rate))
+            let trace = try InverseSynthesis.gesture(
+                for: target, preset: Preset(named: preset), screen: screen.scaled(scale), id: "inverse-\(preset)-\(estimator)")
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            let file = "\(output)/\(trace.metadata.id).\(format)"
+            try TraceFiles.write(trace, to: file)
+            print("wrote \(file): \(trace.samples.count) samples, \(trace.samples.last!.time) s")
+            return
+        }
         var configuration = GestureSynthesizer.Configuration()
         configuration.kind = kind
         if !scenarios.isEmpty { configuration.scenarios = scenarios }

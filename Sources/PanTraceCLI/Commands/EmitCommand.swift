@@ -1,0 +1,181 @@
+internal import ArgumentParser
+internal import Foundation
+internal import PanCapture
+internal import PanReplay
+internal import PanTrace
+internal import TransitionEngine
+
+extension DriverTarget: ExpressibleByArgument {}
+
+/// `pantrace emit`: recorded gestures as a UI test driver's input, with a fidelity report.
+struct EmitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emit",
+        abstract: "Write recorded gestures for a UI test driver, and report what the driver keeps of each (docs/EMIT.md).",
+        discussion: """
+            Targets: \(DriverTarget.allCases.map(\.rawValue).joined(separator: ", ")). For one file the script goes to \
+            standard output and the fidelity report to standard error; with -o each gesture is written to \
+            OUT/STEM.EXT (the recording's file name, letters and digits kept). --json prints the reports as one JSON array instead. --delivered reads the events a \
+            driver really delivered (a t_ms,x,y,phase CSV log) and reports on them instead of the model. \
+            --suite writes one test file with one test per gesture, asserting the decision its label calls for.
+            """)
+
+    @Argument(help: "Recordings (.pantrace, .jsonl, .csv) or folders of them.")
+    var files: [String]
+
+    @Option(help: "The driver: \(DriverTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var to: DriverTarget
+
+    @Option(name: .customLong("preset"), help: "A preset to decide under (repeatable; default: every preset).")
+    var presets: [String] = []
+
+    @Option(help: "The estimator whose release velocity a straight swipe (xcuitest, maestro, adb) aims at: lsq2, impulse or flutter.")
+    var estimator: String = "lsq2"
+
+    @Option(help: "Pixels per point of the driver's coordinates (default: the recording's screen scale; 1 for WebDriver's CSS pixels).")
+    var scale: Double?
+
+    @Option(
+        name: .customLong("tick-overhead"),
+        help: "WebDriver: milliseconds each tick costs the driver beyond its pause, taken off the pauses (measure it: docs/EMIT.md).")
+    var tickOverhead: Double = 0
+
+    @Option(
+        name: .customLong("timing-jitter"),
+        help:
+            "Milliseconds by which the driver's event times wander (once, or once per recording): each estimator's error envelope and the decisions that noise can change."
+    )
+    var timingJitter: [Double] = []
+
+    @Option(name: .shortAndLong, help: "Folder to write one file per gesture into (a file with --suite).")
+    var output: String?
+
+    @Flag(help: "Print the fidelity reports as a JSON array on standard output.")
+    var json = false
+
+    @Option(
+        help: "A t_ms,x,y,phase CSV log of the events the driver really delivered; repeat it once per recording, in the same order.")
+    var delivered: [String] = []
+
+    @Flag(help: "Write one regression test file (xcuitest, compose, webdriver-touch, webdriver-mouse) for all the gestures.")
+    var suite = false
+
+    @Option(help: "Display frame rate of the replays: 60, 120 or 240.")
+    var fps: Int = 60
+
+    @OptionGroup var read: ReadOptions
+
+    func validate() throws {
+        guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
+        guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
+        guard timingJitter.allSatisfy({ $0 >= 0 && $0 <= 50 }) else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
+        guard timingJitter.count <= 1 || timingJitter.count == files.count else {
+            throw ValidationError("give --timing-jitter once, or once per recording")
+        }
+        guard tickOverhead >= 0, tickOverhead <= 50 else { throw ValidationError("--tick-overhead must be in 0…50 ms") }
+        if let scale { guard scale > 0, scale.isFinite, scale <= 100 else { throw ValidationError("--scale must be in 0…100") } }
+        if !delivered.isEmpty {
+            guard files.count == delivered.count else { throw ValidationError("give one --delivered log per recording, in the same order") }
+        }
+        if suite { guard RegressionSuite.supports(to) else { throw ValidationError("--suite writes xcuitest, compose or webdriver tests") } }
+    }
+
+    func run() throws {
+        let presetList = try (presets.isEmpty ? PresetCatalog.names : presets).map { try Preset(named: $0) }
+        let paths = try Self.expand(files)
+        var reports: [Fidelity.Report] = []
+        var suiteCases: [RegressionSuite.Case] = []
+        if !delivered.isEmpty, paths.count != delivered.count {
+            throw CLIFailure("give one --delivered log per recording, not a folder")
+        }
+        for (position, path) in paths.enumerated() {
+            let contents = try TraceFiles.read(path, reader: read.reader)
+            for warning in contents.warnings { StandardError.line("warning: \(warning)") }
+            let trace = contents.trace
+            let pixels = scale ?? (to == .webdriverTouch || to == .webdriverMouse ? 1 : trace.metadata.screen.scale)
+            var planning = DriverPlan.Configuration(scale: pixels, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2)
+            planning.tickOverhead = tickOverhead / 1000
+            let plan = try DriverPlan(trace: trace, target: to, configuration: planning)
+            var deliveredPath = plan.delivered
+            var source = "modelled"
+            if !delivered.isEmpty {
+                deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered[position]))
+                source = "measured"
+            }
+            var fidelity = Fidelity(
+                original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
+            if source == "measured" {
+                fidelity.compare(withModel: Fidelity(original: trace, delivered: plan.delivered, target: to, presets: []))
+            }
+            let jitter = timingJitter.count == 1 ? timingJitter[0] : timingJitter.count > position ? timingJitter[position] : 0
+            if jitter > 0 {
+                fidelity.apply(
+                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: jitter / 1000, frameRate: Double(fps)))
+            }
+            reports.append(fidelity.report(source: source))
+            if !json { for line in fidelity.textLines { StandardError.line(line) } }
+            let name = trace.metadata.id.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : trace.metadata.id
+            if suite {
+                suiteCases.append(
+                    .init(
+                        plan: plan, name: name, expected: RegressionSuite.expected(trace, presets: presetList), screen: trace.metadata.screen,
+                        scale: pixels))
+                continue
+            }
+            let text = try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
+            if let output {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+                let file = "\(output)/\(SourceText.identifier(stem, prefix: "")).\(to.fileExtension)"
+                guard !FileManager.default.fileExists(atPath: file) else { throw CLIFailure("\(file) exists; pantrace never overwrites") }
+                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            } else if !json {
+                guard paths.count == 1 else { throw CLIFailure("\(paths.count) recordings: give -o FOLDER to write one file each") }
+                print(text, terminator: "")
+            }
+        }
+        if suite {
+            let text = try RegressionSuite.render(suiteCases, target: to)
+            if let output {
+                guard !FileManager.default.fileExists(atPath: output) else { throw CLIFailure("\(output) exists; pantrace never overwrites") }
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+            } else if !json {
+                print(text, terminator: "")
+            }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(reports) + Data([0x0A]))
+        }
+    }
+
+    /// The recordings named: files as given, folders' `.pantrace`, `.jsonl` and `.csv` files
+    /// (recursively, in name order).
+    static func expand(_ files: [String]) throws -> [String] {
+        var paths: [String] = []
+        for file in files {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { throw CLIFailure("\(file): no such file") }
+            guard isDirectory.boolValue else {
+                paths.append(file)
+                continue
+            }
+            let found = (FileManager.default.subpaths(atPath: file) ?? [])
+                .filter { $0.hasSuffix(".pantrace") || $0.hasSuffix(".jsonl") || $0.hasSuffix(".csv") }.sorted()
+            guard !found.isEmpty else { throw CLIFailure("\(file): no recordings (.pantrace, .jsonl, .csv) in the folder") }
+            paths += found.map { "\(file)/\($0)" }
+        }
+        return paths
+    }
+
+    /// Every event of a CSV pointer log.
+    static func events(inLogAt path: String) throws -> [PointerEvent] {
+        var events: [PointerEvent] = []
+        _ = try PointerLogImporter(configuration: .init(format: .csv)).forEachEvent(inLogAt: path) { event in
+            events.append(event)
+            return true
+        }
+        return events
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PanTraceCLI
+
+/// `pantrace emit --to TARGET` and `synth --target-velocity` through the built binary.
+struct DriverEmitCommandTests {
+    static let fling = EmitCommandTests.recordings + "/real/android-sailfish-SailfishFlingDownFast2-1.pantrace"
+
+    @Test(arguments: ["webdriver-touch", "webdriver-mouse", "compose", "xcuitest", "maestro", "adb", "evemu"])
+    func everyTargetWritesItsScriptAndReportsOnStandardError(target: String) throws {
+        let result = try BinaryTests.run(["emit", Self.fling, "--to", target, "--preset", "swipe-dismiss"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+        #expect(result.stderr.contains("→ \(target):") && result.stderr.contains("release velocity"))
+        #expect(result.stderr.contains("decisions: 3 of 3"))
+    }
+
+    @Test func theJSONReportHasEveryEstimatorAndPreset() throws {
+        let result = try BinaryTests.run(["emit", Self.fling, "--to", "adb", "--json"])
+        #expect(result.status == 0)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        let report = try #require(reports.first)
+        let velocities = try #require(report["velocities"] as? [[String: Any]])
+        #expect(velocities.compactMap { $0["estimator"] as? String } == ["lsq2", "impulse", "flutter", "ios-fling"])
+        #expect((report["decisions"] as? [Any])?.count == 11 * 3)
+        #expect(report["carries_path"] as? Bool == false)
+    }
+
+    @Test func aFolderNeedsAnOutputFolderAndNeverOverwrites() throws {
+        let many = try BinaryTests.run(["emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--preset", "swipe-dismiss"])
+        #expect(many.status == 1 && many.stderr.contains("give -o FOLDER"))
+        try withTemporaryFolder("emit-cli") { folder in
+            let written = try BinaryTests.run([
+                "emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--preset", "swipe-dismiss", "-o", folder
+            ])
+            #expect(written.status == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".events") }.count == 32)
+            let again = try BinaryTests.run(["emit", Self.fling, "--to", "evemu", "-o", folder])
+            #expect(again.status == 1 && again.stderr.contains("pantrace never overwrites"))
+        }
+    }
+
+    @Test func theSuiteHasOneTestPerGesture() throws {
+        let result = try BinaryTests.run([
+            "emit", EmitCommandTests.recordings + "/real", "--to", "webdriver-touch", "--suite", "--preset", "swipe-dismiss"
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.components(separatedBy: "\ndef test_").count - 1 == 32)
+    }
+
+    @Test func theInverseWritesAGestureOrSaysWhyNot() throws {
+        try withTemporaryFolder("emit-inverse") { folder in
+            let made = try BinaryTests.run(["synth", "-o", folder, "--target-velocity", "900", "--target-progress", "0.4", "--estimator", "flutter"])
+            #expect(made.status == 0 && made.stdout.contains("inverse-swipe-dismiss-flutter.pantrace"))
+            let refused = try BinaryTests.run(["synth", "-o", folder, "--target-velocity", "9000", "--target-progress", "0.05", "--rate", "60"])
+            #expect(refused.status == 1 && refused.stderr.hasPrefix("error: no gesture reads as that target: "))
+        }
+    }
+
+    @Test(arguments: [
+        ["emit", "f", "--to", "maestro", "--suite"],
+        ["emit", "f", "--to", "kotlin"],
+        ["emit", "f", "g", "--to", "adb", "--delivered", "log.csv"],
+        ["emit", "f", "--to", "adb", "--estimator", "ios"],
+        ["synth", "-o", "x", "--target-velocity", "100"]
+    ])
+    func argumentErrorsAreRejected(arguments: [String]) {
+        #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(arguments) }
+    }
+}
