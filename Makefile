@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build lint test test-bridge test-web test-browser serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
+.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
 
 all: build
 
@@ -53,6 +53,12 @@ test-web:
 test-browser: build
 	@scripts/browser-deps.sh
 	.venv/bin/python -m pytest Tests/browser -q -p no:cacheprovider
+
+# The Chromium loop of `pantrace emit` on every bundled and shared real recording (about 12
+# minutes more than `make test`, which performs the bundled ones).
+test-emit: build
+	@scripts/browser-deps.sh
+	PANTRACE_EMIT_ALL=1 .venv/bin/python -m pytest Tests/browser/test_emit_webdriver.py -q -s -p no:cacheprovider
 
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup
