@@ -12,21 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from conftest import BINARY, start
-
-
-def messages(ws, until, limit=5000, timeout=10):
-    got = []
-    deadline = time.monotonic() + timeout
-    while len(got) < limit:
-        m = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        got.append(m)
-        if until(m):
-            return got
-    raise AssertionError(f"condition not met in {len(got)} messages")
-
-
-def first(ws, kind, timeout=10):
-    return messages(ws, lambda m: m["type"] == kind, timeout=timeout)[-1]
+from test_live import first, messages
 
 
 def hello(ws):

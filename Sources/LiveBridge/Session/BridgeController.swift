@@ -465,11 +465,7 @@ struct BridgeController {
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
-        do {
-            _ = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
-        } catch {
-            throw BridgeFailure(.invalid, "\(error)")
-        }
+        _ = try Player.parameters(of: request)
         if !clients[id]!.canControl {
             let cost = estimatedFrames(of: request.recording)
             if let wait = watcherWork.take(cost, now: now) {
@@ -521,21 +517,14 @@ struct BridgeController {
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
-        let parameters: ReplayParameters
-        do {
-            parameters = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
-        } catch {
-            throw BridgeFailure(.invalid, "\(error)")
-        }
+        let parameters = try Player.parameters(of: request)
         let trace: Trace
         do {
             trace = try library.trace(request.recording)
         } catch {
             throw BridgeFailure(.notFound, "\(error)")
         }
-        return try Player(
-            load: nextLoadNumber(), recording: request.recording, trace: trace, parameters: request.parameters,
-            configuration: Replayer.Configuration(parameters: parameters, frameRate: configuration.frameRate))
+        return try Player(load: nextLoadNumber(), request: request, parameters: parameters, trace: trace, frameRate: configuration.frameRate)
     }
 }
 

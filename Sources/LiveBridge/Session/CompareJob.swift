@@ -15,12 +15,7 @@ struct CompareJob: Sendable {
     /// The `series` message with role `compare`, encoded as the runtime encodes every message.
     func run() -> Result<[UInt8], BridgeFailure> {
         do {
-            let parameters: ReplayParameters
-            do {
-                parameters = try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
-            } catch {
-                throw BridgeFailure(.invalid, "\(error)")
-            }
+            let parameters = try Player.parameters(of: request)
             let trace: Trace
             do {
                 trace = try TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
@@ -28,9 +23,7 @@ struct CompareJob: Sendable {
             } catch {
                 throw BridgeFailure(.notFound, "\(error)")
             }
-            let player = try Player(
-                load: 0, recording: request.recording, trace: trace, parameters: request.parameters,
-                configuration: Replayer.Configuration(parameters: parameters, frameRate: frameRate))
+            let player = try Player(load: 0, request: request, parameters: parameters, trace: trace, frameRate: frameRate)
             var message = player.seriesMessage
             message.role = "compare"
             let encoder = JSONEncoder()

@@ -122,3 +122,21 @@ struct Player {
         if replayer.frameIndex != index { replayer.seek(toFrame: index) }
     }
 }
+
+extension Player {
+    /// The preset and parameters `request` names, or the wire's `invalid` error saying why not.
+    static func parameters(of request: LoadRequest) throws(BridgeFailure) -> ReplayParameters {
+        do {
+            return try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
+        } catch {
+            throw BridgeFailure(.invalid, "\(error)")
+        }
+    }
+
+    /// A player of `request` over `trace` with its resolved `parameters`.
+    init(load: Int, request: LoadRequest, parameters: ReplayParameters, trace: Trace, frameRate: Double) throws {
+        try self.init(
+            load: load, recording: request.recording, trace: trace, parameters: request.parameters,
+            configuration: Replayer.Configuration(parameters: parameters, frameRate: frameRate))
+    }
+}
