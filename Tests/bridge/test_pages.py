@@ -199,8 +199,7 @@ def test_hello_stays_bounded_whatever_the_library_holds(tmp_path, library_templa
         subprocess.run([str(BINARY), "convert", str(source), str(jsonl)], check=True, capture_output=True)
         lines = jsonl.read_text().splitlines()
         header = json.loads(lines[0])
-        header.setdefault("tags", [])
-        header["tags"] = [f"tag-{i}-" + "t" * 2000 for i in range(200)]
+        header["metadata"]["tags"] = [f"tag-{i}-" + "t" * 2000 for i in range(200)]
         lines[0] = json.dumps(header)
         source.unlink()
         for i in range(300):
