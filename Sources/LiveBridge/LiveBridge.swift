@@ -231,6 +231,8 @@ package final class LiveBridge: Sendable {
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         // Encoded messages shared between clients (a join's hello and series), by share key.
         var shared: [String: OutboundMessage] = [:]
+        // The `frame` objects of replays' frames, written once for every page shown them.
+        var frameBodies: [FrameBody: [UInt8]] = [:]
         // The hello of pages joining a quiet scene, by share key (``HelloTemplate``).
         var helloTemplate: (key: String, template: HelloTemplate)?
         var pacer = FramePacer()
@@ -272,7 +274,7 @@ package final class LiveBridge: Sendable {
                     deliveries += delivery(cached, to: outgoing.target)
                     continue
                 }
-                guard let message = encode(outgoing, with: encoder) else { continue }
+                guard let message = encode(outgoing, with: encoder, frameBodies: &frameBodies) else { continue }
                 if let key = outgoing.shareKey {
                     if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
                     shared[key] = message
@@ -317,12 +319,24 @@ package final class LiveBridge: Sendable {
         }
     }
 
-    private func encode(_ outgoing: Outgoing, with encoder: JSONEncoder) -> OutboundMessage? {
+    private func encode(
+        _ outgoing: Outgoing, with encoder: JSONEncoder, frameBodies: inout [FrameBody: [UInt8]]
+    ) -> OutboundMessage? {
         var message = outgoing.message
         if case .encoded(_, let bytes) = message { return OutboundMessage(bytes) }
         if case .frame(var frame) = message {
             frame.emittedMicroseconds = Int64(Date().timeIntervalSince1970 * 1e6)
-            // The hot path: the same bytes as the encoder below, without Codable.
+            // The hot path: the same bytes as the encoder below, without Codable, and the
+            // `frame` object of a replay's frame written once for every page shown it.
+            if let body = frame.body {
+                if let written = frameBodies[body] {
+                    if let bytes = frame.sortedKeysJSON(body: written) { return OutboundMessage(bytes) }
+                } else if let written = FrameMessage.bodyJSON(frame.frame) {
+                    if frameBodies.count >= BridgeController.frameCacheLimit { frameBodies.removeAll(keepingCapacity: true) }
+                    frameBodies[body] = written
+                    if let bytes = frame.sortedKeysJSON(body: written) { return OutboundMessage(bytes) }
+                }
+            }
             if let bytes = frame.sortedKeysJSON() { return OutboundMessage(bytes) }
             message = .frame(frame)
         }

@@ -73,6 +73,26 @@ struct PageViewTests {
         #expect(numbers == Array(1...UInt64(numbers.count)), "\(numbers)")
     }
 
+    /// Pages on the same replay share each frame's making and encoding: the same body key, the
+    /// same frame, and the bytes written around a shared body are the bytes of the whole.
+    @Test func pagesShownTheSameFrameOfTheSameReplayShareIt() throws {
+        var controller = try Base.controller()
+        let a = controller.handle(.opened(1, canControl: false), now: 0)
+        let b = controller.handle(.opened(2, canControl: false), now: 0)
+        func frame(_ out: [Outgoing]) -> FrameMessage? {
+            out.lazy.compactMap { if case .frame(let f) = $0.message { f } else { nil } }.first
+        }
+        let one = try #require(frame(a))
+        let two = try #require(frame(b))
+        #expect(one.body != nil && one.body == two.body)
+        #expect(FrameMessage.bodyJSON(one.frame) == FrameMessage.bodyJSON(two.frame))
+        var stamped = two
+        stamped.emittedMicroseconds = 1_763_700_000_000_000
+        let body = try #require(FrameMessage.bodyJSON(stamped.frame))
+        #expect(stamped.sortedKeysJSON(body: body) == stamped.sortedKeysJSON())
+        #expect(controller.frameCache.count == 1, "made once for both pages")
+    }
+
     @Test func aNewPageOpensOnTheFirstViewWhateverAnotherPageShows() throws {
         var controller = try Base.controller()
         _ = controller.handle(.opened(1, canControl: true), now: 0)

@@ -72,7 +72,7 @@ extension BridgeController {
     /// The `playback` and the frame at the playhead of page `id`'s view, to its audience.
     mutating func playbackAndFrame(of id: ConnectionID) -> [Outgoing] {
         guard var view = clients[id]?.view else { return [] }
-        let frame = frameMessage(view.frame(), of: &view)
+        let frame = frameMessage(of: &view)
         clients[id]?.view = view
         let to = audience(of: id)
         return [
@@ -88,6 +88,26 @@ extension BridgeController {
         return FrameMessage(seq: player.sequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
     }
 
+    /// The message of frame `index` of `view` (at its playhead when nil). Pages showing the same
+    /// frame of the same replay (pages on the first view, a leader and its followers) share one
+    /// computation of it and one encoding (``FrameBody``): a page costs the writing of its
+    /// frames, not their making.
+    mutating func frameMessage(at index: Int? = nil, of view: inout Player) -> FrameMessage {
+        let index = index ?? view.currentIndex
+        let body = FrameBody(load: view.load, index: index)
+        let frame: FrameState
+        if let cached = frameCache[body] {
+            frame = cached
+        } else {
+            frame = view.frame(at: index)
+            if frameCache.count >= Self.frameCacheLimit { frameCache.removeAll(keepingCapacity: true) }
+            frameCache[body] = frame
+        }
+        var message = frameMessage(frame, of: &view)
+        message.body = body
+        return message
+    }
+
     // MARK: Time
 
     /// Benchmark only (`pantrace serve --bench-frame-rate`): one frame per call for every
@@ -98,8 +118,7 @@ extension BridgeController {
         var out: [Outgoing] = []
         for id in clients.keys.sorted() where isTicking(id) {
             guard var view = clients[id]!.view, let index = view.advanceOneFrame() else { continue }
-            let frame = view.frame(at: index)
-            let message = frameMessage(frame, of: &view)
+            let message = frameMessage(at: index, of: &view)
             clients[id]!.view = view
             out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(message)))
         }
@@ -116,8 +135,7 @@ extension BridgeController {
             let passed = view.advance(by: now - last)
             let to = audience(of: id)
             for index in passed {
-                let frame = view.frame(at: index)
-                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(frame, of: &view))))
+                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(at: index, of: &view))))
             }
             if !view.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.state))) }
             clients[id]!.view = view

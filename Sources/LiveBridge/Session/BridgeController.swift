@@ -91,6 +91,10 @@ struct BridgeController {
     private var pendingCompares: [CompareJob] = []
     private var compareCacheOrder: [String] = []
     static let compareCacheLimit = 16
+    /// Frames already made, by replay and index, shared by the pages shown them; at most this
+    /// many are kept (about 2 MiB), then the cache starts again.
+    var frameCache: [FrameBody: FrameState] = [:]
+    static let frameCacheLimit = 4096
     static let captureStatusInterval = 0.1
     /// The shortest time between two answered `compare`s (or `library` pages) of one client.
     static let compareInterval = 0.2
@@ -220,7 +224,7 @@ struct BridgeController {
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: shared)]
             if var view = firstView {
                 out.append(Outgoing(target: .client(id), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
-                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(view.frame(), of: &view))))
+                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(of: &view))))
                 clients[id]?.view = view
             }
             if !ticking { lastTick = now }

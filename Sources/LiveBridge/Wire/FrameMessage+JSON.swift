@@ -12,11 +12,25 @@ extension FrameMessage {
     /// - Returns: nil when a number is not finite (JSON has no NaN or infinity): the caller
     ///   falls back to `JSONEncoder`, which reports it the same way as for any other message.
     func sortedKeysJSON() -> [UInt8]? {
+        guard let body = Self.bodyJSON(frame) else { return nil }
+        return sortedKeysJSON(body: body)
+    }
+
+    /// The `frame` object alone, to be shared by every message of that frame; nil when a number
+    /// is not finite.
+    static func bodyJSON(_ frame: FrameState) -> [UInt8]? {
         var out = JSONWriter(capacity: 1024)
+        out.write(frame)
+        return out.isValid ? out.bytes : nil
+    }
+
+    /// The message around a `frame` object already written (``bodyJSON(_:)``).
+    func sortedKeysJSON(body: [UInt8]) -> [UInt8]? {
+        var out = JSONWriter(capacity: body.count + 160)
         out.raw("{\"emitted_us\":")
         out.integer(emittedMicroseconds)
         out.raw(",\"frame\":")
-        out.write(frame)
+        out.append(body)
         out.raw(",\"load\":")
         out.integer(load)
         out.raw(",\"recording\":")

@@ -25,6 +25,11 @@ struct JSONWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends JSON this module wrote before (a shared `frame` object).
+    mutating func append(_ json: [UInt8]) {
+        bytes.append(contentsOf: json)
+    }
+
     mutating func bool(_ value: Bool) {
         value ? raw("true") : raw("false")
     }

@@ -172,11 +172,21 @@ package struct FrameMessage: Codable, Sendable {
     package var emittedMicroseconds: Int64
     package var recording: String
     package var frame: FrameState
+    /// Not sent: which frame of which replay this is (its load and index), so every page shown
+    /// that frame shares one encoding of it (`FrameMessage.sortedKeysJSON(body:)`).
+    var body: FrameBody?
 
     private enum CodingKeys: String, CodingKey {
         case seq, load, recording, frame
         case emittedMicroseconds = "emitted_us"
     }
+}
+
+/// A frame of one replay: the same `frame` object wherever it is sent, since a load number is
+/// one replay (a recording under one setting at one frame rate).
+struct FrameBody: Hashable, Sendable {
+    var load: Int
+    var index: Int
 }
 
 /// `series`: a whole replay, so a viewer draws its timeline and filmstrip at once, whatever
