@@ -472,7 +472,12 @@ export function showReadoutText(el, { cursor, range, axis, pinned }, clear) {
   el.dataset.signature = signature;
   // The range first, with its "clear": the crosshair's row below it comes and goes with the
   // mouse, and must not move the button the mouse is going to.
-  const clearButton = () => h("button", { type: "button", class: "link readout-clear", text: "clear", title: "clear the readout (Esc)", onclick: clear });
+  // A finger's lift clears too: after a measuring drag on the chart, Chromium's touch emulation
+  // was seen to dispatch the tap's pointer and touch events to the button but no click.
+  const clearButton = () => h("button", {
+    type: "button", class: "link readout-clear", text: "clear", title: "clear the readout (Esc)", onclick: clear,
+    onpointerup: (e) => { if (e.pointerType === "touch") clear(); },
+  });
   const rows = [];
   if (range) rows.push(readoutRow("range", "measure", rangeRows(range, axis), [clearButton()]));
   if (cursor) rows.push(readoutRow("cursor", "at", valueRows(cursor).filter((r) => r.key !== "translation"), range || !pinned ? [] : [clearButton()]));
