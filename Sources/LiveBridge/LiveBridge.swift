@@ -195,6 +195,7 @@ package final class LiveBridge: Sendable {
             ready.signal()
             runController(&controller)
             controller.finaliseRecording()
+            controller.finaliseSources()
             controllerFinished.signal()
         }
         controllerThread.name = "pantrace.controller"

@@ -28,7 +28,7 @@ extension WebSocketServer {
             }
             if case .sendFrame(let id, let message) = deliveries[start] {
                 start += 1
-                guard let connection = connectionsByID[id], connection.isWelcomed else { continue }
+                guard let connection = connectionsByID[id], connection.isWelcomed, !connection.isSource else { continue }
                 connection.outbox.enqueueFrame(message, now: time)
                 touched.append(connection)
                 continue
@@ -38,7 +38,7 @@ extension WebSocketServer {
             var end = start + 1
             while end < deliveries.endIndex, !deliveries[end].isForOneClient { end += 1 }
             let run = deliveries[start..<end]
-            for connection in connections.values where connection.isWelcomed {
+            for connection in connections.values where connection.isWelcomed && !connection.isSource {
                 for delivery in run {
                     switch delivery {
                     case .frame(let message): connection.outbox.enqueueFrame(message, now: time)
@@ -106,18 +106,22 @@ extension WebSocketServer {
     /// never hears of it.
     func refuseVersion(_ version: Int?, of connection: Connection) {
         let asked = version.map { "version \($0)" } ?? "no version (a version 1 viewer)"
-        let error = ErrorMessage(
-            code: .version,
-            message:
-                "this server speaks protocol version \(wireProtocolVersion) and the viewer asked for \(asked): reload the page to get the matching viewer"
+        refuse(
+            connection, code: .version,
+            "this server speaks protocol version \(wireProtocolVersion) and the viewer asked for \(asked): reload the page to get the matching viewer"
         )
+    }
+
+    /// Sends `connection` one `error` and closes it with 1008 once that is written.
+    func refuse(_ connection: Connection, code: ErrorCode, _ message: String) {
+        let error = ErrorMessage(code: code, message: message)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes: Data
         do {
             bytes = try encoder.encode(ServerMessage.error(error))
         } catch {
-            configuration.log("could not encode a version error: \(error)")
+            configuration.log("could not encode a refusal: \(error)")
             connection.closing = LWS_CLOSE_STATUS_POLICY_VIOLATION
             lws_callback_on_writable(connection.wsi)
             return

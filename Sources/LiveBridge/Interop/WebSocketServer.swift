@@ -118,6 +118,8 @@ final class WebSocketServer: @unchecked Sendable {
         /// Close with this code once everything queued is written (a viewer of another
         /// protocol version gets its `error` first).
         var closesWhenFlushed: lws_close_status?
+        /// A live source (`role=source`): broadcasts and frames for pages pass it by.
+        var isSource = false
 
         init(id: ConnectionID, wsi: OpaquePointer) {
             self.id = id
@@ -128,7 +130,7 @@ final class WebSocketServer: @unchecked Sendable {
     var connectionsByID: [ConnectionID: Connection] = [:]
     /// Upgrades accepted but not yet established: whether each may control, and the protocol
     /// version its URL asked for (`v=`), nil when none.
-    private var admitted: [OpaquePointer: (canControl: Bool, version: Int?)] = [:]
+    private var admitted: [OpaquePointer: (canControl: Bool, version: Int?, isSource: Bool)] = [:]
     /// Bytes lws reads per receive, and the most it sends per `send()` (plus `LWS_PRE + 4`):
     /// `lws_issue_raw` caps a send at the protocol's `rx_buffer_size` (`lib/core-net/output.c`).
     private static let rxBufferSize = 16 * 1024
@@ -351,12 +353,24 @@ final class WebSocketServer: @unchecked Sendable {
             nextID += ConnectionID(configuration.shardCount)
             connections[wsi] = connection
             connectionsByID[connection.id] = connection
-            let admission = admitted.removeValue(forKey: wsi) ?? (canControl: false, version: nil)
+            let admission = admitted.removeValue(forKey: wsi) ?? (canControl: false, version: nil, isSource: false)
             if !configuration.isEchoing, admission.version != wireProtocolVersion {
                 refuseVersion(admission.version, of: connection)
                 return 0
             }
-            if !configuration.isEchoing { inbox.push(.opened(connection.id, canControl: admission.canControl)) }
+            if !configuration.isEchoing, admission.isSource {
+                // A live source records into the library: without the token it is refused.
+                guard admission.canControl else {
+                    refuse(
+                        connection, code: .forbidden,
+                        "a live source needs the token: connect with the ?token= that pantrace serve printed")
+                    return 0
+                }
+                connection.isSource = true
+                inbox.push(.sourceOpened(connection.id))
+            } else if !configuration.isEchoing {
+                inbox.push(.opened(connection.id, canControl: admission.canControl))
+            }
             if isShuttingDown {
                 connection.closing = LWS_CLOSE_STATUS_GOINGAWAY
                 lws_callback_on_writable(wsi)
@@ -393,6 +407,7 @@ final class WebSocketServer: @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 256)
         let token = lws_get_urlarg_by_name(wsi, "token=", &buffer, Int32(buffer.count)).map { String(cString: $0) }
         let version = lws_get_urlarg_by_name(wsi, "v=", &buffer, Int32(buffer.count)).flatMap { Int(String(cString: $0)) }
+        let role = lws_get_urlarg_by_name(wsi, "role=", &buffer, Int32(buffer.count)).map { String(cString: $0) }
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         // Host and Origin first: a page of another site (or a name rebound to this address)
         // is refused before anything it sent can reach the log.
@@ -414,7 +429,7 @@ final class WebSocketServer: @unchecked Sendable {
                 return 1
             }
             guard !isShuttingDown else { break }
-            admitted[wsi] = (canControl, version)
+            admitted[wsi] = (canControl, version, role == "source")
             return 0
         case .reject(let status):
             _ = lws_return_http_status(wsi, UInt32(status), nil)

@@ -53,6 +53,8 @@ struct BridgeController {
         var lastLibraryPage = -Double.infinity
         /// The page said it is hidden (a background tab): its view waits, and is sent no frames.
         var isHidden = false
+        /// The live source this page watches (``DeviceSource/number``), if it chose one.
+        var watching: Int?
     }
 
     let configuration: Configuration
@@ -80,6 +82,11 @@ struct BridgeController {
     var padHolder: ConnectionID?
     /// The gesture being captured, read through each page's own settings.
     var livePreview: LivePreview?
+    /// Live sources (devices) by session, and the sources' connections (nil until the
+    /// connection has named its session with `source`).
+    var sources: [String: DeviceSource] = [:]
+    var sourceConnections: [ConnectionID: String?] = [:]
+    var nextSource = 1
     /// When a capturing recording's status was last sent.
     var lastCaptureStatus = -Double.infinity
     /// Replay work for pages without control.
@@ -115,7 +122,7 @@ struct BridgeController {
     }
 
     /// Lines for the server's log that the runtime has not taken yet (``takeLog()``).
-    private var pendingLog: [String] = []
+    var pendingLog: [String] = []
 
     /// The log lines gathered since the last call, oldest first.
     mutating func takeLog() -> [String] {
@@ -188,7 +195,8 @@ struct BridgeController {
         return Snapshot(
             library: Array(library.recordings.prefix(Self.helloLibraryLimit)), libraryTotal: library.recordings.count,
             presets: PresetCatalog.entries, playback: view?.state, summary: view?.summary,
-            recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages)
+            recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages,
+            sources: sources.isEmpty ? nil : sourcesMessage.sources)
     }
 
     /// The pages with control, which others may follow.
@@ -230,7 +238,12 @@ struct BridgeController {
             if !ticking { lastTick = now }
             if canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
             return out
+        case .sourceOpened(let id):
+            // Nothing is sent until the source names itself (docs/PROTOCOL.md §4).
+            sourceConnections[id] = .some(nil)
+            return []
         case .closed(let id):
+            if sourceConnections[id] != nil { return sourceClosed(id, now: now) }
             guard let client = clients.removeValue(forKey: id) else { return [] }
             var out: [Outgoing] = []
             if let leader = client.leader { followers[leader]?.remove(id) }
@@ -283,6 +296,7 @@ struct BridgeController {
     }
 
     private mutating func receive(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
+        if sourceConnections[id] != nil { return receiveFromSource(bytes, from: id, now: now) }
         guard let client = clients[id] else { return [] }
         let message: ClientMessage
         do {
@@ -361,6 +375,14 @@ struct BridgeController {
             return try discard(from: id, now: now)
         case .tune(let request):
             return try tune(request, from: id)
+        case .watch(let source):
+            return try watch(source: source, from: id)
+        case .keep(let request):
+            return try keep(request, from: id)
+        case .drop(let files):
+            return try dropUnsaved(files, from: id)
+        case .source, .samples:
+            throw BridgeFailure(.badMessage, "\(message.type) comes from a live source: connect with role=source (docs/PROTOCOL.md §4)")
         }
     }
 

@@ -8,6 +8,9 @@ typealias ConnectionID = UInt64
 enum BridgeInput: Sendable {
     /// A WebSocket client connected; `canControl` when it presented the token.
     case opened(ConnectionID, canControl: Bool)
+    /// A live source connected (`role=source`, with the token; docs/PROTOCOL.md §4). It is not
+    /// a page: it gets no `hello`, no frames and no broadcasts.
+    case sourceOpened(ConnectionID)
     /// A whole text message arrived.
     case message(ConnectionID, [UInt8])
     /// A client went away.

@@ -40,6 +40,16 @@ package enum ClientMessage: Sendable, Equatable {
     /// The page is shown or hidden (a background tab): a hidden page's view is sent no frames
     /// and its playhead waits, so it costs the server nothing.
     case visible(Bool)
+    /// A live source names itself (its first message; docs/PROTOCOL.md §4).
+    case source(SourceAnnounce)
+    /// A live source's pan samples.
+    case samples(SampleBatch)
+    /// Watch a live source's gestures through this page's own setting (nil: stop).
+    case watch(source: Int?)
+    /// Label and save unsaved device gestures.
+    case keep(KeepRequest)
+    /// Delete unsaved device gestures.
+    case drop(files: [String])
 
     /// The `type` value, for error replies.
     package var type: String {
@@ -61,6 +71,11 @@ package enum ClientMessage: Sendable, Equatable {
         case .follow: "follow"
         case .library: "library"
         case .visible: "visible"
+        case .source: "source"
+        case .samples: "samples"
+        case .watch: "watch"
+        case .keep: "keep"
+        case .drop: "drop"
         }
     }
 
@@ -68,7 +83,7 @@ package enum ClientMessage: Sendable, Equatable {
     /// a page, reading the library, and saying whether the page is shown.
     package var changesState: Bool {
         switch self {
-        case .compare, .follow, .library, .visible: false
+        case .compare, .follow, .library, .visible, .watch: false
         default: true
         }
     }
@@ -179,7 +194,7 @@ package struct TuneRequest: Codable, Sendable, Equatable {
 
 extension ClientMessage: Codable {
     private enum Key: String, CodingKey {
-        case type, time, value, enabled, frames, intent, name, page, offset, visible
+        case type, time, value, enabled, frames, intent, name, page, offset, visible, source, files
     }
 
     package init(from decoder: any Decoder) throws {
@@ -208,11 +223,16 @@ extension ClientMessage: Codable {
             }
             self = .library(offset: offset)
         case "visible": self = .visible(try c.decode(Bool.self, forKey: .visible))
+        case "source": self = .source(try SourceAnnounce(from: decoder))
+        case "samples": self = .samples(try SampleBatch(from: decoder))
+        case "watch": self = .watch(source: try c.decodeIfPresent(Int.self, forKey: .source))
+        case "keep": self = .keep(try KeepRequest(from: decoder))
+        case "drop": self = .drop(files: try c.decode([String].self, forKey: .files))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: c,
                 debugDescription:
-                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune, compare, follow, library or visible)"
+                    "unknown message type \"\(type)\" (expected load, play, pause, seek, speed, loop, step, record, pointer, label, save, discard, tune, compare, follow, library, visible, watch, keep, drop, source or samples)"
             )
         }
     }
@@ -236,6 +256,11 @@ extension ClientMessage: Codable {
         case .follow(let page): try c.encodeIfPresent(page, forKey: .page)
         case .library(let offset): try c.encode(offset, forKey: .offset)
         case .visible(let visible): try c.encode(visible, forKey: .visible)
+        case .source(let r): try r.encode(to: encoder)
+        case .samples(let r): try r.encode(to: encoder)
+        case .watch(let source): try c.encodeIfPresent(source, forKey: .source)
+        case .keep(let r): try r.encode(to: encoder)
+        case .drop(let files): try c.encode(files, forKey: .files)
         }
     }
 }

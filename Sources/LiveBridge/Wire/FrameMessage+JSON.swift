@@ -37,6 +37,10 @@ extension FrameMessage {
         out.string(recording)
         out.raw(",\"seq\":")
         out.integer(seq)
+        if let source {
+            out.raw(",\"source\":")
+            out.integer(source)
+        }
         out.raw(",\"type\":\"frame\"}")
         return out.isValid ? out.bytes : nil
     }

@@ -30,6 +30,18 @@ package enum ServerMessage: Sendable {
     case pages(PagesMessage)
     /// This page started or stopped following another.
     case following(FollowingMessage)
+    /// The answer to a live source's `source` (docs/PROTOCOL.md §4).
+    case sourceReady(SourceReady)
+    /// The samples a live source's message brought, acknowledged.
+    case ack(SampleAck)
+    /// The live sources pages may watch.
+    case sources(SourcesMessage)
+    /// A live source's gesture began, moved or ended.
+    case deviceGesture(DeviceGestureStatus)
+    /// Unsaved device gestures were labelled and saved.
+    case kept(KeptMessage)
+    /// Unsaved device gestures were deleted.
+    case dropped(DroppedMessage)
     /// A message of `type` already encoded (a comparison computed off the controller thread):
     /// sent as these bytes.
     case encoded(type: String, bytes: [UInt8])
@@ -48,6 +60,12 @@ package enum ServerMessage: Sendable {
         case .error: "error"
         case .pages: "pages"
         case .following: "following"
+        case .sourceReady: "source_ready"
+        case .ack: "ack"
+        case .sources: "sources"
+        case .deviceGesture: "device_gesture"
+        case .kept: "kept"
+        case .dropped: "dropped"
         case .encoded(let type, _): type
         }
     }
@@ -87,9 +105,11 @@ package struct Snapshot: Codable, Sendable {
     package var recording: RecordingStatus?
     /// The pages with control, which this page may follow.
     package var pages: [PageInfo]
+    /// The live sources (devices), when there are any.
+    package var sources: [SourceInfo]?
 
     private enum CodingKeys: String, CodingKey {
-        case library, presets, playback, summary, recording, pages
+        case library, presets, playback, summary, recording, pages, sources
         case libraryTotal = "library_total"
     }
 }
@@ -172,12 +192,14 @@ package struct FrameMessage: Codable, Sendable {
     package var emittedMicroseconds: Int64
     package var recording: String
     package var frame: FrameState
+    /// A live source's gesture (docs/PROTOCOL.md §4): its number; absent otherwise.
+    package var source: Int? = nil
     /// Not sent: which frame of which replay this is (its load and index), so every page shown
     /// that frame shares one encoding of it (`FrameMessage.sortedKeysJSON(body:)`).
     var body: FrameBody?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, load, recording, frame
+        case seq, load, recording, frame, source
         case emittedMicroseconds = "emitted_us"
     }
 }
@@ -353,6 +375,12 @@ extension ServerMessage: Codable {
         case "error": self = .error(try ErrorMessage(from: decoder))
         case "pages": self = .pages(try PagesMessage(from: decoder))
         case "following": self = .following(try FollowingMessage(from: decoder))
+        case "source_ready": self = .sourceReady(try SourceReady(from: decoder))
+        case "ack": self = .ack(try SampleAck(from: decoder))
+        case "sources": self = .sources(try SourcesMessage(from: decoder))
+        case "device_gesture": self = .deviceGesture(try DeviceGestureStatus(from: decoder))
+        case "kept": self = .kept(try KeptMessage(from: decoder))
+        case "dropped": self = .dropped(try DroppedMessage(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [Key.type], debugDescription: "unknown message type \"\(type)\""))
         }
@@ -374,6 +402,12 @@ extension ServerMessage: Codable {
         case .error(let p): try p.encode(to: encoder)
         case .pages(let p): try p.encode(to: encoder)
         case .following(let p): try p.encode(to: encoder)
+        case .sourceReady(let p): try p.encode(to: encoder)
+        case .ack(let p): try p.encode(to: encoder)
+        case .sources(let p): try p.encode(to: encoder)
+        case .deviceGesture(let p): try p.encode(to: encoder)
+        case .kept(let p): try p.encode(to: encoder)
+        case .dropped(let p): try p.encode(to: encoder)
         case .encoded(let type, let bytes):
             // Already bytes: a decoder reads them back as the message they are.
             let message = try JSONDecoder().decode(ServerMessage.self, from: Data(bytes))

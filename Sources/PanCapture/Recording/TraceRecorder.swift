@@ -67,6 +67,13 @@ public final class TraceRecorder {
     /// Whether a gesture's file is open.
     public var isRecordingGesture: Bool { current != nil }
 
+    /// The path of the gesture's file while one is open (it is on disk from the `began`
+    /// sample on), else nil.
+    public var currentGesturePath: String? { current?.path }
+
+    /// Samples in the gesture's file so far (0 when none is open).
+    public var currentSampleCount: Int { current?.sampleCount ?? 0 }
+
     /// Records one callback of the pan recognizer.
     ///
     /// - Parameters:

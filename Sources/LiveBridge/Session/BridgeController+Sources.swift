@@ -1,0 +1,443 @@
+internal import Foundation
+internal import PanCapture
+internal import PanReplay
+internal import PanTrace
+internal import TransitionEngine
+
+/// A live source: a device that streams its pan recognizer's samples (docs/PROTOCOL.md §4).
+///
+/// Its samples go through one ``TraceRecorder``, the recorder an app embeds, so each gesture
+/// is written under `live/` as it happens (a chunk at least every 100 ms of gesture time) and
+/// a crash or a cut connection loses less than 100 ms. The same samples drive a
+/// ``LivePreview``, so every page watching sees the gesture through its own setting.
+struct DeviceSource {
+    /// The number pages know it by ("source 2").
+    let number: Int
+    let announce: SourceAnnounce
+    /// Its connection while connected.
+    var connection: ConnectionID?
+    /// The highest sample `seq` taken from this session.
+    var received: Int64 = 0
+    /// Samples the client says it dropped.
+    var dropped = 0
+    let recorder: TraceRecorder
+    let liveFolder: String
+    var preview: LivePreview?
+    /// The gesture in progress: its file (a library id), its first sample's device time.
+    var gestureFile: String?
+    var gestureStart = 0.0
+    var gestureDuration = 0.0
+    /// Unsaved gestures from this source, library ids, oldest first.
+    var unsaved: [String] = []
+    var tokens: Double
+    var lastRefill: Double
+    var lastThrottled: [String: Double] = [:]
+    var lastStatus = -Double.infinity
+
+    var isLive: Bool { recorder.isRecordingGesture }
+
+    var info: SourceInfo {
+        SourceInfo(
+            source: number, name: announce.name, platform: announce.platform, screen: announce.screen, scale: announce.scale,
+            connected: connection != nil, live: isLive, gestures: unsaved.count, dropped: dropped)
+    }
+
+    func status(_ state: String, file: String) -> DeviceGestureStatus {
+        DeviceGestureStatus(
+            source: number, file: file, state: state, samples: recorder.currentSampleCount, durationSeconds: gestureDuration, intent: .unknown)
+    }
+}
+
+extension BridgeController {
+    /// Samples a source may send per second (sustained), in one burst, and in one message.
+    static let sourceSampleRate = 1000.0
+    static let sourceSampleBurst = 2000.0
+    static let sourceBatchLimit = 64
+    /// Files in one `keep` or `drop`.
+    static let keepFileLimit = 500
+    /// Sources remembered (connected, or with unsaved gestures) at once.
+    static let sourceLimit = 64
+
+    /// The sources pages may watch, by number.
+    var sourcesMessage: SourcesMessage {
+        SourcesMessage(sources: sources.values.map(\.info).sorted { $0.source < $1.source })
+    }
+
+    /// A message from a source's connection: `source` first, then `samples`.
+    mutating func receiveFromSource(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
+        let message: ClientMessage
+        do {
+            message = try JSONDecoder().decode(ClientMessage.self, from: Data(bytes))
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            return reply(BridgeFailure(.badJSON, "not JSON: \(context.debugDescription)"), to: id)
+        } catch {
+            return reply(BridgeFailure(.badMessage, "not a valid message: \(DecodingProblem.describe(error))"), to: id)
+        }
+        do {
+            switch message {
+            case .source(let announce):
+                return try announceSource(announce.validated(), from: id, now: now)
+            case .samples(let batch):
+                guard let session = sourceConnections[id] ?? nil else {
+                    throw BridgeFailure(.invalid, "a source's first message must be source (its name and screen)")
+                }
+                return try take(batch, from: session, connection: id, now: now)
+            default:
+                throw BridgeFailure(.badMessage, "a live source sends source and samples only, not \(message.type)")
+            }
+        } catch let failure as BridgeFailure {
+            return reply(failure, to: id, replyingTo: message.type)
+        } catch {
+            return reply(BridgeFailure(.invalid, "\(error)"), to: id, replyingTo: message.type)
+        }
+    }
+
+    private mutating func announceSource(_ announce: SourceAnnounce, from id: ConnectionID, now: Double) throws -> [Outgoing] {
+        guard sourceConnections[id] == .some(nil) else {
+            throw BridgeFailure(.invalid, "this source has already named itself; reconnect to start another session")
+        }
+        if var known = sources[announce.session] {
+            // The same session again (the network dropped): the client resends from `received`.
+            if let old = known.connection, old != id {
+                throw BridgeFailure(.busy, "session \(announce.session) is connected already", retryAfter: 1)
+            }
+            guard known.announce.screen == announce.screen, known.announce.scale == announce.scale else {
+                throw BridgeFailure(.invalid, "session \(announce.session) was announced with another screen; use a new session")
+            }
+            known.connection = id
+            sources[announce.session] = known
+        } else {
+            guard sources.count < Self.sourceLimit else {
+                throw BridgeFailure(
+                    .busy, "\(Self.sourceLimit) sources are known to this server; save or discard their gestures first", retryAfter: 5)
+            }
+            do {
+                try LiveFolder.prepare(liveFolder, inside: library.folder)
+            } catch {
+                throw BridgeFailure(.failed, "\(error)")
+            }
+            let created = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wallClock))
+            let number = nextSource
+            nextSource += 1
+            let stem = "unsaved-\(announce.platform)-\(number)-\(created.filter { $0.isNumber })"
+            var metadata = TraceMetadata(
+                id: "", created: created, source: announce.platform,
+                screen: ScreenGeometry(width: announce.screen.width, height: announce.screen.height, scale: announce.scale),
+                edge: announce.edge)
+            metadata.velocityOrigin = announce.velocity ?? TraceMetadata.recordedVelocity
+            let recorder = TraceRecorder(destination: RecordingDestination(folder: liveFolder, stem: stem), metadata: metadata)
+            // TraceRecorder says `recorded`; a log streamed by `pantrace live` names its estimator.
+            recorder.metadata.velocityOrigin = metadata.velocityOrigin
+            sources[announce.session] = DeviceSource(
+                number: number, announce: announce, connection: id, recorder: recorder, liveFolder: liveFolder,
+                tokens: Self.sourceSampleBurst, lastRefill: now)
+        }
+        sourceConnections[id] = announce.session
+        let source = sources[announce.session]!
+        pendingLog.append("source \(source.number) joined: \(LogText.escaped(announce.label, limit: 100))")
+        let ready = SourceReady(
+            source: source.number, session: announce.session, received: source.received, maxBatch: Self.sourceBatchLimit,
+            rate: Int(Self.sourceSampleRate), burst: Int(Self.sourceSampleBurst))
+        return [
+            Outgoing(target: .client(id), message: .sourceReady(ready)),
+            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+        ]
+    }
+
+    /// One `samples` message: each sample in order; a bad one ends the message (those before
+    /// it are kept) with an error naming its `seq` and field.
+    private mutating func take(_ batch: SampleBatch, from session: String, connection id: ConnectionID, now: Double) throws -> [Outgoing] {
+        guard batch.samples.count <= Self.sourceBatchLimit else {
+            throw BridgeFailure(.invalid, "\(batch.samples.count) samples in one message; at most \(Self.sourceBatchLimit)")
+        }
+        var source = sources[session]!
+        var out: [Outgoing] = []
+        var failure: BridgeFailure?
+        if let dropped = batch.dropped, dropped >= 0, dropped != source.dropped {
+            source.dropped = dropped
+            out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
+        }
+        var rateLimited = 0
+        for sample in batch.samples {
+            guard sample.seq > source.received else { continue }  // a resend: taken already
+            source.tokens = min(Self.sourceSampleBurst, source.tokens + (now - source.lastRefill) * Self.sourceSampleRate)
+            source.lastRefill = now
+            guard source.tokens >= 1 else {
+                rateLimited += 1
+                source.received = sample.seq
+                continue
+            }
+            source.tokens -= 1
+            source.received = sample.seq
+            do {
+                out += try record(sample, of: &source, now: now)
+            } catch let refused as BridgeFailure {
+                failure = refused
+                break
+            }
+        }
+        sources[session] = source
+        out.append(Outgoing(target: .client(id), message: .ack(SampleAck(received: source.received))))
+        if rateLimited > 0, now - (source.lastThrottled["rate"] ?? -.infinity) >= 1 {
+            sources[session]?.lastThrottled["rate"] = now
+            out += reply(
+                BridgeFailure(
+                    .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",
+                    retryAfter: 1), to: id, replyingTo: "samples")
+        }
+        if let failure { out += reply(failure, to: id, replyingTo: "samples") }
+        return out
+    }
+
+    private func sourcesMessageWith(_ changed: DeviceSource) -> SourcesMessage {
+        var all = sources
+        all[changed.announce.session] = changed
+        return SourcesMessage(sources: all.values.map(\.info).sorted { $0.source < $1.source })
+    }
+
+    /// Records one sample and returns what pages are told.
+    private mutating func record(_ sample: SourceSample, of source: inout DeviceSource, now: Double) throws -> [Outgoing] {
+        if let problem = sample.problem() { throw BridgeFailure(.invalid, "sample \(sample.seq): \(problem)") }
+        let state: TraceRecorder.State
+        switch sample.state {
+        case "possible": state = .possible
+        case "began": state = .began
+        case "changed": state = .changed
+        case "ended": state = .ended
+        case "cancelled": state = .cancelled
+        case "failed": state = .failed
+        default:
+            throw BridgeFailure(
+                .invalid,
+                "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of possible, began, changed, ended, cancelled, failed")
+        }
+        if state != .began, source.isLive, (sample.t - source.gestureStart).magnitude > ValueLimits.replaySpan {
+            throw BridgeFailure(.invalid, "sample \(sample.seq): t is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first sample")
+        }
+        var out: [Outgoing] = []
+        let wasLive = source.isLive
+        if state == .began, wasLive, let file = source.gestureFile {
+            // A began without an end before it: the previous gesture is kept as it stands.
+            out += endGesture(of: &source, state: "incomplete", file: file, now: now)
+        }
+        let location = sample.lx.map { PanVector(x: $0, y: sample.ly ?? 0) }
+        let finished: RecordedGesture?
+        do {
+            finished = try source.recorder.record(
+                state: state, translation: PanVector(x: sample.tx, y: sample.ty), velocity: PanVector(x: sample.vx, y: sample.vy),
+                location: location, touches: sample.touches, timestamp: sample.t)
+        } catch {
+            // The recorder kept every sample before this one and closed the file.
+            if let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+            throw BridgeFailure(.invalid, "sample \(sample.seq): \(error)")
+        }
+        switch state {
+        case .began:
+            guard let path = source.recorder.currentGesturePath else { return out }
+            source.gestureFile = libraryID(of: path)
+            source.gestureStart = sample.t
+            source.gestureDuration = 0
+            source.preview = LivePreview(screen: Size(width: source.announce.screen.width, height: source.announce.screen.height))
+        case .changed:
+            guard source.isLive else { return out }
+            source.gestureDuration = sample.t - source.gestureStart
+        case .ended, .cancelled:
+            guard finished != nil, let file = source.gestureFile else { return out }
+            source.gestureDuration = sample.t - source.gestureStart
+            let input = GestureInput(
+                time: sample.t - source.gestureStart, phase: state == .ended ? .ended : .cancelled,
+                translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
+            source.preview?.add(input)
+            out += liveFrames(of: source)
+            return out + endGesture(of: &source, state: "released", file: file, now: now)
+        case .failed:
+            if wasLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+            return out
+        case .possible:
+            return out
+        }
+        let input = GestureInput(
+            time: sample.t - source.gestureStart, phase: state == .began ? .began : .changed,
+            translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
+        source.preview?.add(input)
+        out += liveFrames(of: source)
+        if state == .began || now - source.lastStatus >= Self.captureStatusInterval, let file = source.gestureFile {
+            source.lastStatus = now
+            out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", file: file))))
+            if state == .began { out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source)))) }
+        }
+        return out
+    }
+
+    /// The gesture is over (released, or cut): listed as unsaved, the pages told, and each
+    /// page watching the source replays it with its own setting.
+    private mutating func endGesture(of source: inout DeviceSource, state: String, file: String, now: Double) -> [Outgoing] {
+        if state != "released" { _ = try? source.recorder.interrupt() }  // keeps every complete chunk
+        let status = DeviceGestureStatus(
+            source: source.number, file: file, state: state, samples: source.preview?.inputs.count ?? 0,
+            durationSeconds: source.gestureDuration, intent: .unknown)
+        source.gestureFile = nil
+        source.preview = nil
+        rescanLibrary()
+        var out = [Outgoing(target: .everyone, message: .deviceGesture(status))]
+        if library.contains(file) { source.unsaved.append(file) }
+        out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
+        out.append(libraryBroadcast())
+        guard state == "released", library.contains(file) else { return out }
+        for id in watchers(of: source.number) {
+            let setting = watchSetting(of: id)
+            do {
+                out += leaveFollowing(id)
+                out += try load(LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters), for: id)
+            } catch {
+                let message = (error as? BridgeFailure)?.message ?? "\(error)"
+                out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)
+            }
+        }
+        return out
+    }
+
+    /// The pages watching source `number` that are shown.
+    func watchers(of number: Int) -> [ConnectionID] {
+        clients.filter { $0.value.watching == number && !$0.value.isHidden }.map(\.key).sorted()
+    }
+
+    /// The preset and parameters page `id` watches with: its own view's, else the first view's.
+    func watchSetting(of id: ConnectionID) -> LoadRequest {
+        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.state.preset, parameters: view.parameters) }
+        return LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
+    }
+
+    /// The frame of the latest sample for every page watching: one per distinct setting.
+    private mutating func liveFrames(of source: DeviceSource) -> [Outgoing] {
+        guard var preview = source.preview, let file = source.gestureFile else { return [] }
+        var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
+        for id in watchers(of: source.number) {
+            let setting = watchSetting(of: id)
+            bySetting[Self.settingKey(setting), default: (setting, [])].1.append(id)
+        }
+        var out: [Outgoing] = []
+        for key in bySetting.keys.sorted() {
+            let (setting, pages) = bySetting[key]!
+            guard let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters),
+                let frame = preview.frame(for: key, parameters: parameters)
+            else { continue }
+            var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: file, frame: frame)
+            message.source = source.number
+            out.append(Outgoing(target: .framesFor(pages), message: .frame(message)))
+        }
+        sources[source.announce.session]?.preview = preview
+        return out
+    }
+
+    /// The library id (path under the recordings folder) of a file under it.
+    func libraryID(of path: String) -> String {
+        let root = library.folder.hasSuffix("/") ? library.folder : library.folder + "/"
+        return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+    }
+
+    /// `watch`: page `id` watches source `number` (nil: stops).
+    mutating func watch(source number: Int?, from id: ConnectionID) throws -> [Outgoing] {
+        if let number, !sources.values.contains(where: { $0.number == number }) {
+            throw BridgeFailure(.notFound, "no source \(number); the sources are listed in sources")
+        }
+        clients[id]?.watching = number
+        return [Outgoing(target: .client(id), message: .sources(sourcesMessage))]
+    }
+
+    /// A source's connection closed: a gesture in progress is kept, marked incomplete.
+    mutating func sourceClosed(_ id: ConnectionID, now: Double) -> [Outgoing] {
+        guard let entry = sourceConnections.removeValue(forKey: id), let session = entry, var source = sources[session] else { return [] }
+        var out: [Outgoing] = []
+        if source.isLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+        source.connection = nil
+        pendingLog.append("source \(source.number) left")
+        if source.unsaved.isEmpty {
+            sources[session] = nil
+        } else {
+            sources[session] = source
+        }
+        return out + [Outgoing(target: .everyone, message: .sources(sourcesMessage))]
+    }
+
+    /// Shutdown: every gesture in progress is closed with what it has (incomplete).
+    mutating func finaliseSources() {
+        for session in sources.keys { _ = try? sources[session]?.recorder.interrupt() }
+    }
+
+    /// The source (by session) that holds `file` unsaved.
+    private func owner(ofUnsaved file: String) -> String? {
+        sources.first { $0.value.unsaved.contains(file) }?.key
+    }
+
+    private func checkedFiles(_ files: [String]) throws -> [(session: String, file: String)] {
+        guard !files.isEmpty else { throw BridgeFailure(.invalid, "files is empty: name the unsaved device gestures") }
+        guard files.count <= Self.keepFileLimit else {
+            throw BridgeFailure(.invalid, "\(files.count) files in one message; at most \(Self.keepFileLimit)")
+        }
+        var seen = Set<String>()
+        var found: [(String, String)] = []
+        for file in files where seen.insert(file).inserted {
+            guard let session = owner(ofUnsaved: file) else {
+                throw BridgeFailure(.notFound, "\"\(String(file.prefix(200)))\" is not an unsaved device gesture; nothing was changed")
+            }
+            found.append((session, file))
+        }
+        return found
+    }
+
+    /// `keep`: label and save each file as `live/<name>-N.pantrace`.
+    mutating func keep(_ request: KeepRequest, from id: ConnectionID) throws -> [Outgoing] {
+        let files = try checkedFiles(request.files)
+        var moved: [KeptMessage.Moved] = []
+        var failure: BridgeFailure?
+        for (session, file) in files {
+            let source = sources[session]!
+            let stem = RecordingDestination.sanitized(request.name ?? source.announce.name)
+            let destination = RecordingDestination(folder: liveFolder, stem: stem, skipsExistingNames: true)
+            let path = library.folder + "/" + file
+            do {
+                let read = try TraceReader(configuration: .init(isStrict: false)).read(contentsOf: path)
+                var trace = read.trace
+                trace.metadata.intent = request.intent ?? .unknown
+                // A gesture cut by a disconnect is kept as it was, and says so.
+                if !read.isComplete, !trace.metadata.tags.contains("incomplete") { trace.metadata.tags.append("incomplete") }
+                let saved = try destination.writeNext(trace)
+                try? FileManager.default.removeItem(atPath: path)  // cleanup: the saved copy exists
+                moved.append(.init(from: file, to: libraryID(of: saved)))
+                sources[session]?.unsaved.removeAll { $0 == file }
+            } catch {
+                failure = BridgeFailure(.failed, "could not keep \(file): \(error); \(moved.count) kept before it")
+                break
+            }
+        }
+        forgetFinishedSources()
+        rescanLibrary()
+        var out = [
+            Outgoing(target: .client(id), message: .kept(KeptMessage(files: moved))), libraryBroadcast(),
+            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+        ]
+        if let failure { out += reply(failure, to: id, replyingTo: "keep") }
+        return out
+    }
+
+    /// `drop`: delete each file.
+    mutating func dropUnsaved(_ files: [String], from id: ConnectionID) throws -> [Outgoing] {
+        let found = try checkedFiles(files)
+        for (session, file) in found {
+            try? FileManager.default.removeItem(atPath: library.folder + "/" + file)  // asked for: gone either way
+            sources[session]?.unsaved.removeAll { $0 == file }
+        }
+        forgetFinishedSources()
+        rescanLibrary()
+        return [
+            Outgoing(target: .client(id), message: .dropped(DroppedMessage(files: found.map(\.file)))), libraryBroadcast(),
+            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+        ]
+    }
+
+    /// Disconnected sources with nothing left unsaved are no longer listed.
+    private mutating func forgetFinishedSources() {
+        for (session, source) in sources where source.connection == nil && source.unsaved.isEmpty { sources[session] = nil }
+    }
+}

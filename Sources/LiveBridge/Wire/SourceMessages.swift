@@ -1,0 +1,222 @@
+package import PanTrace
+
+// The messages of a live source (a device streaming its pan samples) and what pages are told
+// about sources (docs/PROTOCOL.md §4).
+
+/// `source`: a live source names itself; its first message.
+package struct SourceAnnounce: Codable, Sendable, Equatable {
+    /// Chosen by the client once per run; a reconnect sends the same one.
+    package var session: String
+    package var name: String
+    /// `ios`, `android`, `linux` or `other`: the recordings' `source`.
+    package var platform: String
+    package var screen: SourceScreen
+    package var scale: Double
+    package var edge: ScreenEdge?
+    /// `recorded` (UIKit's own velocity) or the estimator that made it.
+    package var velocity: String?
+    package var client: String?
+
+    package init(
+        session: String, name: String, platform: String, screen: SourceScreen, scale: Double, edge: ScreenEdge? = nil,
+        velocity: String? = nil, client: String? = nil
+    ) {
+        self.session = session
+        self.name = name
+        self.platform = platform
+        self.screen = screen
+        self.scale = scale
+        self.edge = edge
+        self.velocity = velocity
+        self.client = client
+    }
+
+    static let platforms = ["ios", "android", "linux", "other"]
+    static let velocities = ["recorded", "lsq2", "impulse", "flutter"]
+
+    /// Checks every field where it enters: the one line says which field and why.
+    func validated() throws(BridgeFailure) -> SourceAnnounce {
+        guard (8...64).contains(session.utf8.count), session.utf8.allSatisfy({ $0 == 0x2D || Self.isAlphanumeric($0) }) else {
+            throw BridgeFailure(.invalid, "session must be 8 to 64 characters of A-Z, a-z, 0-9 and -")
+        }
+        guard !name.isEmpty, name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw BridgeFailure(.invalid, "name must be 1 to 64 characters without control characters")
+        }
+        guard Self.platforms.contains(platform) else {
+            throw BridgeFailure(.invalid, "platform \"\(String(platform.prefix(32)))\" is not one of \(Self.platforms.joined(separator: ", "))")
+        }
+        for (field, value) in [("screen.width", screen.width), ("screen.height", screen.height)] where !ValueLimits.screenPoints.contains(value) {
+            throw BridgeFailure(.invalid, "\(field) \(value) is outside 1…100000 points")
+        }
+        guard (1...4).contains(scale) else { throw BridgeFailure(.invalid, "scale \(scale) is outside 1…4") }
+        if let velocity, !Self.velocities.contains(velocity) {
+            throw BridgeFailure(
+                .invalid, "velocity \"\(String(velocity.prefix(32)))\" is not one of \(Self.velocities.joined(separator: ", "))")
+        }
+        if let client, client.count > 64 || client.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw BridgeFailure(.invalid, "client must be at most 64 characters without control characters")
+        }
+        return self
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// "iPhone 15 (390×844 @3x)".
+    var label: String {
+        func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        return "\(name) (\(number(screen.width))×\(number(screen.height)) @\(number(scale))x)"
+    }
+}
+
+/// A source's screen in points.
+package struct SourceScreen: Codable, Sendable, Equatable {
+    package var width: Double
+    package var height: Double
+
+    package init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// `samples`: what the pan recognizer's action saw, in order.
+package struct SampleBatch: Codable, Sendable, Equatable {
+    /// Samples the client dropped so far in this session (its queue was full).
+    package var dropped: Int?
+    package var samples: [SourceSample]
+
+    package init(dropped: Int? = nil, samples: [SourceSample]) {
+        self.dropped = dropped
+        self.samples = samples
+    }
+}
+
+/// One callback of a pan recognizer, as UIKit reports it.
+package struct SourceSample: Codable, Sendable, Equatable {
+    package var seq: Int64
+    /// Seconds on the device's monotonic clock.
+    package var t: Double
+    /// `possible`, `began`, `changed`, `ended`, `cancelled`, `failed`.
+    package var state: String
+    package var tx: Double
+    package var ty: Double
+    package var vx: Double
+    package var vy: Double
+    package var lx: Double?
+    package var ly: Double?
+    package var touches: Int?
+
+    package init(
+        seq: Int64, t: Double, state: String, tx: Double, ty: Double, vx: Double, vy: Double, lx: Double? = nil, ly: Double? = nil,
+        touches: Int? = nil
+    ) {
+        self.seq = seq
+        self.t = t
+        self.state = state
+        self.tx = tx
+        self.ty = ty
+        self.vx = vx
+        self.vy = vy
+        self.lx = lx
+        self.ly = ly
+        self.touches = touches
+    }
+
+    /// The first field that no boundary accepts, named, or nil.
+    func problem() -> String? {
+        guard ValueLimits.isValidTime(t) else { return "t \(t) is not a time within ±\(ValueLimits.timeMagnitude) s" }
+        for (field, value) in [("tx", tx), ("ty", ty), ("vx", vx), ("vy", vy), ("lx", lx ?? 0), ("ly", ly ?? 0)]
+        where !ValueLimits.isValidCoordinate(value) {
+            return "\(field) \(value) is outside ±\(ValueLimits.coordinateMagnitude)"
+        }
+        if (lx == nil) != (ly == nil) { return "lx and ly come together or not at all" }
+        if let touches, !(0...20).contains(touches) { return "touches \(touches) is outside 0…20" }
+        return nil
+    }
+}
+
+/// `source_ready`: the server's answer to `source`.
+package struct SourceReady: Codable, Sendable, Equatable {
+    package var source: Int
+    package var session: String
+    /// The highest sample `seq` the server has from this session (0: none).
+    package var received: Int64
+    package var maxBatch: Int
+    package var rate: Int
+    package var burst: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case source, session, received, rate, burst
+        case maxBatch = "max_batch"
+    }
+}
+
+/// `ack`: the highest `seq` the server has.
+package struct SampleAck: Codable, Sendable, Equatable {
+    package var received: Int64
+}
+
+/// One source, as pages see it.
+package struct SourceInfo: Codable, Sendable, Equatable {
+    package var source: Int
+    package var name: String
+    package var platform: String
+    package var screen: SourceScreen
+    package var scale: Double
+    package var connected: Bool
+    /// A gesture is in progress.
+    package var live: Bool
+    /// Unsaved gestures from it.
+    package var gestures: Int
+    package var dropped: Int
+}
+
+/// `sources`: every source the pages may watch.
+package struct SourcesMessage: Codable, Sendable, Equatable {
+    package var sources: [SourceInfo]
+}
+
+/// `device_gesture`: a source's gesture began, moved or ended.
+package struct DeviceGestureStatus: Codable, Sendable, Equatable {
+    package var source: Int
+    package var file: String
+    /// `capturing`, `released`, `incomplete`.
+    package var state: String
+    package var samples: Int
+    package var durationSeconds: Double
+    package var intent: Intent
+
+    private enum CodingKeys: String, CodingKey {
+        case source, file, state, samples, intent
+        case durationSeconds = "duration_s"
+    }
+}
+
+/// `keep`: label and save unsaved device gestures.
+package struct KeepRequest: Codable, Sendable, Equatable {
+    package var files: [String]
+    package var intent: Intent?
+    package var name: String?
+
+    package init(files: [String], intent: Intent? = nil, name: String? = nil) {
+        self.files = files
+        self.intent = intent
+        self.name = name
+    }
+}
+
+/// `kept`: where each kept gesture went.
+package struct KeptMessage: Codable, Sendable, Equatable {
+    package struct Moved: Codable, Sendable, Equatable {
+        package var from: String
+        package var to: String
+    }
+    package var files: [Moved]
+}
+
+/// `dropped`: the unsaved device gestures deleted.
+package struct DroppedMessage: Codable, Sendable, Equatable {
+    package var files: [String]
+}
