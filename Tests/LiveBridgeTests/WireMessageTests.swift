@@ -20,7 +20,7 @@ struct WireMessageTests {
     }
 
     @Test func everyClientMessageTypeHasAFixture() {
-        #expect(Self.clientFixtures.count == 17)
+        #expect(Self.clientFixtures.count == 22)
     }
 
     @Test(arguments: clientFixtures)
@@ -79,6 +79,26 @@ struct WireMessageTests {
                 ErrorMessage(
                     code: .forbidden, message: "pause needs control: open the address with the ?token= that pantrace serve printed",
                     inReplyTo: "pause")),
+            "frame-live": .frame(
+                FrameMessage(
+                    seq: 7, load: -1, emittedMicroseconds: 1_763_700_000_033_333, recording: "live/unsaved-ios-2-20261127101500-3.pantrace",
+                    frame: frames[2], source: 2)),
+            "source-ready": .sourceReady(
+                SourceReady(source: 2, session: "6F1C2B7A-0D4E-4C55-9C1E-2F9B5C3A7D10", received: 118, maxBatch: 64, rate: 1000, burst: 2000)),
+            "ack": .ack(SampleAck(received: 119)),
+            "sources": .sources(
+                SourcesMessage(sources: [
+                    SourceInfo(
+                        source: 2, name: "iPhone 15", platform: "ios", screen: SourceScreen(width: 390, height: 844), scale: 3, connected: true,
+                        live: true, gestures: 4, dropped: 0)
+                ])),
+            "device-gesture": .deviceGesture(
+                DeviceGestureStatus(
+                    source: 2, file: "live/unsaved-ios-2-20261127101500-3.pantrace", state: "capturing", samples: 41, durationSeconds: 0.34,
+                    intent: .unknown)),
+            "kept": .kept(
+                KeptMessage(files: [.init(from: "live/unsaved-ios-2-20261127101500-3.pantrace", to: "live/edge-back-1.pantrace")])),
+            "dropped": .dropped(DroppedMessage(files: ["live/unsaved-ios-2-20261127101500-5.pantrace"])),
             "error-busy": .error(
                 ErrorMessage(
                     code: .busy, message: "the server is answering other pages' comparisons; this one is queued for you to ask again",

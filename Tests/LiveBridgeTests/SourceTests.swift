@@ -1,0 +1,173 @@
+import TestSupport
+import Foundation
+import PanCapture
+import PanReplay
+import PanTrace
+import Testing
+import TransitionEngine
+@testable import LiveBridge
+
+/// Live sources (docs/PROTOCOL.md §4) on the controller, in virtual time: each bound on both
+/// sides, the samples written as they come, and what a page that watches is sent.
+struct SourceTests {
+    typealias Base = BridgeControllerTests
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static func announce(session: String = "session-0001", screen: String = #"{"width":390,"height":844}"#) -> [UInt8] {
+        json(#"{"type":"source","session":"\#(session)","name":"iPhone 15","platform":"ios","screen":\#(screen),"scale":3}"#)
+    }
+
+    static func sample(_ seq: Int, t: Double, state: String, ty: Double = 0, vy: Double = 0) -> String {
+        #"{"seq":\#(seq),"t":\#(t),"state":"\#(state)","tx":0,"ty":\#(ty),"vx":0,"vy":\#(vy)}"#
+    }
+
+    static func batch(_ samples: [String]) -> [UInt8] {
+        json(#"{"type":"samples","samples":[\#(samples.joined(separator: ","))]}"#)
+    }
+
+    /// A pan down by `distance` points at 120 Hz that rests before it lifts.
+    static func pan(from seq: Int, t0: Double, down distance: Double) -> [String] {
+        (0..<52).map { i in
+            let ty = distance * Double(min(i, 40)) / 40
+            let state = i == 0 ? "began" : (i == 51 ? "ended" : "changed")
+            return sample(seq + i, t: t0 + Double(i) / 120, state: state, ty: ty, vy: 0 < i && i <= 40 ? distance * 3 : 0)
+        }
+    }
+
+    static func errors(_ out: [Outgoing]) -> [ErrorMessage] {
+        out.compactMap { if case .error(let e) = $0.message { e } else { nil } }
+    }
+
+    static func acks(_ out: [Outgoing]) -> [Int64] {
+        out.compactMap { if case .ack(let a) = $0.message { a.received } else { nil } }
+    }
+
+    static func joined(_ controller: inout BridgeController, id: ConnectionID = 9, session: String = "session-0001") -> [Outgoing] {
+        _ = controller.handle(.sourceOpened(id), now: 0)
+        return controller.handle(.message(id, announce(session: session)), now: 0)
+    }
+
+    @Test(arguments: [("1234567", false), ("12345678", true), (String(repeating: "a", count: 64), true), (String(repeating: "a", count: 65), false)])
+    func aSessionIsEightToSixtyFourCharacters(session: String, accepted: Bool) throws {
+        var controller = try Base.controller()
+        let out = Self.joined(&controller, session: session)
+        #expect(out.contains { if case .sourceReady = $0.message { true } else { false } } == accepted)
+        #expect(Self.errors(out).contains { $0.message.contains("session must be 8 to 64") } == !accepted)
+    }
+
+    @Test func nothingButSourceMayComeFirstAndAPageMayNotSendSamples() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.sourceOpened(9), now: 0)
+        let early = controller.handle(.message(9, Self.batch([Self.sample(1, t: 1, state: "began")])), now: 0)
+        #expect(Self.errors(early).first?.message.contains("first message must be source") == true)
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let fromPage = controller.handle(.message(1, Self.batch([Self.sample(1, t: 1, state: "began")])), now: 0)
+        #expect(Self.errors(fromPage).first?.code == .badMessage)
+    }
+
+    @Test(arguments: [(64, true), (65, false)])
+    func aMessageHoldsAtMostSixtyFourSamples(count: Int, accepted: Bool) throws {
+        var controller = try Base.controller()
+        _ = Self.joined(&controller)
+        let samples = (1...count).map { Self.sample($0, t: 1 + Double($0) / 1000, state: "possible") }
+        let out = controller.handle(.message(9, Self.batch(samples)), now: 0.1)
+        #expect(Self.acks(out) == (accepted ? [Int64(count)] : []))
+    }
+
+    /// 2,000 samples in a burst are taken; the 2,001st at the same instant is dropped and said.
+    @Test(arguments: [(2000, 0), (2001, 1)])
+    func aSourceFloodIsRateLimitedPastItsBurst(count: Int, dropped: Int) throws {
+        var controller = try Base.controller()
+        _ = Self.joined(&controller)
+        var out: [Outgoing] = []
+        for start in stride(from: 1, through: count, by: 64) {
+            let samples = (start...min(count, start + 63)).map { Self.sample($0, t: 1 + Double($0) / 1e6, state: "possible") }
+            out += controller.handle(.message(9, Self.batch(samples)), now: 1)
+        }
+        let limited = Self.errors(out).filter { $0.code == .rateLimited }
+        #expect(limited.count == (dropped > 0 ? 1 : 0))
+        if dropped > 0 { #expect(limited[0].message.contains("\(dropped) were dropped")) }
+        #expect(Self.acks(out).last == Int64(count))
+    }
+
+    @Test func aResendIsTakenOnceAndTheGestureIsWrittenAsItComes() throws {
+        var controller = try Base.controller()
+        _ = Self.joined(&controller)
+        let pan = Self.pan(from: 1, t0: 50, down: 200)
+        _ = controller.handle(.message(9, Self.batch(Array(pan[0..<30]))), now: 0.1)
+        let again = controller.handle(.message(9, Self.batch(Array(pan[0..<30]))), now: 0.2)
+        #expect(Self.acks(again) == [30])
+        let source = try #require(controller.sources["session-0001"])
+        let file = try #require(source.gestureFile)
+        // On disk while the pan goes on, every chunk but the last 100 ms readable.
+        let path = controller.library.folder + "/" + file
+        let partial = try TraceReader(configuration: .init(isStrict: false)).read(contentsOf: path)
+        #expect(partial.trace.samples.count >= 18 && partial.trace.samples.count < 30)
+        let out = controller.handle(.message(9, Self.batch(Array(pan[30...]))), now: 0.3)
+        let released = out.compactMap { if case .deviceGesture(let g) = $0.message, g.state == "released" { g } else { nil } }
+        #expect(released.map(\.file) == [file])
+        let whole = try TraceReader(configuration: .init(isStrict: true)).read(contentsOf: path)
+        #expect(whole.trace.samples.count == 52 && whole.isComplete)
+        #expect(whole.trace.metadata.source == "ios" && whole.trace.metadata.velocityOrigin == "recorded")
+    }
+
+    /// A watching page sees the pan through its own threshold; at the release its view replays it.
+    @Test(arguments: [("0.27", "finish"), ("0.5", "cancel")])
+    func aWatchingPageDecidesWithItsOwnThreshold(threshold: String, expected: String) throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: false), now: 0)  // does not watch
+        _ = controller.handle(
+            .message(
+                1,
+                Self.json(
+                    #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":\#(threshold)}}"#
+                )), now: 0)
+        _ = Self.joined(&controller)
+        _ = controller.handle(.message(1, Self.json(#"{"type":"watch","source":1}"#)), now: 0)
+        let pan = Self.pan(from: 1, t0: 50, down: 0.38 * 422)
+        var out: [Outgoing] = []
+        for start in stride(from: 0, to: pan.count, by: 8) {
+            out += controller.handle(.message(9, Self.batch(Array(pan[start..<min(pan.count, start + 8)]))), now: 0.5)
+        }
+        let live = out.compactMap { o -> (Outgoing.Target, FrameMessage)? in
+            if case .frame(let f) = o.message, f.source == 1 { (o.target, f) } else { nil }
+        }
+        #expect(live.count == 52)
+        #expect(live.allSatisfy { $0.0 == .framesFor([1]) })
+        #expect(live.last?.1.frame.release?.decision.outcome.rawValue == expected)
+        #expect(RecordPadTests.decisions(out) == [expected])
+        #expect(controller.shownView(of: 1)?.recording.hasPrefix("live/unsaved-ios-1-") == true)
+        #expect(controller.shownView(of: 2)?.recording == controller.firstView?.recording)
+    }
+
+    @Test func aDisconnectKeepsTheGestureIncompleteAndKeepNamesAWrongFile() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = Self.joined(&controller)
+        _ = controller.handle(.message(9, Self.batch(Array(Self.pan(from: 1, t0: 50, down: 200)[0..<30]))), now: 0.1)
+        let closed = controller.handle(.closed(9), now: 0.2)
+        let cut = try #require(closed.compactMap { if case .deviceGesture(let g) = $0.message { g } else { nil } }.first)
+        #expect(cut.state == "incomplete")
+        let wrong = controller.handle(.message(1, Self.json(#"{"type":"keep","files":["\#(cut.file)","live/other.pantrace"]}"#)), now: 1)
+        #expect(Self.errors(wrong).first?.code == .notFound)
+        #expect(FileManager.default.fileExists(atPath: controller.library.folder + "/" + cut.file))
+        let kept = controller.handle(.message(1, Self.json(#"{"type":"keep","files":["\#(cut.file)"],"intent":"cancel"}"#)), now: 1)
+        let moved = try #require(kept.compactMap { if case .kept(let k) = $0.message { k.files } else { nil } }.first)
+        #expect(moved.map(\.to) == ["live/iPhone-15-1.pantrace"])
+        let trace = try TraceReader(configuration: .init(isStrict: true)).read(contentsOf: controller.library.folder + "/" + moved[0].to).trace
+        #expect(trace.metadata.intent == .cancel && trace.metadata.tags.contains("incomplete"))
+        #expect(controller.sources.isEmpty)
+    }
+
+    @Test(arguments: [(500, true), (501, false)])
+    func keepTakesAtMostFiveHundredFiles(count: Int, withinLimit: Bool) throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        let files = (0..<count).map { #""live/f\#($0).pantrace""# }.joined(separator: ",")
+        let out = controller.handle(.message(1, Self.json(#"{"type":"drop","files":[\#(files)]}"#)), now: 0)
+        let error = try #require(Self.errors(out).first)
+        // Within the limit each file is looked up (and these are not unsaved gestures); past it, refused whole.
+        #expect(error.code == (withinLimit ? .notFound : .invalid))
+    }
+}
