@@ -370,18 +370,30 @@ extension BridgeController {
         sources.first { $0.value.unsaved.contains(file) }?.key
     }
 
-    private func checkedFiles(_ files: [String]) throws -> [(session: String, file: String)] {
+    /// Whether `file` is an unsaved device gesture no source of this run knows: one left by an
+    /// earlier run of the server (`live/unsaved-<platform>-<source>-…`), not being written.
+    private func isLeftUnsaved(_ file: String) -> Bool {
+        guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
+        let rest = file.dropFirst("live/unsaved-".count)
+        guard SourceAnnounce.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
+        return !sources.values.contains { $0.gestureFile == file }
+    }
+
+    private func checkedFiles(_ files: [String]) throws -> [(session: String?, file: String)] {
         guard !files.isEmpty else { throw BridgeFailure(.invalid, "files is empty: name the unsaved device gestures") }
         guard files.count <= Self.keepFileLimit else {
             throw BridgeFailure(.invalid, "\(files.count) files in one message; at most \(Self.keepFileLimit)")
         }
         var seen = Set<String>()
-        var found: [(String, String)] = []
+        var found: [(String?, String)] = []
         for file in files where seen.insert(file).inserted {
-            guard let session = owner(ofUnsaved: file) else {
+            if let session = owner(ofUnsaved: file) {
+                found.append((session, file))
+            } else if isLeftUnsaved(file) {
+                found.append((nil, file))
+            } else {
                 throw BridgeFailure(.notFound, "\"\(String(file.prefix(200)))\" is not an unsaved device gesture; nothing was changed")
             }
-            found.append((session, file))
         }
         return found
     }
@@ -392,8 +404,8 @@ extension BridgeController {
         var moved: [KeptMessage.Moved] = []
         var failure: BridgeFailure?
         for (session, file) in files {
-            let source = sources[session]!
-            let stem = RecordingDestination.sanitized(request.name ?? source.announce.name)
+            let sourceName = session.flatMap { sources[$0]?.announce.name } ?? "device"
+            let stem = RecordingDestination.sanitized(request.name ?? sourceName)
             let destination = RecordingDestination(folder: liveFolder, stem: stem, skipsExistingNames: true)
             let path = library.folder + "/" + file
             do {
@@ -405,7 +417,7 @@ extension BridgeController {
                 let saved = try destination.writeNext(trace)
                 try? FileManager.default.removeItem(atPath: path)  // cleanup: the saved copy exists
                 moved.append(.init(from: file, to: libraryID(of: saved)))
-                sources[session]?.unsaved.removeAll { $0 == file }
+                if let session { sources[session]?.unsaved.removeAll { $0 == file } }
             } catch {
                 failure = BridgeFailure(.failed, "could not keep \(file): \(error); \(moved.count) kept before it")
                 break
@@ -426,7 +438,7 @@ extension BridgeController {
         let found = try checkedFiles(files)
         for (session, file) in found {
             try? FileManager.default.removeItem(atPath: library.folder + "/" + file)  // asked for: gone either way
-            sources[session]?.unsaved.removeAll { $0 == file }
+            if let session { sources[session]?.unsaved.removeAll { $0 == file } }
         }
         forgetFinishedSources()
         rescanLibrary()
