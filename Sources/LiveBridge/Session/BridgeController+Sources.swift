@@ -284,11 +284,17 @@ extension BridgeController {
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
+        // Pages watching with the same setting share one replay (its frames are made and
+        // encoded once for all of them).
+        var made: [String: Player] = [:]
         for id in watchers(of: source.number) {
             let setting = watchSetting(of: id)
+            let request = LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters)
+            let key = Self.settingKey(request)
             do {
                 out += leaveFollowing(id)
-                out += try load(LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters), for: id)
+                if made[key] == nil { made[key] = try player(for: request) }
+                out += try load(request, for: id, made: made[key])
             } catch {
                 let message = (error as? BridgeFailure)?.message ?? "\(error)"
                 out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)

@@ -5,8 +5,10 @@ internal import TransitionEngine
 // view that moves.
 extension BridgeController {
     /// Loads `request` as page `id`'s view (speed and loop kept); its audience is told.
-    mutating func load(_ request: LoadRequest, for id: ConnectionID) throws -> [Outgoing] {
-        var loaded = try player(for: request)
+    /// - Parameter made: the replay of `request` already made for another page (pages that
+    ///   load the same thing at once share one replay, its frames and their encodings).
+    mutating func load(_ request: LoadRequest, for id: ConnectionID, made: Player? = nil) throws -> [Outgoing] {
+        var loaded = try made ?? player(for: request)
         if let previous = clients[id]?.view {
             loaded.speed = previous.speed
             loaded.loops = previous.loops
@@ -15,7 +17,8 @@ extension BridgeController {
         clients[id]?.view = loaded
         let to = audience(of: id)
         // The series after the playback that starts the load, so a viewer files it under it.
-        return [Outgoing(target: .clients(to), message: .summary(loaded.summary))] + playbackAndFrame(of: id) + [
+        return [Outgoing(target: .clients(to), message: .summary(loaded.summary), shareKey: "summary \(loaded.load)")]
+            + playbackAndFrame(of: id) + [
             Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
         ]
     }
