@@ -282,14 +282,14 @@ package final class LiveBridge: Sendable {
                 }
                 deliveries += delivery(message, to: outgoing.target)
             }
-            deliver(pacing: &pacer, at: seconds(), deliveries)
+            deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }
     }
 
     /// Hands `deliveries` over through the pacer: frames closer together than its interval
     /// wait and go together (``FramePacer``).
-    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery]) {
-        deliver(pacer.release(deliveries, now: now))
+    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery], urgent: Bool = false) {
+        deliver(pacer.release(deliveries, now: now, urgent: urgent))
     }
 
     /// Broadcasts go to every shard, in the same order; a message for one client to its shard.
