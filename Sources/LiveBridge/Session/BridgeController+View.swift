@@ -19,8 +19,8 @@ extension BridgeController {
         // The series after the playback that starts the load, so a viewer files it under it.
         return [Outgoing(target: .clients(to), message: .summary(loaded.summary), shareKey: "summary \(loaded.load)")]
             + playbackAndFrame(of: id) + [
-            Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
-        ]
+                Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
+            ]
     }
 
     /// Changes page `id`'s own view (a page that was following leaves first, keeping the view
