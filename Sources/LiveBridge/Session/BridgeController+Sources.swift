@@ -150,7 +150,9 @@ extension BridgeController {
         guard batch.samples.count <= Self.sourceBatchLimit else {
             throw BridgeFailure(.invalid, "\(batch.samples.count) samples in one message; at most \(Self.sourceBatchLimit)")
         }
-        var source = sources[session]!
+        // Taken out while it changes (its preview's storage is not shared), put back at the end.
+        var source = sources.removeValue(forKey: session)!
+        defer { sources[session] = source }
         var out: [Outgoing] = []
         var failure: BridgeFailure?
         if let dropped = batch.dropped, dropped >= 0, dropped != source.dropped {
@@ -176,10 +178,9 @@ extension BridgeController {
                 break
             }
         }
-        sources[session] = source
         out.append(Outgoing(target: .client(id), message: .ack(SampleAck(received: source.received))))
         if rateLimited > 0, now - (source.lastThrottled["rate"] ?? -.infinity) >= 1 {
-            sources[session]?.lastThrottled["rate"] = now
+            source.lastThrottled["rate"] = now
             out += reply(
                 BridgeFailure(
                     .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",
@@ -248,7 +249,7 @@ extension BridgeController {
                 time: sample.t - source.gestureStart, phase: state == .ended ? .ended : .cancelled,
                 translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
             source.preview?.add(input)
-            out += liveFrames(of: source)
+            out += liveFrames(of: &source)
             return out + endGesture(of: &source, state: "released", file: file, now: now)
         case .failed:
             if wasLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
@@ -260,7 +261,7 @@ extension BridgeController {
             time: sample.t - source.gestureStart, phase: state == .began ? .began : .changed,
             translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
         source.preview?.add(input)
-        out += liveFrames(of: source)
+        out += liveFrames(of: &source)
         if state == .began || now - source.lastStatus >= Self.captureStatusInterval, let file = source.gestureFile {
             source.lastStatus = now
             out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", file: file))))
@@ -310,29 +311,32 @@ extension BridgeController {
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
     func watchSetting(of id: ConnectionID) -> LoadRequest {
-        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.state.preset, parameters: view.parameters) }
+        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.presetName, parameters: view.parameters) }
         return LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
     }
 
     /// The frame of the latest sample for every page watching: one per distinct setting.
-    private mutating func liveFrames(of source: DeviceSource) -> [Outgoing] {
-        guard var preview = source.preview, let file = source.gestureFile else { return [] }
-        var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
+    private mutating func liveFrames(of source: inout DeviceSource) -> [Outgoing] {
+        guard var preview = source.preview.take(), let file = source.gestureFile else { return [] }
+        defer { source.preview = preview }
+        var bySetting: [String: (ReplayParameters?, [ConnectionID])] = [:]
         for id in watchers(of: source.number) {
-            let setting = watchSetting(of: id)
-            bySetting[Self.settingKey(setting), default: (setting, [])].1.append(id)
+            if let key = clients[id]!.view?.settingKey {
+                bySetting[key, default: (clients[id]!.view?.configuration.parameters, [])].1.append(id)
+            } else {
+                let setting = watchSetting(of: id)
+                let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters)
+                bySetting[Self.settingKey(setting), default: (parameters, [])].1.append(id)
+            }
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            let (setting, pages) = bySetting[key]!
-            guard let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters),
-                let frame = preview.frame(for: key, parameters: parameters)
-            else { continue }
+            let (parameters, pages) = bySetting[key]!
+            guard let parameters, let frame = preview.frame(for: key, parameters: parameters) else { continue }
             var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: file, frame: frame)
             message.source = source.number
             out.append(Outgoing(target: .framesFor(pages), message: .frame(message)))
         }
-        sources[source.announce.session]?.preview = preview
         return out
     }
 
