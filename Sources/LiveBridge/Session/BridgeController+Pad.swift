@@ -17,7 +17,7 @@ struct LivePreview {
     /// Feeds `input` to every setting's transition.
     mutating func add(_ input: GestureInput) {
         inputs.append(input)
-        for key in transitions.keys { _ = transitions[key]!.handle(input) }
+        for index in transitions.indices { _ = transitions.values[index].handle(input) }
     }
 
     /// The frame at the latest sample under `parameters`, keyed by `key`.
@@ -28,7 +28,9 @@ struct LivePreview {
             for input in inputs { _ = transition.handle(input) }
             transitions[key] = transition
         }
-        return transitions[key]!.frameState(at: last.time)
+        // Read in place through the values view (`transitions[key]!` would copy the transition).
+        guard let index = transitions.index(forKey: key) else { return nil }
+        return transitions.values[index].frameState(at: last.time)
     }
 }
 

@@ -306,7 +306,7 @@ extension BridgeController {
 
     /// The pages watching source `number` that are shown.
     func watchers(of number: Int) -> [ConnectionID] {
-        clients.filter { $0.value.watching == number && !$0.value.isHidden }.map(\.key).sorted()
+        clients.keys.filter { clients[$0]!.watching == number && !clients[$0]!.isHidden }.sorted()
     }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
