@@ -157,10 +157,10 @@ struct ReleaseSet: Sendable {
         let count = Double(releases.count)
         return PointScore(
             traces: releases.count, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
-            meanMargin: releases.isEmpty ? 0 : marginSum.value / count,
+            meanMargin: releases.isEmpty ? 0 : marginSum.rounded() / count,
             minimumMargin: releases.isEmpty ? 0 : minimumMargin,
-            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.value / count,
-            meanCompletionTime: releases.isEmpty ? 0 : timeSum.value / count
+            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.rounded() / count,
+            meanCompletionTime: releases.isEmpty ? 0 : timeSum.rounded() / count
         )
     }
 }
