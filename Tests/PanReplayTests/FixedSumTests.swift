@@ -1,4 +1,5 @@
 import PanCapture
+import PanTrace
 import Testing
 import TransitionEngine
 @testable import PanReplay
@@ -113,6 +114,53 @@ struct FixedSumTests {
                 let expected = Self.direct(statistics, meant: meant, metrics: metrics, threshold: threshold, strict: strict)
                 #expect(evaluation.scores[index] == expected, "θ = \(threshold), strict \(strict), tiny \(tinyMetric)")
             }
+        }
+    }
+}
+
+/// The per-decision sweep keeps exact sums only where a sorted sweep could give the same
+/// grid's report: with a threshold axis of two or more numbers.
+struct PerDecisionSumTests {
+    static func margins(_ traces: [Trace], threshold: Double?) throws -> [Double] {
+        var preset = try Preset(named: "swipe-dismiss")
+        if let threshold { preset = try Preset(.swipeDismiss, overrides: ["threshold": .number(threshold)]) }
+        return try traces.map { trace in
+            let release = try GestureTrack(trace: trace, velocity: .recorded).releaseState(preset: preset)
+            return preset.policy.decide(release).margin
+        }
+    }
+
+    @Test
+    func aGridWithoutAThresholdAxisSumsInTraceOrder() throws {
+        let traces = Fixtures.swipes(40, seed: 5)
+        let plain = try TuningGrid(axes: [GridAxis(parsing: "cancelledPhase=cancel,decide")])
+        let tuner = try Tuner(presetNamed: "swipe-dismiss", grid: plain)
+        #expect(!tuner.hasThresholdAxis)
+        let result = try tuner.run(on: TraceCorpus(traces: traces))
+        let margins = try Self.margins(traces, threshold: nil)
+        #expect(result.scores[1].meanMargin == margins.reduce(0, +) / Double(margins.count))
+    }
+
+    @Test
+    func aThresholdAxisKeepsTheSumsExact() throws {
+        let traces = Fixtures.swipes(40, seed: 5)
+        for (axis, isSwept) in [("threshold=0.45,0.5", true), ("threshold=0.5", false)] {
+            var configuration = Tuner.Configuration()
+            configuration.allowsSortedSweep = false
+            let tuner = try Tuner(presetNamed: "swipe-dismiss", grid: try TuningGrid(axes: [GridAxis(parsing: axis)]), configuration: configuration)
+            #expect(tuner.hasThresholdAxis == isSwept, "\(axis)")
+            let result = try tuner.run(on: TraceCorpus(traces: traces))
+            let point = result.scores.count - 1
+            let preset = try Preset(.swipeDismiss, overrides: ["threshold": .number(0.5)])
+            var exact = ExactSum()
+            var plain = 0.0
+            for trace in traces {
+                let decision = preset.policy.decide(try GestureTrack(trace: trace, velocity: .recorded).releaseState(preset: preset))
+                ReleaseSet.addMargin(of: decision, to: &exact)
+                plain += decision.margin
+            }
+            let expected = (isSwept ? exact.value : plain) / Double(traces.count)
+            #expect(result.scores[point].meanMargin == expected, "\(axis)")
         }
     }
 }
