@@ -120,9 +120,11 @@ extension BridgeController {
         defer { lastTick = now }
         var out: [Outgoing] = []
         for id in clients.keys.sorted() where isTicking(id) {
-            guard var view = clients[id]!.view, let index = view.advanceOneFrame() else { continue }
+            // Moved out and back (`take`), not copied: a player is a large value.
+            guard var view = clients[id]!.view.take() else { continue }
+            defer { clients[id]!.view = view }
+            guard let index = view.advanceOneFrame() else { continue }
             let message = frameMessage(at: index, of: &view)
-            clients[id]!.view = view
             out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(message)))
         }
         return out
@@ -134,7 +136,8 @@ extension BridgeController {
         guard let last = lastTick else { return [] }
         var out: [Outgoing] = []
         for id in clients.keys.sorted() where isTicking(id) {
-            guard var view = clients[id]!.view else { continue }
+            // Moved out and back (`take`), not copied: a player is a large value.
+            guard var view = clients[id]!.view.take() else { continue }
             let passed = view.advance(by: now - last)
             let to = audience(of: id)
             for index in passed {

@@ -144,8 +144,10 @@ struct BridgeController {
     /// Whether page `id`'s view moves with time: it plays, follows nobody, and it or one of
     /// its followers is shown.
     func isTicking(_ id: ConnectionID) -> Bool {
-        guard let client = clients[id], client.leader == nil, client.view?.isPlaying == true else { return false }
-        return !client.isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
+        // Fields read in place: a copy of the page would copy its player, for every page on every tick.
+        guard let index = clients.index(forKey: id), clients.values[index].leader == nil, clients.values[index].view?.isPlaying == true
+        else { return false }
+        return !clients.values[index].isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
     }
 
     /// The player page `id` sees: its own, or its leader's while it follows one.
