@@ -15,10 +15,10 @@ struct Library {
     /// The largest recording the library reads: far above any gesture (a 10-minute trace at
     /// 240 Hz is about 1 MiB), and a bound on the memory one junk file can cost a scan.
     static let maximumFileBytes = 64 << 20
-    /// The most `.pantrace` files one scan lists; the rest are reported, not read.
-    static let maximumRecordings = 100_000
-
     let folder: String
+    /// The most `.pantrace` files the folder may hold (`serve --max-files`); a scan past it
+    /// lists none and reports the limit, naming the flag.
+    let maximumRecordings: Int
     private(set) var recordings: [RecordingInfo] = []
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
@@ -52,8 +52,9 @@ struct Library {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    init(folder: String) {
+    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        self.maximumRecordings = maximumRecordings
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
@@ -63,8 +64,8 @@ struct Library {
         var found: [RecordingInfo] = []
         var problems: [String] = []
         var seen: [String: Entry] = [:]
-        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: Self.maximumRecordings)
-        problems += listing.problems
+        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: maximumRecordings)
+        problems += listing.problems.map { listing.limitReached ? "\($0); none are listed (serve --max-files raises the limit)" : $0 }
         let paths = listing.files
         for relative in paths {
             // The id travels in every library entry: a path too long to name is listed as a problem.
