@@ -12,6 +12,10 @@
 // `pantrace replay` on TRACE's frames (computed first, untimed), writing them to FILE in
 // 64 KiB chunks as the CLI does, against `JSONEncoder` on the same frames; it prints one JSON
 // object. Benchmarks/replay/peer.py runs it beside Python's json.dumps and orjson.
+//
+// `ReplayBench --walk FOLDER` times `TraceFolder.list` on FOLDER against the walk it replaced
+// (FileManager's subpaths, then a stat and a full symlink resolution per file), best of 3
+// each, and prints one JSON object.
 
 import BenchmarkSupport
 import Foundation
@@ -93,6 +97,45 @@ func encodeOnly(trace path: String, fps: Double, out: String) throws {
         try file.write(contentsOf: chunk)
     }
     print("{\"bytes\":\(bytes),\"frames\":\(frames.count),\"jsonencoder_s\":\(codable),\"writer_s\":\(fast)}")
+}
+
+/// The folder walk before readdir and d_type: every file stat'ed and resolved component by component.
+func previousWalk(_ folder: String) throws -> [String] {
+    let manager = FileManager.default
+    let names = try manager.subpathsOfDirectory(atPath: folder)
+    let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+    let base = folder.hasSuffix("/") ? folder : folder + "/"
+    var files: [String] = []
+    for name in names.sorted() {
+        guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+        guard let format = try? InterchangeFormat(path: name), format.isReadable else { continue }
+        let path = base + name
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { continue }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(root + "/") else { continue }
+        files.append(name)
+    }
+    return files
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--walk") {
+    let folder = CommandLine.arguments[index + 1]
+    var listed = 0, previous = 0
+    let walk =
+        (0..<3).map { _ in
+            let start = clock.now
+            listed = TraceFolder.list(folder, formats: [.pantrace, .jsonl, .csv], limit: .max).files.count
+            return seconds(clock.now - start)
+        }.min() ?? 0
+    let before =
+        try (0..<3).map { _ in
+            let start = clock.now
+            previous = try previousWalk(folder).count
+            return seconds(clock.now - start)
+        }.min() ?? 0
+    print("{\"files\":\(listed),\"previous_files\":\(previous),\"previous_s\":\(before),\"walk_s\":\(walk)}")
+    exit(0)
 }
 
 if let index = CommandLine.arguments.firstIndex(of: "--encode") {
