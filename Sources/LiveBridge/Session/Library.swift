@@ -23,14 +23,8 @@ struct Library {
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
 
-    private struct Stamp: Equatable {
-        var size: Int
-        var modified: Date
-        var inode: Int
-    }
-
     private struct Entry {
-        var stamp: Stamp
+        var stamp: FileStamp
         var outcome: Result<RecordingInfo, PanTraceError>
     }
 
@@ -74,8 +68,8 @@ struct Library {
                 continue
             }
             let path = folder + "/" + relative
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
+            // stat(2) follows a symlink the walk kept (it leads inside the folder).
+            guard let stamp = FileStamp(of: path) else { continue }  // gone since it was listed
             let entry =
                 cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
                 ?? Entry(stamp: stamp, outcome: read(relative, at: path))
@@ -105,15 +99,6 @@ struct Library {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Size, modification time and inode, without opening the file.
-    private static func stamp(of path: String) -> Stamp? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }  // vanished: not listed
-        return Stamp(
-            size: (attributes[.size] as? NSNumber)?.intValue ?? -1,
-            modified: attributes[.modificationDate] as? Date ?? .distantPast,
-            inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? -1)
     }
 
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
