@@ -17,6 +17,8 @@ struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
         var frameRate: Double = 60
+        /// The most recordings the library lists (``Library/maximumRecordings``).
+        var maximumRecordings = TraceFolder.defaultLimit
         /// Pointer events a client may send per second (sustained), and in one burst.
         var pointerRate: Double = 500
         var pointerBurst: Double = 500
@@ -116,7 +118,7 @@ struct BridgeController {
 
     init(configuration: Configuration) {
         self.configuration = configuration
-        library = Library(folder: configuration.recordingsFolder)
+        library = Library(folder: configuration.recordingsFolder, maximumRecordings: configuration.maximumRecordings)
         library.rescan()
         watcherWork = WorkBudget(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
     }
