@@ -123,14 +123,14 @@ public final class CorpusWriter {
     }
 
     /// Writes what is gathered and, for ``Publication/atFinish``, names the file; then
-    /// closes it. A corpus with no gesture is a valid, empty corpus.
+    /// closes it. A corpus with no gesture is a valid, empty corpus. A live gesture whose
+    /// writer was not finished stays as far as that writer got (``TraceWriter/flush()`` it
+    /// first), without its end mark: an unfinished recording, as a crash would leave it.
     /// - Throws: ``PanTraceError`` if a write fails or the name was taken meanwhile.
     public func finish() throws(PanTraceError) {
         guard !isFinished else { return }
         isFinished = true
-        if let liveSink, !liveSink.isClosed {
-            throw PanTraceError(.io("finish() while a live gesture is still being written; finish its writer first"))
-        }
+        if let liveSink, !liveSink.isClosed { liveSink.close() }
         reclaimUnwrittenLive()
         if !group.bytes.isEmpty || !hasWrittenHeader { try writeGroup() }
         try file.publish()
