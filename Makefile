@@ -97,9 +97,8 @@ fuzz: setup
 fuzz-smoke: setup
 	@scripts/fuzz.sh 10
 
-# Optional, longer than `make test`'s 20: 100 kill -9 trials each of `record --from -` (into files and into a
-# corpus file) and of a
-# live recording in `serve`, failing if any loses more than 100 ms of gesture.
+# Optional, longer than `make test`'s 20: 100 kill -9 trials each of `record --from -` (into files and
+# into a corpus file) and of a live recording in `serve`, failing if any loses more than 100 ms of gesture.
 crash-trials: build
 	@scripts/setup.sh python
 	PANTRACE_KILL_TRIALS=100 .venv/bin/python -m pytest Tests/bridge/test_crash_safety.py -q -s -p no:cacheprovider
