@@ -27,21 +27,34 @@ enum CorpusFormat {
     /// none empty, hidden (a leading `.`) or holding a NUL, at most ``maximumNameBytes``.
     /// Returns the problem, or nil.
     static func problem(withName name: String) -> String? {
-        guard !name.isEmpty else { return "an empty gesture name" }
-        guard name.utf8.count <= maximumNameBytes else { return "a gesture name of \(name.utf8.count) bytes (at most \(maximumNameBytes))" }
-        for part in name.split(separator: "/", omittingEmptySubsequences: false) {
-            if part.isEmpty { return "gesture name \"\(name)\" has an empty part (a leading, trailing or double /)" }
-            if part.hasPrefix(".") { return "gesture name \"\(name)\" has a hidden part or a . or .. (\"\(part)\")" }
-            if part.utf8.contains(0) { return "gesture name \"\(name)\" holds a NUL byte" }
+        var name = name
+        return name.withUTF8 { bytes -> String? in
+            guard !bytes.isEmpty else { return "an empty gesture name" }
+            guard bytes.count <= maximumNameBytes else { return "a gesture name of \(bytes.count) bytes (at most \(maximumNameBytes))" }
+            // One pass over the bytes (a corpus checks every record's name): a part starts at
+            // 0 and after each "/".
+            var partStart = true
+            for byte in bytes {
+                if partStart {
+                    if byte == UInt8(ascii: "/") {
+                        return "gesture name \"\(String(decoding: bytes, as: UTF8.self))\" has an empty part (a leading, trailing or double /)"
+                    }
+                    if byte == UInt8(ascii: ".") {
+                        return "gesture name \"\(String(decoding: bytes, as: UTF8.self))\" has a hidden part or a . or .. (a part starting with .)"
+                    }
+                }
+                if byte == 0 { return "gesture name \"\(String(decoding: bytes, as: UTF8.self))\" holds a NUL byte" }
+                partStart = byte == UInt8(ascii: "/")
+            }
+            return partStart ? "gesture name \"\(String(decoding: bytes, as: UTF8.self))\" has an empty part (a leading, trailing or double /)" : nil
         }
-        return nil
     }
 
     /// The last part of a gesture's name: the name of its file without `.pantrace`, the id a
     /// version 3 header leaves out.
     static func baseName(_ name: String) -> String {
-        guard let slash = name.lastIndex(of: "/") else { return name }
-        return String(name[name.index(after: slash)...])
+        guard let slash = name.utf8.lastIndex(of: UInt8(ascii: "/")) else { return name }
+        return String(name[name.utf8.index(after: slash)...])
     }
 
     static func encodeHeader(into w: inout ByteWriter) {

@@ -14,6 +14,8 @@ public final class CorpusReader {
     private let inflater = GzipInflater()
     private var member: [UInt8] = []
     private var probe: [UInt8] = []
+    /// A packed gesture's payloads with the header's magic put back, reused from one to the next.
+    private var packed: [UInt8] = []
 
     /// Creates a reader.
     public init(reader: TraceReader = TraceReader()) {
@@ -134,8 +136,9 @@ public final class CorpusReader {
         while !r.isAtEnd {
             var gesture: CorpusGesture
             var length: Int?
+            var baseName: String
             do throws(PanTraceError) {
-                (gesture, length) = try Self.record(&r, at: start, expected: scan.expected, previousName: &previousName)
+                (gesture, length, baseName) = try Self.record(&r, at: start, expected: scan.expected, previousName: &previousName)
             } catch {
                 // The rest of the chunk cannot be found again: what it held is lost.
                 var located = scan.located(error)
@@ -159,9 +162,12 @@ public final class CorpusReader {
             case .packed:
                 let outcome: Result<TraceFile, PanTraceError>
                 do throws(PanTraceError) {
-                    var payload = HeaderFormat.magic
-                    payload += try r.raw(length ?? 0)
-                    outcome = .success(try reader.decodePayloads(payload, into: &samples, name: CorpusFormat.baseName(gesture.name)))
+                    packed.removeAll(keepingCapacity: true)
+                    packed += HeaderFormat.magic
+                    packed += try r.raw(length ?? 0)
+                    // Built in place, not mapped afterwards: a TraceFile copy retains every field.
+                    outcome = .success(
+                        scan.locating(warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName), gesture: gesture, base: start))
                 } catch {
                     var located = scan.located(error)
                     located.gesture = gesture.index
@@ -170,7 +176,7 @@ public final class CorpusReader {
                     located.byteOffset = start
                     outcome = .failure(located)
                 }
-                visit(gesture, outcome.map { scan.locating(warningsOf: $0, gesture: gesture, base: start) }, samples)
+                visit(gesture, outcome, samples)
             case .verbatim, .live:
                 guard r.isAtEnd else {
                     var problem = scan.located(
@@ -181,7 +187,7 @@ public final class CorpusReader {
                     scan.problems.append(problem)
                     return
                 }
-                let base = CorpusFormat.baseName(gesture.name)
+                let base = baseName
                 var ends: [Int]
                 if let length {
                     ends = [min(memberEnd + length, scan.bytes.count)]
@@ -218,7 +224,7 @@ public final class CorpusReader {
     /// Parses one gesture record; the storage's bytes (packed) are left for the caller.
     private static func record(
         _ r: inout ByteReader, at start: Int, expected: Int, previousName: inout [UInt8]
-    ) throws(PanTraceError) -> (CorpusGesture, Int?) {
+    ) throws(PanTraceError) -> (CorpusGesture, Int?, String) {
         let kind = try r.byte()
         guard kind == CorpusFormat.gestureRecord else {
             throw PanTraceError(.badCorpus("a record of kind 0x\(String(kind, radix: 16)) where a gesture record (G) belongs"))
@@ -231,6 +237,9 @@ public final class CorpusReader {
         let suffix = try r.count("gesture name length", limit: CorpusFormat.maximumNameBytes - shared)
         previousName.removeSubrange(shared...)
         previousName += try r.raw(suffix)
+        // The name's last part (the id a header may leave out), found on the bytes.
+        var lastSlash = previousName.count
+        while lastSlash > 0, previousName[lastSlash - 1] != UInt8(ascii: "/") { lastSlash -= 1 }
         guard let name = String(validating: previousName, as: UTF8.self) else { throw PanTraceError(.badCorpus("a gesture name that is not UTF-8")) }
         if let problem = CorpusFormat.problem(withName: name) { throw PanTraceError(.badCorpus(problem)) }
         let code = try r.byte()
@@ -244,7 +253,8 @@ public final class CorpusReader {
         case .live:
             break
         }
-        return (CorpusGesture(index: index, name: name, storage: storage, byteOffset: start), length)
+        let base = lastSlash == 0 ? name : String(decoding: previousName[lastSlash...], as: UTF8.self)
+        return (CorpusGesture(index: index, name: name, storage: storage, byteOffset: start), length, base)
     }
 
     /// Where a live gesture's bytes end. `clean`: at the first thing that is not a whole
@@ -321,6 +331,7 @@ private struct CorpusScan {
     }
 
     func locating(warningsOf file: TraceFile, gesture: CorpusGesture, base: Int) -> TraceFile {
+        guard !file.warnings.isEmpty else { return file }
         var file = file
         file.warnings = file.warnings.map { locating($0, gesture: gesture, base: base) }
         return file
