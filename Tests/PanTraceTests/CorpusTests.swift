@@ -262,6 +262,52 @@ import Testing
         #expect(error.description.hasPrefix("c.pantraces: gesture 1 (g1) at byte 0: format version 9"))
     }
 
+    @Test func gesturesWithTheSameHeaderStoreItOnceAndABadSharedIndexCostsOnlyItsGesture() throws {
+        try withTemporaryFolder("corpus") { folder in
+            var traces: [Trace] = []
+            for name in ["a", "b", "c"] {
+                var trace = TestTraces.synthetic(0)
+                trace.metadata.id = name
+                traces.append(TestTraces.snapped(trace))
+            }
+            let alone = folder + "/one.pantraces", three = folder + "/three.pantraces"
+            for (path, count) in [(alone, 1), (three, 3)] {
+                let writer = try CorpusWriter(creatingFileAt: path, publication: .atFinish)
+                for trace in traces.prefix(count) { try writer.add(trace, name: trace.metadata.id) }
+                try writer.finish()
+            }
+            let one = try FileDescriptor.readAll(alone, limit: 1 << 20).count
+            let all = try FileDescriptor.readAll(three, limit: 1 << 20)
+            let payloads = Array(CorpusFormat.packed(try TraceEncoder().encodePayloads(traces[0], name: "a")))
+            var r = ByteReader(HeaderFormat.magic + payloads)
+            _ = try ChunkPayload.decodeHeader(&r, name: "a")
+            let header = r.offset - HeaderFormat.magic.count
+            // The second and third gestures leave their header out (less a byte for its index).
+            #expect(all.count - one < 2 * (payloads.count - header + 12))
+            let read = try Self.gestures(bytes: all)
+            #expect(read.problems.isEmpty)
+            #expect(try read.gestures.map { try $0.1.get().trace } == traces)
+            // A record sharing a header its chunk does not have: that gesture alone fails.
+            var records = ByteWriter()
+            CorpusFormat.encodeHeader(into: &records)
+            CorpusFormat.encodeGesture(index: 0, name: "a", storage: .packed, sharing: .kept(length: header), length: payloads.count, into: &records)
+            records.raw(payloads)
+            let rest = payloads[header...]
+            CorpusFormat.encodeGesture(index: 1, name: "b", storage: .packed, sharing: .shared(index: 3), length: rest.count, into: &records)
+            records.raw(rest)
+            CorpusFormat.encodeGesture(index: 2, name: "c", storage: .packed, sharing: .shared(index: 0), length: rest.count, into: &records)
+            records.raw(rest)
+            var bytes: [UInt8] = []
+            GzipDeflater(level: 0).appendMember(of: records.bytes, to: &bytes)
+            let damaged = try Self.gestures(bytes: bytes)
+            #expect(damaged.problems.isEmpty)
+            #expect(try damaged.gestures[0].1.get().trace == traces[0])
+            #expect(try damaged.gestures[2].1.get().trace == traces[2])
+            let error = try #require(damaged.gestures[1].1.failure)
+            #expect(error.description == "c.pantraces: gesture 1 (b) at byte 0: bad corpus: shared header 3 where the chunk has kept 1")
+        }
+    }
+
     @Test func whatIsNotACorpusIsOneLine() throws {
         let single = try TraceEncoder.encode(TestTraces.synthetic(0))
         var samples: [PanSample] = []

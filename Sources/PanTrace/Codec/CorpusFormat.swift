@@ -62,10 +62,31 @@ enum CorpusFormat {
         w.varint(UInt64(version))
     }
 
+    /// How a packed gesture's header is stored: in full (``none``), in full and kept for the
+    /// gestures after it in the chunk (``kept``, with its length in bytes, magic left out), or
+    /// as the index of a kept header of the chunk (``shared``), the bytes then left out.
+    enum HeaderSharing: Equatable {
+        case none
+        case kept(length: Int)
+        case shared(index: Int)
+
+        var code: UInt8 {
+            switch self {
+            case .none: 0
+            case .kept: 3
+            case .shared: 4
+            }
+        }
+    }
+
+    /// The most headers one chunk keeps for sharing.
+    static let maximumKeptHeaders = 64
+
     /// A gesture record. `previous` is the name of the record before it in the same chunk
     /// (empty for the chunk's first): the bytes both start with are counted, not repeated.
     static func encodeGesture(
-        index: Int, name: String, previous: String = "", storage: CorpusGesture.Storage, length: Int?, into w: inout ByteWriter
+        index: Int, name: String, previous: String = "", storage: CorpusGesture.Storage, sharing: HeaderSharing = .none, length: Int?,
+        into w: inout ByteWriter
     ) {
         let bytes = Array(name.utf8), before = Array(previous.utf8)
         var shared = 0
@@ -75,7 +96,12 @@ enum CorpusFormat {
         w.varint(UInt64(shared))
         w.varint(UInt64(bytes.count - shared))
         w.raw(bytes[shared...])
-        w.byte(storage.code)
+        w.byte(storage == .packed ? sharing.code : storage.code)
+        switch sharing {
+        case .none: break
+        case .kept(let length): w.varint(UInt64(length))
+        case .shared(let index): w.varint(UInt64(index))
+        }
         if let length { w.varint(UInt64(length)) }
     }
 }
@@ -102,7 +128,7 @@ public struct CorpusGesture: Sendable, Hashable {
 
         init?(code: UInt8) {
             switch code {
-            case 0: self = .packed
+            case 0, 3, 4: self = .packed  // 3 and 4: its header kept or shared (CorpusFormat.HeaderSharing)
             case 1: self = .verbatim
             case 2: self = .live
             default: return nil

@@ -133,12 +133,14 @@ public final class CorpusReader {
     ) throws(PanTraceError) {
         let memberEnd = scan.offset
         var previousName: [UInt8] = []
+        var keptHeaders: [ArraySlice<UInt8>] = []
         while !r.isAtEnd {
             var gesture: CorpusGesture
             var length: Int?
             var baseName: String
+            var sharing: CorpusFormat.HeaderSharing
             do throws(PanTraceError) {
-                (gesture, length, baseName) = try Self.record(&r, at: start, expected: scan.expected, previousName: &previousName)
+                (gesture, length, baseName, sharing) = try Self.record(&r, at: start, expected: scan.expected, previousName: &previousName)
             } catch {
                 // The rest of the chunk cannot be found again: what it held is lost.
                 var located = scan.located(error)
@@ -164,7 +166,24 @@ public final class CorpusReader {
                 do throws(PanTraceError) {
                     packed.removeAll(keepingCapacity: true)
                     packed += HeaderFormat.magic
-                    packed += try r.raw(length ?? 0)
+                    let bytes = try r.raw(length ?? 0)
+                    switch sharing {
+                    case .none: break
+                    case .kept(let headerLength):
+                        guard headerLength <= bytes.count, keptHeaders.count < CorpusFormat.maximumKeptHeaders else {
+                            throw PanTraceError(
+                                .badCorpus(
+                                    "a kept header of \(headerLength) bytes in a gesture of \(bytes.count), or more than \(CorpusFormat.maximumKeptHeaders) in a chunk"
+                                ))
+                        }
+                        keptHeaders.append(bytes.prefix(headerLength))
+                    case .shared(let index):
+                        guard index < keptHeaders.count else {
+                            throw PanTraceError(.badCorpus("shared header \(index) where the chunk has kept \(keptHeaders.count)"))
+                        }
+                        packed += keptHeaders[index]
+                    }
+                    packed += bytes
                     // Built in place, not mapped afterwards: a TraceFile copy retains every field.
                     outcome = .success(
                         scan.locating(warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName), gesture: gesture, base: start))
@@ -224,7 +243,7 @@ public final class CorpusReader {
     /// Parses one gesture record; the storage's bytes (packed) are left for the caller.
     private static func record(
         _ r: inout ByteReader, at start: Int, expected: Int, previousName: inout [UInt8]
-    ) throws(PanTraceError) -> (CorpusGesture, Int?, String) {
+    ) throws(PanTraceError) -> (CorpusGesture, Int?, String, CorpusFormat.HeaderSharing) {
         let kind = try r.byte()
         guard kind == CorpusFormat.gestureRecord else {
             throw PanTraceError(.badCorpus("a record of kind 0x\(String(kind, radix: 16)) where a gesture record (G) belongs"))
@@ -245,8 +264,11 @@ public final class CorpusReader {
         let code = try r.byte()
         guard let storage = CorpusGesture.Storage(code: code) else { throw PanTraceError(.badCorpus("unknown gesture storage \(code)")) }
         var length: Int?
+        var sharing = CorpusFormat.HeaderSharing.none
         switch storage {
         case .packed:
+            if code == 3 { sharing = .kept(length: try r.count("kept header length", limit: r.remaining)) }
+            if code == 4 { sharing = .shared(index: try r.count("shared header", limit: CorpusFormat.maximumKeptHeaders - 1)) }
             length = try r.count("packed gesture length", limit: r.remaining)
         case .verbatim:
             length = try r.count("verbatim gesture length", limit: Int(Int64.max >> 1))
@@ -254,7 +276,7 @@ public final class CorpusReader {
             break
         }
         let base = lastSlash == 0 ? name : String(decoding: previousName[lastSlash...], as: UTF8.self)
-        return (CorpusGesture(index: index, name: name, storage: storage, byteOffset: start), length, base)
+        return (CorpusGesture(index: index, name: name, storage: storage, byteOffset: start), length, base, sharing)
     }
 
     /// Where a live gesture's bytes end. `clean`: at the first thing that is not a whole

@@ -37,6 +37,8 @@ public final class CorpusWriter {
     private var hasWrittenHeader = false
     /// The name of the last record in ``group``: the next one's shares its start.
     private var previousName = ""
+    /// Headers of packed gestures in ``group`` that later ones may share (magic left out).
+    private var keptHeaders: [[UInt8]] = []
     private var liveSink: CorpusLiveSink?
     private var isFinished = false
 
@@ -101,6 +103,7 @@ public final class CorpusWriter {
         let wasHeaderWritten = hasWrittenHeader
         CorpusFormat.encodeGesture(index: gestureCount, name: name, previous: previousName, storage: .live, length: nil, into: &group)
         previousName = ""
+        keptHeaders.removeAll()
         member.removeAll(keepingCapacity: true)
         deflater.appendMember(of: group.bytes, to: &member)
         group.bytes.removeAll(keepingCapacity: true)
@@ -166,8 +169,24 @@ public final class CorpusWriter {
     }
 
     private func appendPacked(name: String, payloads: [UInt8]) throws(PanTraceError) {
-        let stored = CorpusFormat.packed(payloads)
-        CorpusFormat.encodeGesture(index: gestureCount, name: name, previous: previousName, storage: .packed, length: stored.count, into: &group)
+        var stored = CorpusFormat.packed(payloads)
+        // A header (metadata and grid) that an earlier gesture of this chunk has too is
+        // stored once: on a corpus of like gestures most differ only in the id, which the
+        // name already gives.
+        var sharing = CorpusFormat.HeaderSharing.none
+        var reader = ByteReader(payloads)
+        if (try? ChunkPayload.decodeHeader(&reader, name: CorpusFormat.baseName(name))) != nil {
+            let header = Array(payloads[HeaderFormat.magic.count..<reader.offset])
+            if let index = keptHeaders.firstIndex(of: header) {
+                sharing = .shared(index: index)
+                stored = stored.dropFirst(header.count)
+            } else if keptHeaders.count < CorpusFormat.maximumKeptHeaders {
+                sharing = .kept(length: header.count)
+                keptHeaders.append(header)
+            }
+        }
+        CorpusFormat.encodeGesture(
+            index: gestureCount, name: name, previous: previousName, storage: .packed, sharing: sharing, length: stored.count, into: &group)
         group.raw(stored)
         previousName = name
         count(.packed)
@@ -177,6 +196,7 @@ public final class CorpusWriter {
     private func appendVerbatim(name: String, bytes: [UInt8]) throws(PanTraceError) {
         CorpusFormat.encodeGesture(index: gestureCount, name: name, previous: previousName, storage: .verbatim, length: bytes.count, into: &group)
         previousName = ""
+        keptHeaders.removeAll()
         member.removeAll(keepingCapacity: true)
         deflater.appendMember(of: group.bytes, to: &member)
         group.bytes.removeAll(keepingCapacity: true)
@@ -187,6 +207,7 @@ public final class CorpusWriter {
 
     private func writeGroup() throws(PanTraceError) {
         previousName = ""
+        keptHeaders.removeAll()
         member.removeAll(keepingCapacity: true)
         deflater.appendMember(of: group.bytes, to: &member)
         group.bytes.removeAll(keepingCapacity: true)
