@@ -26,6 +26,23 @@ struct CorpusCommandTests {
         #expect(again.status == 1 && again.stderr.contains("the folder is not empty"))
     }
 
+    @Test func synthWritesIntoACorpusTheFilesItWritesIntoAFolder() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        let corpus = try BinaryTests.run(["synth", "-o", "\(dir)/s.pantraces", "--count", "6", "--seed", "5"])
+        #expect(corpus.status == 0, "\(corpus.stderr)")
+        let folder = try BinaryTests.run(["synth", "-o", "\(dir)/folder", "--count", "6", "--seed", "5"])
+        #expect(folder.status == 0)
+        let back = try BinaryTests.run(["convert", "\(dir)/s.pantraces", "\(dir)/back"])
+        #expect(back.status == 0 && back.stdout.contains("6 gestures (6 packed"), "\(back.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/folder").sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/back").sorted() == names)
+        for name in names {
+            #expect(FileManager.default.contentsEqual(atPath: "\(dir)/folder/\(name)", andPath: "\(dir)/back/\(name)"), "\(name)")
+        }
+        let jsonl = try BinaryTests.run(["synth", "-o", "\(dir)/j.pantraces", "--count", "1", "--format", "jsonl"])
+        #expect(jsonl.status != 0 && jsonl.stderr.contains("holds .pantrace gestures"))
+    }
+
     @Test func aDamagedGestureIsOneLineAndTheOthersStillInspect() throws {
         let dir = try BinaryTests.temporaryFolder()
         #expect(try BinaryTests.run(["convert", Self.recordings, "\(dir)/real.pantraces"]).status == 0)
