@@ -358,6 +358,28 @@ import Testing
         }
     }
 
+    @Test func namesBeyondASCIIRoundTripAndBytesThatAreNotUTF8AreRefused() throws {
+        try withTemporaryFolder("corpus") { folder in
+            let path = folder + "/u.pantraces"
+            let writer = try CorpusWriter(creatingFileAt: path, publication: .atFinish)
+            try writer.add(TestTraces.synthetic(0), name: "día/ünïcode")
+            try writer.add(TestTraces.synthetic(1), name: "día/ascii")
+            try writer.finish()
+            #expect(try Self.gestures(path).gestures.map(\.0.name) == ["día/ünïcode", "día/ascii"])
+            var records = ByteWriter()
+            CorpusFormat.encodeHeader(into: &records)
+            let payload = Array(CorpusFormat.packed(try TraceEncoder().encodePayloads(TestTraces.synthetic(0), name: "a")))
+            records.raw([CorpusFormat.gestureRecord, 0, 0, 2, 0xc3, 0x28, 0])  // index 0, 2 name bytes that are not UTF-8, packed
+            records.varint(UInt64(payload.count))
+            records.raw(payload)
+            var bytes: [UInt8] = []
+            GzipDeflater(level: 0).appendMember(of: records.bytes, to: &bytes)
+            let read = try Self.gestures(bytes: bytes)
+            #expect(read.gestures.isEmpty)
+            #expect(read.problems.map(\.description) == ["c.pantraces: gesture 0 at byte 0: bad corpus: a gesture name that is not UTF-8"])
+        }
+    }
+
     @Test func anEmptyCorpusIsValidAndALiveGestureThatWroteNothingLeavesNoRecord() throws {
         try withTemporaryFolder("corpus") { folder in
             let empty = folder + "/empty.pantraces"

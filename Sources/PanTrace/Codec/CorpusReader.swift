@@ -259,7 +259,11 @@ public final class CorpusReader {
         // The name's last part (the id a header may leave out), found on the bytes.
         var lastSlash = previousName.count
         while lastSlash > 0, previousName[lastSlash - 1] != UInt8(ascii: "/") { lastSlash -= 1 }
-        guard let name = String(validating: previousName, as: UTF8.self) else { throw PanTraceError(.badCorpus("a gesture name that is not UTF-8")) }
+        // ASCII, what nearly every name is, needs no validation (as MetadataCoding.text does).
+        guard
+            let name = previousName.allSatisfy({ $0 < 0x80 })
+                ? String(decoding: previousName, as: UTF8.self) : String(validating: previousName, as: UTF8.self)
+        else { throw PanTraceError(.badCorpus("a gesture name that is not UTF-8")) }
         if let problem = CorpusFormat.problem(withName: name) { throw PanTraceError(.badCorpus(problem)) }
         let code = try r.byte()
         guard let storage = CorpusGesture.Storage(code: code) else { throw PanTraceError(.badCorpus("unknown gesture storage \(code)")) }
