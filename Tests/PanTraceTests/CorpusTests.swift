@@ -187,6 +187,34 @@ import Testing
         }
     }
 
+    /// Every byte flipped in turn: nothing traps, every problem names the file, a gesture and
+    /// a byte offset, and a gesture that reads complete is the gesture written.
+    @Test func aCorpusWithAnyByteDamagedNamesWhatItLosesAndKeepsTheRest() throws {
+        try withTemporaryFolder("corpus") { folder in
+            let path = folder + "/flip.pantraces"
+            let traces = try Self.mixedCorpus(path).map(TestTraces.snapped)
+            let bytes = try FileDescriptor.readAll(path, limit: 1 << 30)
+            for at in bytes.indices {
+                var damaged = bytes
+                damaged[at] ^= 0x41
+                guard let read = try? Self.gestures(bytes: damaged) else { continue }  // member 0: not a corpus, one error
+                for (gesture, outcome) in read.gestures {
+                    switch outcome {
+                    case .success(let file):
+                        if file.isComplete { #expect(file.trace == traces[gesture.index], "byte \(at)") }
+                    case .failure(let error):
+                        #expect(error.file == "c.pantraces" && error.gesture == gesture.index && error.byteOffset != nil, "byte \(at)")
+                    }
+                }
+                for problem in read.problems {
+                    #expect(problem.file == "c.pantraces" && problem.byteOffset != nil, "byte \(at): \(problem)")
+                }
+                // Whatever the damage, the gestures it does not touch are all there.
+                #expect(read.gestures.count + read.problems.count >= 2, "byte \(at)")
+            }
+        }
+    }
+
     @Test func aCorruptChunkOfPackedGesturesIsNamedAndTheLiveGesturesAfterItStillRead() throws {
         try withTemporaryFolder("corpus") { folder in
             let path = folder + "/bad.pantraces"
