@@ -82,7 +82,7 @@ bench: setup
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 
-# The benchmark-only Python packages (numpy, pyarrow, zstandard), pinned in
+# The benchmark-only Python packages (numpy, pyarrow, polars, zstandard), pinned in
 # Benchmarks/requirements.txt, in their own venv so the test venv stays small.
 .venv-bench/pinned: Benchmarks/requirements.txt
 	@echo "bench: installing Benchmarks/requirements.txt into .venv-bench"
