@@ -84,7 +84,7 @@ bench: setup
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 
-# The benchmark-only Python packages (numpy, pyarrow, zstandard), pinned in
+# The benchmark-only Python packages (numpy, pyarrow, polars, zstandard), pinned in
 # Benchmarks/requirements.txt, in their own venv so the test venv stays small.
 .venv-bench/pinned: Benchmarks/requirements.txt
 	@echo "bench: installing Benchmarks/requirements.txt into .venv-bench"
@@ -99,8 +99,8 @@ fuzz: setup
 fuzz-smoke: setup
 	@scripts/fuzz.sh 10
 
-# Optional, longer than `make test`'s 20: 100 kill -9 trials each of `record --from -` and of a
-# live recording in `serve`, failing if any loses more than 100 ms of gesture.
+# Optional, longer than `make test`'s 20: 100 kill -9 trials each of `record --from -` (into files and
+# into a corpus file) and of a live recording in `serve`, failing if any loses more than 100 ms of gesture.
 crash-trials: build
 	@scripts/setup.sh python
 	PANTRACE_KILL_TRIALS=100 .venv/bin/python -m pytest Tests/bridge/test_crash_safety.py -q -s -p no:cacheprovider

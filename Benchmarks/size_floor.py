@@ -10,10 +10,16 @@ seed 2026, 120 Hz, default noise), then prints, each as a ratio to the PanTrace 
   file must also say (metadata, framing) is counted, so no per-file format reaches it;
 - zstd level 19 over JSON Lines of the same grid values, one file per gesture, without and
   with a dictionary trained on another seed's gestures (the dictionary itself not counted);
-- Parquet (pyarrow): every sample in one file, integer ticks, DELTA_BINARY_PACKED + zstd;
+- Parquet (pyarrow): every sample in one file, integer ticks, DELTA_BINARY_PACKED + zstd,
+  and BYTE_STREAM_SPLIT + zstd;
+- a zstd column file: each column of every sample (file index, phase, and the five tick
+  columns as their first differences, int64 little-endian), zstd level 19 each;
+- the same gestures in one corpus file (`pantrace convert FOLDER X.pantraces`, docs/FORMAT.md
+  §11), and its per-gesture overhead;
 - decode speed: PanTrace's reader over every file (CodecBench --decode-folder, one thread,
-  files in memory) against pyarrow's reader of that Parquet file (one thread, from memory),
-  runs interleaved, medians with their ranges.
+  files in memory) and over the corpus file (CodecBench --decode-corpus) against pyarrow's
+  and polars' readers of the Parquet file (one thread, from memory), runs interleaved,
+  medians with their ranges.
 
 Usage: .venv-bench/bin/python Benchmarks/size_floor.py [--count N] [--repeats R]
 Needs the pinned packages of Benchmarks/requirements.txt (`make .venv-bench/pinned` makes
@@ -35,6 +41,9 @@ import zlib
 from collections import Counter
 
 import numpy as np
+
+os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one thread, as every other reader here; read at import
+import polars as pl  # noqa: E402
 import pyarrow as pa
 import pyarrow.parquet as pq
 import zstandard
@@ -83,8 +92,24 @@ def entropy_bits(values):
     return float(-(counts * np.log2(p)).sum())
 
 
+# The standard grid's velocity-prediction multiplier (docs/FORMAT.md §4.2).
+VELOCITY_M = 549_756
+
+
+def predicted(cols, c):
+    """Translation column `c` as the format's velocity predictor leaves it (FORMAT §4.2): the
+    first value, then x[i] - x[i-1] - step(v[i-1], v[i], t[i] - t[i-1])."""
+    x = np.asarray(cols[c], dtype=np.int64)
+    v = np.asarray(cols["v" + c[1]], dtype=np.int64)
+    t = np.asarray(cols["t"], dtype=np.int64)
+    step = ((v[:-1] + v[1:]) * np.diff(t) * VELOCITY_M + (1 << 39)) >> 40
+    return x[:1], np.diff(x) - step
+
+
 def floor_bits(traces):
-    """The floor in bits, and per column (best order, bits a value)."""
+    """The floor in bits, and per column (best order, bits a value). Translation columns may
+    also take the format's own velocity predictor (FORMAT §4.2) before an order, as the
+    writer does: order "v0"…"v3"."""
     report = {}
     total = 0.0
     n = sum(len(p) for _, p, _, _ in traces)
@@ -95,6 +120,12 @@ def floor_bits(traces):
             bits = entropy_bits(pooled)
             if best is None or bits < best[1]:
                 best = (order, bits)
+            if c in ("tx", "ty"):
+                firsts, rest = zip(*(predicted(cols, c) for _, _, cols, _ in traces))
+                bits = entropy_bits(np.concatenate(firsts)) + entropy_bits(
+                    np.concatenate([residuals(r, order) for r in rest if len(r)]))
+                if bits < best[1]:
+                    best = (f"v{order}", bits)
         report[c] = (best[0], best[1] / n)
         total += best[1]
     patterns = Counter()
@@ -133,8 +164,8 @@ def jsonl_bytes(header, phases, columns, scale):
     return ("\n".join(lines) + "\n").encode()
 
 
-def parquet_buffer(traces):
-    """Every sample in one Parquet file: integer ticks, DELTA_BINARY_PACKED, zstd."""
+def parquet_buffer(traces, encoding="DELTA_BINARY_PACKED"):
+    """Every sample in one Parquet file: integer ticks, DELTA_BINARY_PACKED (or `encoding`), zstd."""
     file_index, phase = [], []
     cols = {c: [] for c in COLUMNS}
     for index, (_, phases, columns, _) in enumerate(traces):
@@ -146,9 +177,30 @@ def parquet_buffer(traces):
                       **{c: pa.array(cols[c], pa.int64()) for c in COLUMNS}})
     sink = io.BytesIO()
     pq.write_table(table, sink, compression="zstd", use_dictionary=False,
-                   column_encoding={name: "DELTA_BINARY_PACKED" for name in table.column_names},
+                   column_encoding={name: encoding for name in table.column_names},
                    write_statistics=False)
     return sink.getvalue(), table.num_rows
+
+
+def parquet_split_buffer(traces):
+    """The same table as parquet_buffer, BYTE_STREAM_SPLIT + zstd (no delta)."""
+    data, _ = parquet_buffer(traces, encoding="BYTE_STREAM_SPLIT")
+    return data
+
+
+def zstd_columns(traces):
+    """Bytes of a column file: every column end to end over the corpus, the tick columns as
+    first differences, each int64 little-endian and compressed with zstd level 19."""
+    total = 0
+    compressor = zstandard.ZstdCompressor(level=19)
+    file_index = np.concatenate([np.full(len(p), i, dtype=np.int64) for i, (_, p, _, _) in enumerate(traces)])
+    phase = np.concatenate([np.asarray(p, dtype=np.int64) for _, p, _, _ in traces])
+    total += len(compressor.compress(np.diff(file_index, prepend=0).astype("<i8").tobytes()))
+    total += len(compressor.compress(phase.astype("<i8").tobytes()))
+    for c in COLUMNS:
+        values = np.concatenate([np.asarray(cols[c], dtype=np.int64) for _, _, cols, _ in traces])
+        total += len(compressor.compress(np.diff(values, prepend=0).astype("<i8").tobytes()))
+    return total
 
 
 def header_length(payload):
@@ -288,6 +340,11 @@ def main():
         gz = sum(len(gzip.compress(d, 6, mtime=0)) for d in docs)
         parquet, rows = parquet_buffer(traces)
         assert rows == n
+        parquet_split = parquet_split_buffer(traces)
+        columns_zstd = zstd_columns(traces)
+        corpus = os.path.join(tmp, "pt.pantraces")
+        subprocess.run([args.pantrace, "convert", pt, corpus], check=True, stdout=subprocess.DEVNULL)
+        corpus_bytes = os.path.getsize(corpus)
 
         print("\nfloor, per column: " + ", ".join(
             f"{c} order {o} {b:.2f} bits" if o is not None else f"{c} {b:.3f} bits"
@@ -297,15 +354,22 @@ def main():
         rows_out = [
             ("floor: entropy of the best fixed-order residuals", floor_bps),
             (".pantrace, one file a gesture", pt_bps),
+            (".pantraces, every gesture in one corpus file (packed)", corpus_bytes / n),
             ("zstd -19 JSON Lines, one file a gesture", plain / n),
             ("zstd -19 JSON Lines + 16 KiB trained dictionary (not counted)", dict_total / n),
             ("gzip -6 JSON Lines, one file a gesture", gz / n),
             ("Parquet, every sample in one file (DELTA_BINARY_PACKED + zstd)", len(parquet) / n),
+            ("Parquet, every sample in one file (BYTE_STREAM_SPLIT + zstd)", len(parquet_split) / n),
+            ("zstd -19 column file: each column's first differences, int64", columns_zstd / n),
         ]
         for label, bps in rows_out:
             print(f"| {label} | {bps:.2f} | {bps / floor_bps:.2f} | {pt_bps / bps:.2f} |")
         print(f"\n.pantrace per-file overhead (gzip framing + header payload): {overhead / files:.1f} B a file, "
               f"{overhead / total * 100:.0f} % of the bytes; samples {(total - overhead) / n:.2f} B a sample")
+        print(f".pantraces per-gesture overhead (corpus bytes less the sample payloads, a gesture): "
+              f"{(corpus_bytes - (total - overhead)) / files:.1f} B, {(corpus_bytes - (total - overhead)) / corpus_bytes * 100:.0f} % of the bytes")
+        print(f"corpus size goal (within 1.2× of the floor): {corpus_bytes / n / floor_bps:.3f}× -> "
+              f"{'met' if corpus_bytes / n <= 1.2 * floor_bps else 'not met'}")
         for label, parts_folder in (("synthetic corpus", pt),):
             parts = {}
             pantrace_sizes(parts_folder, parts)
@@ -324,6 +388,11 @@ def main():
                 rt, rf, ro = pantrace_sizes(folder, parts)
                 print(f"{args.real} {label}: {rf} files, {rt / rf:.0f} B a file, per-file overhead {ro / rf:.1f} B a file "
                       f"({ro / rt * 100:.0f} %): " + ", ".join(f"{k} {v / rf:.1f} B" for k, v in parts.items()))
+            real_corpus = os.path.join(tmp, "real.pantraces")
+            subprocess.run([args.pantrace, "convert", converted, real_corpus], check=True, stdout=subprocess.DEVNULL)
+            rc = os.path.getsize(real_corpus)
+            print(f"{args.real} rewritten, in one corpus file: {rc} B, {rc / rf:.0f} B a gesture, per-gesture overhead "
+                  f"{(rc - (rt - ro)) / rf:.1f} B (the files' {ro / rf:.1f} B)")
         print(f"size goal (within 1.2× of the floor): {pt_bps / floor_bps:.3f}× -> "
               f"{'met' if pt_bps <= 1.2 * floor_bps else 'not met'}")
         if os.path.isdir(args.real):
@@ -342,28 +411,47 @@ def main():
                 runs += 1
             return n * runs / (time.perf_counter() - start) / 1e6
 
+        def polars_rate():
+            assert pl.read_parquet(io.BytesIO(parquet), use_pyarrow=False).height == n
+            runs, start = 0, time.perf_counter()
+            while runs == 0 or time.perf_counter() - start < 1.0:
+                pl.read_parquet(io.BytesIO(parquet), use_pyarrow=False)
+                runs += 1
+            return n * runs / (time.perf_counter() - start) / 1e6
+
         def pantrace_rate(mode="--decode-folder"):
-            out = subprocess.run([args.codecbench, mode, pt], check=True, capture_output=True, text=True).stdout
+            out = subprocess.run([args.codecbench, mode, corpus if mode == "--decode-corpus" else pt],
+                                 check=True, capture_output=True, text=True).stdout
             line = [l for l in out.splitlines() if l.startswith("decode-folder:")][0]
             fields = dict(f.split("=") for f in line.split()[1:])
             assert int(fields["samples"]) == n, line
             return float(fields["msamples_per_s"])
 
-        ours, joined, theirs = [], [], []
+        ours, joined, theirs, in_corpus, polars = [], [], [], [], []
         for _ in range(args.repeats):
             ours.append(pantrace_rate())
             theirs.append(pyarrow_rate())
+            in_corpus.append(pantrace_rate("--decode-corpus"))
+            polars.append(polars_rate())
             joined.append(pantrace_rate("--decode-joined"))
         ratios = [a / b for a, b in zip(ours, theirs)]
         joined_ratios = [a / b for a, b in zip(joined, theirs)]
+        corpus_ratios = [a / b for a, b in zip(in_corpus, theirs)]
+        strongest = [max(a, b) for a, b in zip(theirs, polars)]
+        corpus_vs_strongest = [a / b for a, b in zip(in_corpus, strongest)]
         print(f"\ndecode, M samples/s, one thread, medians of {args.repeats} interleaved runs (range):")
         print("| reader | M samples/s | ÷ pyarrow, run by run |")
         print("|---|---:|---:|")
         print(f"| PanTrace, {files} files from memory, into one reused array | {median_range(ours)} | {median_range(ratios)} |")
         print(f"| PanTrace, the same samples as one {n}-sample file, into one reused array | {median_range(joined)} | "
               f"{median_range(joined_ratios)} |")
+        print(f"| PanTrace, the same {files} gestures in one corpus file from memory | {median_range(in_corpus)} | "
+              f"{median_range(corpus_ratios)} |")
         print(f"| pyarrow {pa.__version__} read_table, one Parquet file from memory | {median_range(theirs)} | 1 |")
-        print(f"decode goal (≥ 1× pyarrow): {'met' if statistics.median(ratios) >= 1 else 'not met'}")
+        print(f"| polars {pl.__version__} read_parquet, the same file from memory | {median_range(polars)} | "
+              f"{median_range([a / b for a, b in zip(polars, theirs)])} |")
+        print(f"decode goal (corpus ≥ 1× the strongest reader, run by run): {median_range(corpus_vs_strongest)} -> "
+              f"{'met' if statistics.median(corpus_vs_strongest) >= 1 else 'not met'}")
 
         if args.callgrind:
             # Instruction counts repeat exactly where times do not: each decoder runs 1 and 3
@@ -382,10 +470,13 @@ def main():
                 line = [l for l in out.stderr.splitlines() if "refs:" in l][0]
                 return int(line.split("refs:")[1].replace(",", "").strip())
 
+            packed = [instructions([args.codecbench, "--decode-corpus", corpus], {"PANTRACE_ROUNDS": str(r)}) for r in (1, 3)]
             ours = [instructions([args.codecbench, "--decode-folder", pt], {"PANTRACE_ROUNDS": str(r)}) for r in (1, 3)]
             theirs = [instructions([sys.executable, "-c", reader_script, parquet_path, str(r)]) for r in (1, 3)]
             a, b = (ours[1] - ours[0]) / (2 * n), (theirs[1] - theirs[0]) / (2 * n)
-            print(f"callgrind, instructions a sample decoded: PanTrace {a:.0f}, pyarrow {b:.0f} (ratio {b / a:.2f})")
+            c = (packed[1] - packed[0]) / (2 * n)
+            print(f"callgrind, instructions a sample decoded: PanTrace files {a:.0f}, PanTrace corpus {c:.0f}, "
+                  f"pyarrow {b:.0f} (pyarrow ÷ corpus {b / c:.2f})")
 
 
 if __name__ == "__main__":

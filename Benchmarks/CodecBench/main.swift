@@ -6,6 +6,31 @@ import PanCapture
 import PanTrace
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--decode-corpus", arguments.count == 2 {
+    // For Benchmarks/size_floor.py: decode every gesture of a corpus file (.pantraces) from
+    // memory (one thread) into one reused array, timed here so start-up and the read are left out.
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: arguments[1])))
+    let reader = CorpusReader()
+    var samples: [PanSample] = []
+    var count = 0, gestures = 0, failed = 0
+    func decodeAll() throws {
+        (count, gestures, failed) = (0, 0, 0)
+        let problems = try reader.decode(bytes, samples: &samples) { _, outcome, samples in
+            gestures += 1
+            if case .failure = outcome { failed += 1 }
+            count += samples.count
+        }
+        guard problems.isEmpty, failed == 0 else { fatalError("decode-corpus: \(failed) gestures failed, problems \(problems)") }
+    }
+    if let rounds = ProcessInfo.processInfo.environment["PANTRACE_ROUNDS"].flatMap(Int.init) {
+        for _ in 0..<rounds { try decodeAll() }
+        print("decode-folder: files=\(gestures) samples=\(count) rounds=\(rounds)")
+        exit(0)
+    }
+    let time = try measure { try decodeAll() }
+    print("decode-folder: files=\(gestures) samples=\(count) msamples_per_s=\(Double(count) / time / 1e6)")
+    exit(0)
+}
 if ["--decode-folder", "--decode-joined"].contains(arguments.first), arguments.count == 2 {
     // For Benchmarks/size_floor.py: decode every file of a folder from memory (one thread),
     // timed here so process start-up and file reads are left out. --decode-joined decodes

@@ -43,3 +43,30 @@ struct TraceCorpusTests {
         #expect(result.hasSkipped)
     }
 }
+
+struct TraceCorpusFileTests {
+    @Test
+    func aCorpusFileStandsForEachOfItsGesturesAndADamagedOneIsReportedAlone() throws {
+        let traces = Fixtures.swipes(4)
+        let folder = try TraceCorpusTests.folder(with: traces)
+        let corpus = folder + ".pantraces"
+        let report = try CorpusFolder.pack(folder: folder, into: corpus)
+        #expect(report.gestures == 4 && report.problems.isEmpty)
+        let fromFolder = TraceCorpus.load(paths: [folder])
+        let fromCorpus = TraceCorpus.load(paths: [corpus])
+        #expect(fromCorpus.failures.isEmpty)
+        #expect(fromCorpus.entries.map(\.trace) == fromFolder.entries.map(\.trace))
+        #expect(fromCorpus.entries.map(\.file) == fromFolder.entries.map { corpus + "#" + String($0.file.dropFirst(folder.count + 1).dropLast(9)) })
+        // Cut inside the last packed chunk: its gestures are reported, with the file, the gesture and the byte.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: corpus))
+        bytes.removeLast(3)
+        let cut = folder + "-cut.pantraces"
+        try bytes.write(to: URL(fileURLWithPath: cut))
+        let damaged = TraceCorpus.load(paths: [cut])
+        #expect(damaged.entries.isEmpty)
+        #expect(
+            damaged.failures.map(\.reason) == [
+                "\(cut): chunk 0 at byte 0: file ends inside a chunk (truncated, e.g. by a crash while recording or a copy cut short)"
+            ])
+    }
+}

@@ -1,6 +1,7 @@
 """kill -9 crash safety of live recordings: a SIGKILL loses at most 100 ms of gesture time.
 
-Two writers are tried: `pantrace record --from -` (a pointer log on stdin, csv) and
+Three writers are tried: `pantrace record --from -` (a pointer log on stdin, csv) into a
+file per gesture, the same into a corpus file (`-o rec.pantraces`, docs/FORMAT.md §11), and
 `pantrace serve` recording from the viewer's pad (`record`, then `pointer` messages). Each
 trial feeds one seeded gesture (a down, then moves 2-20 ms apart, the first already past the
 10 pt slop so it is the `began` sample), kills the process with SIGKILL after a seeded-random
@@ -66,9 +67,33 @@ def gesture(rng):
 
 
 def on_disk(paths, tmp_path):
-    """Problems with the files, and the time (s) of the last sample on disk, or None."""
+    """Problems with the files, and the time (s) of the last sample on disk, or None.
+
+    A corpus file is checked whole (gzip -t, inspect), then extracted into a folder whose
+    files are checked like any recording."""
     problems, last = [], None
-    for i, path in enumerate(paths):
+    files = []
+    for path in paths:
+        if path.suffix != ".pantraces":
+            files.append(path)
+            continue
+        if path.stat().st_size == 0:
+            problems.append(f"{path.name}: 0 bytes")
+            continue
+        gzip = subprocess.run(["gzip", "-t", str(path)], capture_output=True, text=True)
+        inspect = subprocess.run([str(BINARY), "inspect", "--json", str(path)], capture_output=True, text=True)
+        if inspect.returncode != 0 or not inspect.stdout.strip():
+            problems.append(f"{path.name}: inspect failed ({inspect.returncode}): {inspect.stderr.strip()[-300:]}")
+            continue
+        folder = tmp_path / f"{path.stem}-extracted"
+        extract = subprocess.run([str(BINARY), "convert", str(path), str(folder)], capture_output=True, text=True)
+        if extract.returncode != 0:
+            problems.append(f"{path.name}: convert to a folder failed: {extract.stderr.strip()[-300:]}")
+            continue
+        if gzip.returncode != 0:  # every chunk goes out with one write(2): a kill never cuts one
+            problems.append(f"{path.name}: gzip -t fails: {gzip.stderr.strip()[-200:]}")
+        files += sorted(folder.glob("*.pantrace"))
+    for i, path in enumerate(files):
         if path.stat().st_size == 0:
             problems.append(f"{path.name}: 0 bytes")
             continue
@@ -107,11 +132,12 @@ def waiting_on_pipe(pid, pipe_inode):
     return False
 
 
-def feed_record(events, kill_at, tmp_path):
-    """`pantrace record --from -`: returns (files, stderr, note)."""
+def feed_record(events, kill_at, tmp_path, corpus=False):
+    """`pantrace record --from -` (into a corpus file with `corpus`): returns (files, stderr, note)."""
     source = os.environ.get("PANTRACE_RECORD_FROM", "-")
+    output = tmp_path / ("rec.pantraces" if corpus else "rec")
     process = subprocess.Popen(
-        [str(BINARY), "record", "--from", source, "--format", "csv", "-o", str(tmp_path / "rec"),
+        [str(BINARY), "record", "--from", source, "--format", "csv", "-o", str(output),
          "--created", "2026-11-21T10:00:00Z"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     fd, note = process.stdin.fileno(), ""
     inode = os.fstat(fd).st_ino
@@ -135,7 +161,7 @@ def feed_record(events, kill_at, tmp_path):
     process.wait(timeout=10)
     stderr = process.stderr.read().decode(errors="replace")
     process.stdin.close()
-    return sorted(tmp_path.glob("rec*.pantrace")), stderr, note
+    return sorted(tmp_path.glob("rec*.pantrace" + ("s" if corpus else ""))), stderr, note
 
 
 def csv_line(event):
@@ -172,7 +198,7 @@ def feed_serve(events, kill_at, tmp_path, library_template):
     return sorted((server.recordings / "live").glob("*.pantrace")), stderr, note
 
 
-@pytest.mark.parametrize("writer", ["record-stdin", "serve"])
+@pytest.mark.parametrize("writer", ["record-stdin", "record-corpus", "serve"])
 def test_sigkill_loses_at_most_100_ms_of_a_live_recording(writer, tmp_path, library_template):
     rng = random.Random(f"{SEED}-{writer}")
     results, failures = [], []
@@ -185,7 +211,7 @@ def test_sigkill_loses_at_most_100_ms_of_a_live_recording(writer, tmp_path, libr
         if writer == "serve":
             files, stderr, note = feed_serve(events, kill_at, folder, library_template)
         else:
-            files, stderr, note = feed_record(events, kill_at, folder)
+            files, stderr, note = feed_record(events, kill_at, folder, corpus=writer == "record-corpus")
         problems, last = on_disk(files, folder)
         received_ms = (events[kill_at][0] - events[1][0]) / 1000
         lost_ms = received_ms - (last * 1000 if last is not None else 0.0)

@@ -19,6 +19,13 @@ final class GestureFile {
         self.writer = try TraceWriter(creatingFileAt: path, metadata: metadata, grid: grid, configuration: configuration)
     }
 
+    /// A gesture written into a corpus file as it happens, shown as `path`
+    /// (`corpus.pantraces#name`).
+    init(path: String, writer: TraceWriter) {
+        self.path = path
+        self.writer = writer
+    }
+
     var sampleCount: Int { writer.sampleCount + (held == nil ? 0 : 1) }
     var duration: Double { firstTime.map { lastTime - $0 } ?? 0 }
 

@@ -78,11 +78,26 @@ public final class GestureRecording {
     private var current: GestureFile?
     private var nextNumber = 1
 
+    /// The corpus file gestures go into instead of files of their own, if any.
+    private let corpus: (writer: CorpusWriter, path: String)?
+
     /// Creates a recording; no file is created until a gesture begins.
     public init(configuration: Configuration, destination: RecordingDestination) {
         self.configuration = configuration
         self.destination = destination
         self.recognizer = PanRecognizer(configuration: configuration.recognizer)
+        self.corpus = nil
+    }
+
+    /// Creates a recording whose gestures go into the corpus `writer` (a file at `path`),
+    /// named `STEM-1`, `STEM-2`, … after `stem`, each written as it happens
+    /// (``CorpusWriter/beginLive(name:metadata:grid:configuration:)``). The caller finishes
+    /// the corpus.
+    public init(configuration: Configuration, corpus writer: CorpusWriter, at path: String, stem: String) {
+        self.configuration = configuration
+        self.destination = RecordingDestination(folder: ".", stem: stem)
+        self.recognizer = PanRecognizer(configuration: configuration.recognizer)
+        self.corpus = (writer, path)
     }
 
     /// Whether a gesture's file is open.
@@ -152,8 +167,22 @@ public final class GestureRecording {
         metadata.screen = configuration.recognizer.screen
         metadata.edge = configuration.recognizer.edge
         metadata.velocityOrigin = configuration.recognizer.velocity.rawValue
-        let file = try destination.createNextFile(
-            number: &nextNumber, metadata: metadata, grid: configuration.grid, configuration: configuration.writer)
+        let file: GestureFile
+        if let corpus {
+            let name = "\(destination.stem)-\(nextNumber)"
+            nextNumber += 1
+            metadata.id = name
+            let writer: TraceWriter
+            do {
+                writer = try corpus.writer.beginLive(name: name, metadata: metadata, grid: configuration.grid, configuration: configuration.writer)
+            } catch {
+                throw CaptureError(.recording(error))
+            }
+            file = GestureFile(path: "\(corpus.path)#\(name)", writer: writer)
+        } else {
+            file = try destination.createNextFile(
+                number: &nextNumber, metadata: metadata, grid: configuration.grid, configuration: configuration.writer)
+        }
         current = file
         return file
     }

@@ -84,10 +84,12 @@ package struct TraceCorpus: Sendable {
                 files = listing.files.map { base + $0 }
             }
             for file in files {
-                do {
-                    corpus.entries.append(Entry(file: file, trace: try TraceFiles.read(file, reader: reader).trace))
-                } catch {
-                    corpus.failures.append(Failure(file: file, reason: error.description))
+                // A corpus file (.pantraces) stands for each of its gestures, `corpus.pantraces#name`.
+                TraceFiles.readEach(file, reader: reader) { label, outcome in
+                    switch outcome {
+                    case .success(let contents): corpus.entries.append(Entry(file: label, trace: contents.trace))
+                    case .failure(let error): corpus.failures.append(Failure(file: label, reason: error.description))
+                    }
                 }
             }
         }

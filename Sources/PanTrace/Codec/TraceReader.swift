@@ -104,13 +104,38 @@ public final class TraceReader {
         return try run.file()
     }
 
+    /// Decodes the payloads of a whole trace held without gzip framing (a packed gesture of a
+    /// corpus, docs/FORMAT.md §11) into `samples`, which it replaces, as if they were the one
+    /// chunk of a file: header first, then sample, metadata and end payloads. The returned
+    /// file's trace has no samples and its byte count is `payload`'s.
+    func decodePayloads(_ payload: [UInt8], into samples: inout [PanSample], name: String?) throws(PanTraceError) -> TraceFile {
+        samples.removeAll(keepingCapacity: true)
+        var scratch = state.scratch
+        state.scratch = DecodeScratch()
+        defer { state.scratch = scratch }
+        var run = DecodeRun(bytes: [], configuration: configuration, name: name)
+        swap(&run.samples, &samples)
+        defer { swap(&run.samples, &samples) }
+        try run.decodePayloads(payload, ofChunkAt: 0, scratch: &scratch)
+        run.finishChunk()
+        var file = try run.file()
+        file.byteCount = payload.count
+        return file
+    }
+
+    /// Whether a gzip member (`1f 8b 08`) starts at `offset`.
+    static func startsMember(_ bytes: [UInt8], at offset: Int) -> Bool { looksLikeMember(bytes, at: offset) }
+
+    /// Whether the bytes from `offset` to the end are a proper prefix of a member's first three.
+    static func gzipPrefix(_ bytes: [UInt8], at offset: Int) -> Bool { gzipMagic.starts(with: bytes[offset...]) }
+
     fileprivate static let gzipMagic: [UInt8] = [0x1f, 0x8b, 0x08]
 
     fileprivate static func looksLikeMember(_ bytes: [UInt8], at offset: Int) -> Bool {
         bytes.count - offset >= 3 && bytes[offset] == 0x1f && bytes[offset + 1] == 0x8b && bytes[offset + 2] == 0x08
     }
 
-    fileprivate static func nextMember(in bytes: [UInt8], after start: Int) -> Int? {
+    static func nextMember(in bytes: [UInt8], after start: Int) -> Int? {
         var i = start + 1
         while i + 2 < bytes.count {
             if looksLikeMember(bytes, at: i) { return i }

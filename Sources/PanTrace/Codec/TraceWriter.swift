@@ -271,6 +271,18 @@ public final class TraceEncoder {
     /// out of the header, and a reader given the file's path reads it back from there.
     /// - Throws: ``PanTraceError`` naming the first invalid sample.
     public func encode(_ trace: Trace, name: String? = nil) throws(PanTraceError) -> [UInt8] {
+        try encode(trace, name: name, framed: true)
+    }
+
+    /// The payloads of `trace` as the archive configuration writes them, concatenated without
+    /// gzip framing and never split into groups: what `zcat` of a one-member file gives, and
+    /// what a corpus stores for a packed gesture (docs/FORMAT.md §11).
+    func encodePayloads(_ trace: Trace, name: String? = nil) throws(PanTraceError) -> [UInt8] {
+        precondition(configuration.groupsChunks, "payloads alone only for a grouping configuration")
+        return try encode(trace, name: name, framed: false)
+    }
+
+    private func encode(_ trace: Trace, name: String?, framed: Bool) throws(PanTraceError) -> [UInt8] {
         // Without grouping every chunk is its own member, written as it is sealed: the writer's job.
         guard configuration.groupsChunks else {
             let sink = MemorySink()
@@ -297,7 +309,7 @@ public final class TraceEncoder {
         try ChunkPayload.encodeHeader(grid: grid, metadata: trace.metadata, name: name, into: &payload)
         func seal(_ first: Int, isFinal: Bool) {
             ChunkPayload.encodeSamples(columns, grid: grid, firstIndex: first, isFinal: isFinal, into: &payload)
-            if payload.bytes.count >= configuration.groupBytes {
+            if framed, payload.bytes.count >= configuration.groupBytes {
                 deflater.appendMember(of: payload.bytes, to: &output)
                 payload.bytes.removeAll(keepingCapacity: true)
             }
@@ -328,6 +340,7 @@ public final class TraceEncoder {
             start = end
         }
         if !endedFinal { ChunkPayload.encodeEnd(sampleCount: samples.count, into: &payload) }
+        guard framed else { return payload.bytes }
         if !payload.bytes.isEmpty { deflater.appendMember(of: payload.bytes, to: &output) }
         return output
     }

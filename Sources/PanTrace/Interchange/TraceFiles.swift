@@ -19,6 +19,30 @@ public enum TraceFiles {
         }
     }
 
+    /// Reads every trace `path` holds: the one trace of a `.pantrace`, `.jsonl` or `.csv`
+    /// file, or each gesture of a corpus (`.pantraces`, docs/FORMAT.md §11), labelled
+    /// `corpus.pantraces#name`. Whatever cannot be read (the file, a gesture, damage between
+    /// gestures) is handed to `visit` as a failure with its label, and the rest still are:
+    /// the one place where a path that is a corpus stands for its gestures.
+    public static func readEach(_ path: String, reader: TraceReader = TraceReader(), visit: (String, Result<TraceFile, PanTraceError>) -> Void) {
+        guard GestureCorpus.isCorpus(path: path) else {
+            do {
+                visit(path, .success(try read(path, reader: reader)))
+            } catch {
+                visit(path, .failure(error))
+            }
+            return
+        }
+        do {
+            let problems = try CorpusReader(reader: reader).read(contentsOf: path) { gesture, outcome in
+                visit(gesture.label(in: path), outcome)
+            }
+            for problem in problems { visit(path, .failure(problem)) }
+        } catch {
+            visit(path, .failure(error))
+        }
+    }
+
     /// Writes `trace` to a new file at `path` (never overwriting) in the format its extension names.
     public static func write(_ trace: Trace, to path: String) throws(PanTraceError) {
         let format = try InterchangeFormat(path: path)

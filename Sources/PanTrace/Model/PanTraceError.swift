@@ -10,6 +10,7 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         case badMagic
         case unsupportedVersion(Int)
         case badHeader(String)
+        case badCorpus(String)
         case corruptChunk(String)
         case chunkTooLarge(limit: Int)
         case outputLimit(limit: Int)
@@ -26,6 +27,10 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
     let code: Code
     /// The file the problem is in, when there is one.
     public internal(set) var file: String?
+    /// The 0-based index of the gesture in a corpus file (`.pantraces`) the problem is in.
+    public internal(set) var gesture: Int?
+    /// The name of that gesture, when its record was read.
+    public internal(set) var gestureName: String?
     /// The index of the chunk (gzip member) the problem is in; the header is chunk 0.
     public internal(set) var chunk: Int?
     /// The byte offset in the file (or, for payload problems, where the chunk starts).
@@ -72,6 +77,7 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         case .badMagic: "not a .pantrace file: the header chunk does not start with PANTRACE"
         case .unsupportedVersion(let v): "format version \(v) is newer than this pantrace reads (1…\(HeaderFormat.version)); upgrade pantrace"
         case .badHeader(let why): "bad header: \(why)"
+        case .badCorpus(let why): "bad corpus: \(why)"
         case .corruptChunk(let why): "corrupt chunk: \(why)"
         case .chunkTooLarge(let limit): "chunk inflates past the \(limit)-byte chunk limit (a deflate bomb or a damaged file)"
         case .outputLimit(let limit): "file inflates past the \(limit)-byte total limit"
@@ -87,12 +93,13 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// `file: chunk 3 at byte 1234: corrupt chunk: …`, `file.jsonl: line 7 field t: …`: every
+    /// `file: chunk 3 at byte 1234: corrupt chunk: …`, `corpus.pantraces: gesture 5 (a/b) chunk 1 at byte 880: …`, `file.jsonl: line 7 field t: …`: every
     /// known location, then the problem.
     public var description: String {
         var parts: [String] = []
         if let file { parts.append(file) }
         var location: [String] = []
+        if let gesture { location.append(gestureName.map { "gesture \(gesture) (\($0))" } ?? "gesture \(gesture)") }
         if let line { location.append("line \(line)") }
         if let chunk { location.append("chunk \(chunk)") }
         if let byteOffset { location.append("at byte \(byteOffset)") }

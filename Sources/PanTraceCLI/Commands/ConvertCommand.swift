@@ -10,7 +10,10 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a trace between formats, chosen by extension: .pantrace, .jsonl, .csv, .trace.json (Perfetto, write only).",
         discussion: """
-            The output file must not exist: pantrace never overwrites a recording. With --preset, a \
+            The output file must not exist: pantrace never overwrites a recording. A folder of \
+            .pantrace files converts to a corpus (OUT ending .pantraces, one file of many gestures) and \
+            a corpus back to a folder (OUT, which must not exist or be empty), byte for byte \
+            (docs/FORMAT.md §11). With --preset, a \
             .trace.json also carries the replay: progress and rendered progress per frame, the release \
             with its decision and reason, and the completion (docs/REPLAY.md, "Perfetto").
             """)
@@ -42,6 +45,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
+        if try convertCorpus() { return }
         let contents = try TraceFiles.read(input, reader: read.reader)
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }
         guard let preset else {
@@ -65,6 +69,36 @@ struct ConvertCommand: ParsableCommand {
         print(
             "\(input) → \(output): \(contents.trace.samples.count) samples, \(replayer.summary.frames) replay frames under \(preset) "
                 + "(\(replayer.summary.decision.rawValue))")
+    }
+
+    /// A folder into a corpus, or a corpus into a folder; false when neither applies.
+    private func convertCorpus() throws -> Bool {
+        var isFolder: ObjCBool = false
+        let inputIsFolder = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) && isFolder.boolValue
+        let report: CorpusFolder.Report
+        if inputIsFolder {
+            guard GestureCorpus.isCorpus(path: output) else {
+                throw CLIFailure("\(input) is a folder: convert it into a corpus, an OUT ending \(GestureCorpus.fileExtension)")
+            }
+            report = try CorpusFolder.pack(folder: input, into: output, reader: read.reader)
+        } else if GestureCorpus.isCorpus(path: input) {
+            guard (try? InterchangeFormat(path: output)) == nil, !GestureCorpus.isCorpus(path: output) else {
+                throw CLIFailure("\(input) is a corpus: convert it into a folder (an OUT with no trace extension)")
+            }
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: output), !names.isEmpty {
+                throw CLIFailure("\(output): the folder is not empty; a corpus is extracted into a new or empty folder")
+            }
+            report = try CorpusFolder.unpack(corpus: input, into: output, reader: read.reader)
+        } else {
+            return false
+        }
+        for warning in report.warnings { StandardError.line("warning: kept as it is: \(warning)") }
+        for problem in report.problems { StandardError.line("error: \(problem)") }
+        print(
+            "\(input) → \(output): \(report.gestures) gestures (\(report.packed) packed, \(report.verbatim) verbatim, \(report.live) live)"
+                + (report.problems.isEmpty ? "" : "; \(report.problems.count) left out or lost"))
+        if !report.problems.isEmpty { throw ExitCode(1) }
+        return true
     }
 
     /// Writes a new file that gets its name only once it is complete, and never replaces one:

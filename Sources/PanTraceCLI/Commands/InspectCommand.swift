@@ -17,7 +17,7 @@ struct InspectCommand: PathListCommand {
             (390x844@3x, 411x731@2.625x).
             """)
 
-    @Argument(help: "Trace files (.pantrace, .jsonl, .csv) or folders of them.")
+    @Argument(help: "Trace files (.pantrace, .jsonl, .csv), corpora (.pantraces: one line per gesture) or folders of traces.")
     var files: [String]
 
     static let optionsTakingValues: Set<String> = ["--max-files"]
@@ -40,19 +40,21 @@ struct InspectCommand: PathListCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var failures = 0
-        for file in try Self.expand(files, maxFiles: folders.maxFiles) {
-            do {
-                let contents = try TraceFiles.read(file, reader: read.reader)
-                let summary = TraceSummary(file: file, contents: contents, peakVelocity: PeakVelocity.of(contents.trace.samples))
-                if json {
-                    print(String(decoding: TextLines.escapingLineBreaks(Array(try encoder.encode(summary))), as: UTF8.self))
-                } else {
-                    print(Self.line(summary))
-                    for warning in summary.warnings { StandardError.line("warning: \(warning)") }
+        for path in try Self.expand(files, maxFiles: folders.maxFiles) {
+            TraceFiles.readEach(path, reader: read.reader) { file, outcome in
+                do {
+                    let contents = try outcome.get()
+                    let summary = TraceSummary(file: file, contents: contents, peakVelocity: PeakVelocity.of(contents.trace.samples))
+                    if json {
+                        print(String(decoding: TextLines.escapingLineBreaks(Array(try encoder.encode(summary))), as: UTF8.self))
+                    } else {
+                        print(Self.line(summary))
+                        for warning in summary.warnings { StandardError.line("warning: \(warning)") }
+                    }
+                } catch {
+                    StandardError.line("error: \(error)")
+                    failures += 1
                 }
-            } catch let error as PanTraceError {
-                StandardError.line("error: \(error)")
-                failures += 1
             }
         }
         if failures > 0 { throw ExitCode(1) }

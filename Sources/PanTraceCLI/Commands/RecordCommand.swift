@@ -28,7 +28,11 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Log format: csv, jsonl, getevent or evemu (default: from the extension .csv, .jsonl or .events).")
     var format: PointerLogFormat?
 
-    @Option(name: .shortAndLong, help: "Output stem (OUT → OUT-1.pantrace, …) or folder (ends in / or exists).")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output stem (OUT → OUT-1.pantrace, …), folder (ends in / or exists), or corpus file (OUT.pantraces: gestures OUT-1, OUT-2, … in one file)."
+    )
     var output: String
 
     @Option(help: "What the person meant.")
@@ -102,18 +106,31 @@ struct RecordCommand: ParsableCommand {
         let importer = PointerLogImporter(configuration: importing)
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
-        let destination = RecordingDestination(output: output, logPath: log)
-        // As synth does: the folder is created if missing, and a failure names the folder,
-        // not a line of the log.
-        do {
-            try FileManager.default.createDirectory(atPath: destination.folder, withIntermediateDirectories: true)
-        } catch {
-            throw CLIFailure("cannot create the output folder \(destination.folder): \(error.localizedDescription)")
+        let recordingConfiguration = GestureRecording.Configuration(
+            recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata)
+        let recording: GestureRecording
+        // -o OUT.pantraces: every gesture into one corpus file, named at its first write.
+        let corpus = GestureCorpus.isCorpus(path: output) ? try CorpusWriter(creatingFileAt: output, publication: .atFirstWrite) : nil
+        if let corpus {
+            let stem = RecordingDestination.sanitized(
+                String(URL(fileURLWithPath: output).lastPathComponent.dropLast(GestureCorpus.fileExtension.count)))
+            recording = GestureRecording(configuration: recordingConfiguration, corpus: corpus, at: output, stem: stem)
+        } else {
+            let destination = RecordingDestination(output: output, logPath: log)
+            // As synth does: the folder is created if missing, and a failure names the folder,
+            // not a line of the log.
+            do {
+                try FileManager.default.createDirectory(atPath: destination.folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIFailure("cannot create the output folder \(destination.folder): \(error.localizedDescription)")
+            }
+            recording = GestureRecording(configuration: recordingConfiguration, destination: destination)
         }
-        let recording = GestureRecording(
-            configuration: .init(
-                recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata),
-            destination: destination)
+        // The corpus is finished once it holds a gesture (an interrupted one stays without
+        // its end mark); with none it is never named.
+        func finishCorpus() throws {
+            if let corpus, !recording.gestures.isEmpty { try corpus.finish() }
+        }
         let summary: PointerLogImporter.Summary
         do {
             summary = try importer.record(logAt: log, into: recording)
@@ -121,8 +138,14 @@ struct RecordCommand: ParsableCommand {
             // The files a failed run leaves (each finished, the last maybe without its end
             // mark), and no summary line: the error is the outcome.
             Self.reportFiles(recording)
+            do {
+                try finishCorpus()
+            } catch let failure {
+                StandardError.line("error: \(failure)")
+            }
             throw error
         }
+        try finishCorpus()
         for warning in summary.warnings { StandardError.line("warning: \(warning)") }
         Self.reportSkipped(summary)
         guard !recording.gestures.isEmpty else { throw CLIFailure(Self.whyEmpty(log, summary, recording)) }

@@ -12,7 +12,9 @@ struct SynthCommand: ParsableCommand {
         abstract: "Generate labelled synthetic pan gestures (seeded: the same seed gives byte-identical files).",
         discussion: "Scenarios, noise model and the intent rule are described in docs/SYNTH.md.")
 
-    @Option(name: .shortAndLong, help: "Folder to write into (created if missing); a file already there is never replaced.")
+    @Option(
+        name: .shortAndLong,
+        help: "Folder to write into (created if missing; a file already there is never replaced), or a new corpus file ending .pantraces.")
     var output: String
 
     @Option(help: "How many gestures.")
@@ -103,6 +105,20 @@ struct SynthCommand: ParsableCommand {
         configuration.velocityNoise = velocityNoise
         configuration.screen = screen.scaled(scale)
         let synthesizer = GestureSynthesizer(configuration: configuration, seed: seed)
+        if GestureCorpus.isCorpus(path: output) {
+            // -o X.pantraces: every gesture into one new corpus file, named once it is whole.
+            guard format == "pantrace" else { throw ValidationError("a corpus (\(output)) holds .pantrace gestures; leave out --format") }
+            let corpus = try CorpusWriter(creatingFileAt: output, publication: .atFinish)
+            var samples = 0
+            for index in 0..<count {
+                let trace = synthesizer.trace(at: index)
+                try corpus.add(trace, name: trace.metadata.id)
+                samples += trace.samples.count
+            }
+            try corpus.finish()
+            print("wrote \(count) gestures (\(samples) samples) to \(output)")
+            return
+        }
 
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// `pantrace convert` between a folder and a corpus file, and `inspect` on a corpus.
+struct CorpusCommandTests {
+    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("recordings/real").path
+
+    @Test func aFolderBecomesACorpusAndComesBackByteForByte() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        let packed = try BinaryTests.run(["convert", Self.recordings, "\(dir)/real.pantraces"])
+        #expect(packed.status == 0, "\(packed.stderr)")
+        #expect(packed.stdout.contains("32 gestures (0 packed, 32 verbatim, 0 live)"))
+        let inspect = try BinaryTests.run(["inspect", "\(dir)/real.pantraces"])
+        #expect(inspect.status == 0)
+        #expect(inspect.stdout.split(separator: "\n").count == 32)
+        #expect(inspect.stdout.hasPrefix("\(dir)/real.pantraces#android-sailfish-SailfishFlingDownFast1-1: 9 samples"))
+        let back = try BinaryTests.run(["convert", "\(dir)/real.pantraces", "\(dir)/out"])
+        #expect(back.status == 0, "\(back.stderr)")
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.recordings) {
+            #expect(
+                FileManager.default.contentsEqual(atPath: "\(Self.recordings)/\(name)", andPath: "\(dir)/out/\(name)"), "\(name)")
+        }
+        // Into a folder that is not empty: refused before anything is written.
+        let again = try BinaryTests.run(["convert", "\(dir)/real.pantraces", "\(dir)/out"])
+        #expect(again.status == 1 && again.stderr.contains("the folder is not empty"))
+    }
+
+    @Test func synthWritesIntoACorpusTheFilesItWritesIntoAFolder() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        let corpus = try BinaryTests.run(["synth", "-o", "\(dir)/s.pantraces", "--count", "6", "--seed", "5"])
+        #expect(corpus.status == 0, "\(corpus.stderr)")
+        let folder = try BinaryTests.run(["synth", "-o", "\(dir)/folder", "--count", "6", "--seed", "5"])
+        #expect(folder.status == 0)
+        let back = try BinaryTests.run(["convert", "\(dir)/s.pantraces", "\(dir)/back"])
+        #expect(back.status == 0 && back.stdout.contains("6 gestures (6 packed"), "\(back.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/folder").sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/back").sorted() == names)
+        for name in names {
+            #expect(FileManager.default.contentsEqual(atPath: "\(dir)/folder/\(name)", andPath: "\(dir)/back/\(name)"), "\(name)")
+        }
+        let jsonl = try BinaryTests.run(["synth", "-o", "\(dir)/j.pantraces", "--count", "1", "--format", "jsonl"])
+        #expect(jsonl.status != 0 && jsonl.stderr.contains("holds .pantrace gestures"))
+    }
+
+    @Test func aDamagedGestureIsOneLineAndTheOthersStillInspect() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["convert", Self.recordings, "\(dir)/real.pantraces"]).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/real.pantraces"))
+        // A byte inside the last gesture's deflate data (verbatim files end with their own members).
+        bytes[bytes.count - 20] ^= 0xff
+        try bytes.write(to: URL(fileURLWithPath: "\(dir)/bad.pantraces"))
+        let inspect = try BinaryTests.run(["inspect", "\(dir)/bad.pantraces"])
+        #expect(inspect.status == 1)
+        #expect(inspect.stdout.split(separator: "\n").count == 31)
+        let errors = inspect.stderr.split(separator: "\n").filter { $0.hasPrefix("error: ") }
+        #expect(errors.count == 1, "\(inspect.stderr)")
+        #expect(
+            errors.first?.hasPrefix("error: \(dir)/bad.pantraces: gesture 31 (flutter-velocityEventData-12-1) chunk") == true, "\(inspect.stderr)")
+        // Extracting keeps the damaged file's bytes as they are, and says so.
+        let out = try BinaryTests.run(["convert", "\(dir)/bad.pantraces", "\(dir)/out"])
+        #expect(out.status == 0)
+        #expect(out.stderr.contains("warning: kept as it is: \(dir)/bad.pantraces: gesture 31"))
+    }
+}
