@@ -69,6 +69,25 @@ def test_a_source_without_the_token_is_refused_and_records_nothing(server):
     assert not (server.recordings / "live").exists()
 
 
+@pytest.mark.parametrize("trial", range(5))
+def test_a_refused_source_that_speaks_first_still_reads_why(server, trial):
+    """The source sends at once, before the refusal reaches it: the server answers with the
+    error and a close frame and waits for the client's close, so nothing resets the connection
+    and the reason is read every time."""
+    with connect(source_url(server, token=False)) as ws:
+        try:
+            for n in range(20):
+                ws.send(json.dumps({"type": "source", "session": f"session-{trial:04d}{n:04d}", "name": "x", "platform": "ios",
+                                    "screen": SCREEN, "scale": 3}))
+        except ConnectionClosed:
+            pass  # the refusal came while it was still sending; what it says is read below
+        refused = json.loads(ws.recv(timeout=5))
+        assert refused["code"] == "forbidden" and "token" in refused["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd.code == 1008
+
+
 def test_pages_watching_see_the_gesture_through_their_own_threshold_and_others_see_nothing(server):
     """swipe-dismiss, a pan to 0.38 of H/2 with no release velocity: page a (0.27) sees it
     finish, page b (0.5) sees it cancel; page c, which did not choose to watch, is untouched."""

@@ -35,13 +35,24 @@ final class OutboundMessage: @unchecked Sendable {
     let frameCount: Int
 
     /// Frames `payload` as one text message, or binary when `isBinary` (echo mode only).
-    init(_ payload: [UInt8], isBinary: Bool = false) {
+    convenience init(_ payload: [UInt8], isBinary: Bool = false) {
+        self.init(payload, opcode: isBinary ? 0x2 : 0x1)
+    }
+
+    /// A close frame with `code` (RFC 6455 §5.5.1), sent as the bridge's own bytes so the
+    /// connection stays open for the client's answer (a refusal the client must read).
+    convenience init(closing code: UInt16) {
+        self.init([UInt8(code >> 8), UInt8(code & 0xFF)], opcode: 0x8)
+    }
+
+    /// Frames `payload` as one final frame of `opcode`.
+    init(_ payload: [UInt8], opcode: UInt8) {
         count = payload.count
         let header = Self.headerCount(payload.count)
         frameCount = header + payload.count
         storage = .allocate(byteCount: Self.headroom + Self.maximumHeader + max(payload.count, 1), alignment: 16)
         let frame = (storage + Self.headroom + Self.maximumHeader - header).assumingMemoryBound(to: UInt8.self)
-        frame[0] = isBinary ? 0x82 : 0x81  // FIN, opcode 2 (binary) or 1 (text)
+        frame[0] = 0x80 | opcode  // FIN, then the opcode: 1 text, 2 binary, 8 close
         switch header {
         case 2:
             frame[1] = UInt8(payload.count)

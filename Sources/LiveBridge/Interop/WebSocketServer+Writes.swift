@@ -94,9 +94,13 @@ extension WebSocketServer {
         }
         if !connection.outbox.isEmpty {
             lws_callback_on_writable(wsi)
-        } else if let code = connection.closesWhenFlushed, lws_partial_buffered(wsi) == 0 {
-            lws_close_reason(wsi, code, nil, 0)
-            return -1
+        } else if connection.closesWhenFlushed != nil, lws_partial_buffered(wsi) == 0 {
+            // The error and a close frame are written: the client answers the close and lws
+            // closes then. Closing at once would reset the connection if the client had sent
+            // something meanwhile, and a reset can lose the error before the client reads it.
+            // A client that does not answer is closed after 2 s.
+            connection.closesWhenFlushed = nil
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, 2)
         }
         return 0
     }
@@ -127,6 +131,7 @@ extension WebSocketServer {
             return
         }
         _ = connection.outbox.enqueueControl(OutboundMessage(Array(bytes)), now: now)
+        _ = connection.outbox.enqueueControl(OutboundMessage(closing: UInt16(LWS_CLOSE_STATUS_POLICY_VIOLATION.rawValue)), now: now)
         connection.closesWhenFlushed = LWS_CLOSE_STATUS_POLICY_VIOLATION
         lws_callback_on_writable(connection.wsi)
     }
