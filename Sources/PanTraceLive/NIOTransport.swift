@@ -118,7 +118,8 @@
         }
 
         static func describe(_ error: any Error) -> String {
-            if let error = error as? IOError { return error.description }
+            if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return describe(first.error) }
+            if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
             if error is ChannelError { return "\(error)" }
             return String(describing: error)
         }
