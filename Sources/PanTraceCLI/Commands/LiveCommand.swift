@@ -242,7 +242,7 @@ struct LiveFeed {
     func report(_ counters: LiveLink.Counters, url: String) -> String {
         var line = "live: \(gestures) gesture\(gestures == 1 ? "" : "s"), \(samples) sample\(samples == 1 ? "" : "s") to \(url)"
         if let source = counters.source { line += " (source \(source))" }
-        line += "; \(counters.acknowledged) acknowledged, \(counters.dropped) dropped, \(counters.discarded) discarded"
+        line += "; acknowledged through sample \(counters.acknowledged); \(counters.dropped) dropped, \(counters.discarded) discarded"
         if counters.rejected > 0 { line += ", \(counters.rejected) rejected" }
         line += ", \(counters.reconnects) reconnect\(counters.reconnects == 1 ? "" : "s")"
         if counters.rateLimited > 0 { line += ", rate-limited \(counters.rateLimited)×" }
