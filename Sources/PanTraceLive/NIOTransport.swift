@@ -1,4 +1,4 @@
-#if !canImport(Darwin)
+#if os(Linux)
     internal import Foundation
     internal import NIOCore
     internal import NIOHTTP1
