@@ -75,9 +75,11 @@ bench: setup
 	.venv-bench/bin/python Benchmarks/tune/peer.py .build/release/TuneBench
 	$(SWIFT) build -c release --product pantrace
 	.venv-bench/bin/python Benchmarks/size_floor.py
+	.venv-bench/bin/python Benchmarks/replay/peer.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
 	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 1000 --repeat 1 --skip-idle-clients --only pantrace,peer
+	.venv/bin/python Benchmarks/bridge/device_latency.py
 	.venv/bin/python Benchmarks/bridge/storm.py
 	.venv/bin/python Benchmarks/live/latency.py
 	@scripts/browser-deps.sh

@@ -7,6 +7,7 @@
 import { parseHash } from "./address.mjs";
 import * as P from "./protocol.mjs";
 import { CompareView } from "./compare.view.mjs";
+import { DevicesView } from "./devices.view.mjs";
 import { FollowView } from "./follow.view.mjs";
 import { LiveConnection, liveURL } from "./connection.mjs";
 import { RecordView } from "./record.view.mjs";
@@ -36,6 +37,7 @@ const record = new RecordView(store, stage, {
 const tune = new TuneView(store);
 const compare = new CompareView(store);
 const follow = new FollowView(store);
+const devices = new DevicesView(store, stage);
 
 // A background tab costs the server nothing: its view waits until the page is shown again.
 document.addEventListener("visibilitychange", () => store.connection.send(P.visible(document.visibilityState === "visible")));
@@ -47,4 +49,4 @@ store.showTab(store.tab);
 store.setControl(false);
 store.connection.start();
 
-window.pantrace = { store, stage, shell, replay, record, tune, compare, follow };
+window.pantrace = { store, stage, shell, replay, record, tune, compare, follow, devices };

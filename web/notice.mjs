@@ -11,6 +11,7 @@ const CANNOT = {
   step: "This page only watches: it can't step the replay.",
   speed: "This page only watches: it can't change the speed.",
   record: "This page only watches: it can't record, but it shows every gesture another page records.",
+  keep: "This page only watches: it can watch a device, but it can't keep or discard its gestures.",
 };
 
 /** What a watch-only page says where the person tried `action` (`seek`, `play`, `step`, `speed`, `record`). */

@@ -142,6 +142,17 @@ function pageInfo(q, p) {
   optional(q, "preset", string, p);
 }
 
+function sourceInfo(q, p) {
+  number(q, "source", p);
+  string(q, "name", p);
+  object(q, "screen", p);
+  number(q, "scale", p);
+  boolean(q, "connected", p);
+  boolean(q, "live", p);
+  number(q, "gestures", p);
+  number(q, "dropped", p);
+}
+
 const validators = {
   hello(m) {
     number(m, "v");
@@ -155,6 +166,7 @@ const validators = {
     if (s.playback !== undefined) playback(object(s, "playback", "state"), "state.playback");
     if (s.summary !== undefined) summary(object(s, "summary", "state"), "state.summary");
     if (s.recording !== undefined) recordingStatus(object(s, "recording", "state"), "state.recording");
+    if (s.sources !== undefined) array(s, "sources", "state").forEach((q, i) => sourceInfo(q, `state.sources[${i}]`));
   },
   frame(m) {
     number(m, "seq");
@@ -196,6 +208,33 @@ const validators = {
   tune(m) {
     string(m, "preset");
     object(m, "report");
+  },
+  source_ready(m) {
+    number(m, "source");
+    number(m, "received");
+  },
+  ack(m) {
+    number(m, "received");
+  },
+  sources(m) {
+    array(m, "sources").forEach((q, i) => sourceInfo(q, `sources[${i}]`));
+  },
+  device_gesture(m) {
+    number(m, "source");
+    string(m, "file");
+    string(m, "state");
+    number(m, "samples");
+  },
+  kept(m) {
+    array(m, "files").forEach((f, i) => {
+      string(f, "from", `files[${i}]`);
+      string(f, "to", `files[${i}]`);
+    });
+  },
+  dropped(m) {
+    array(m, "files").forEach((f, i) => {
+      if (typeof f !== "string") throw new ProtocolError(`expected a string, got ${JSON.stringify(f)}`, `files[${i}]`);
+    });
   },
   error(m) {
     string(m, "code");
@@ -287,6 +326,18 @@ export const compare = (recording, preset, parameters = {}) => ({ type: "compare
 export const follow = (page) => (page == null ? { type: "follow" } : { type: "follow", page });
 /** Says whether the page is shown: a hidden page's view waits and is sent no frames. */
 export const visible = (shown) => ({ type: "visible", visible: Boolean(shown) });
+/** Watches live source `source` through this page's own setting; `null` stops watching. */
+export const watch = (source) => (source == null ? { type: "watch" } : { type: "watch", source });
+/** Labels and saves unsaved device gestures (`files`: library ids). */
+export function keep(files, intent, name) {
+  const m = { type: "keep", files };
+  if (intent) m.intent = intent;
+  const trimmed = (name ?? "").trim();
+  if (trimmed) m.name = trimmed;
+  return m;
+}
+/** Deletes unsaved device gestures. */
+export const drop = (files) => ({ type: "drop", files });
 /** Asks for the library's recordings from `offset` on. */
 export const libraryFrom = (offset) => ({ type: "library", offset });
 

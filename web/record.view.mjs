@@ -94,7 +94,7 @@ export class RecordView {
     this.pad.hidden = this.store.tab !== "record" || !this.store.canControl;
     // A page that only watches has no pad: the phone says so, where a person would drag.
     $("pad-watch").hidden = this.store.tab !== "record" || this.store.canControl || this.store.recordingActive;
-    $("pad-hint").hidden = this.store.recordingActive || this.store.recording?.state === "released";
+    $("pad-hint").hidden = this.store.recordingActive || this.store.recording?.state === "released" || this.store.deviceLive !== null;
   }
 
   // MARK: The stage
@@ -103,6 +103,7 @@ export class RecordView {
   refreshStage() {
     this.refreshPad();
     if (this.store.stageShowsReplay() && this.store.frame) return;  // the Replay view draws it
+    if (this.store.deviceLive) return;  // the watched device's gesture: the devices view draws it
     if (this.store.tab !== "record") return;
     if (this.preview && this.store.recordingActive) this.drawPreview();
     else this.stage.clear(this.screen);

@@ -14,7 +14,10 @@
 // frame), `series` (the whole replay of the current load arrived), `compare` (a comparison
 // arrived, or null when cleared), `error`, `toast` (text), `connection` (the socket's state),
 // `tab`, `view` (the timeline's comparison or zoom changed) and `stage` (what the stage
-// shows may have changed: redraw it).
+// shows may have changed: redraw it). Live sources (devices): `sources` (the list, or this
+// page's choice of which to watch, changed), `device` (a source's gesture began, moved or
+// ended), `devicePreview` (a frame of the watched device's gesture, through this page's
+// setting).
 import { addressFor, reopenMessages } from "./address.mjs";
 import { errorSentence } from "./notice.mjs";
 import { FrameSeries } from "./chart.mjs";
@@ -55,6 +58,9 @@ export class Store {
     /** The timeline's own view: what it compares with, and the span it shows (null: all). */
     this.view = { compare: address.compare ?? null, zoom: address.zoom ?? null };
     this.padScreen = SCREENS[0];
+    /** Live sources (devices) and the one this page watches (its number), or null. */
+    this.sources = [];
+    this.watching = null;
   }
 
   // MARK: Events
@@ -102,8 +108,15 @@ export class Store {
     return status?.page != null && status.page === this.page;
   }
 
-  /** Whether the stage shows the replay (not a live recording's preview). */
+  /** The source this page watches while it streams a gesture, or null. */
+  get deviceLive() {
+    const source = this.sources.find((s) => s.source === this.watching);
+    return source?.connected && source.live ? source : null;
+  }
+
+  /** Whether the stage shows the replay (not a live recording's preview, nor a device's gesture). */
   stageShowsReplay() {
+    if (this.deviceLive) return false;
     const replayScreen = this.entryOf(this.playback?.recording)?.screen;
     return stageShowsReplay({ recordingActive: this.recordingActive, tab: this.tab, replayScreen, padScreen: this.padScreen });
   }
@@ -132,6 +145,10 @@ export class Store {
       case "error": return this.applyError(message);
       case "pages": return this.setPages(message);
       case "following": return this.setFollowing(message.page ?? null, message.reason ?? null);
+      case "sources": return this.setSources(message.sources);
+      case "device_gesture": return this.emit("device", message);
+      case "kept": return this.emit("kept", message);
+      case "dropped": return this.emit("dropped", message);
     }
   }
 
@@ -154,7 +171,29 @@ export class Store {
     this.emit("summary", this.summary);
     this.recording = state.recording ?? null;
     this.emit("recording", { status: this.recording, started: false, mine: this.isMine(this.recording) });
+    // A new connection watches nothing; the source this page chose is watched again if it is there.
+    const watched = this.watching;
+    this.watching = null;
+    this.setSources(state.sources ?? []);
+    if (watched !== null && this.sources.some((s) => s.source === watched)) this.watch(watched);
     this.reopen(state.playback, wanted);
+  }
+
+  /** The live sources; a watched source that is gone is no longer watched. */
+  setSources(sources) {
+    const wasLive = this.deviceLive !== null;
+    this.sources = sources;
+    if (this.watching !== null && !sources.some((s) => s.source === this.watching)) this.watching = null;
+    this.emit("sources", sources);
+    if (wasLive !== (this.deviceLive !== null)) this.refreshStage();
+  }
+
+  /** Watches source `number` through this page's own setting (null: stops watching). */
+  watch(number) {
+    this.watching = number;
+    this.send(P.watch(number));
+    this.emit("sources", this.sources);
+    this.refreshStage();
   }
 
   setControl(canControl) {
@@ -213,6 +252,10 @@ export class Store {
   /** A frame of the current load joins the series; a live preview frame (load −1) is passed on. */
   applyFrame(message) {
     if (!P.isCurrentFrame(message, this.playback?.load)) return;  // a frame of an earlier load
+    if (message.load === -1 && message.source != null) {
+      if (message.source !== this.watching) return;
+      return this.emit("devicePreview", message);
+    }
     if (message.load === -1) {
       this.liveSeries.add(message.frame);
       return this.emit("preview", message);

@@ -7,6 +7,15 @@
 // - tune: `Tuner.run` over 10,000 traces × 10,000 grid points (release states computed once,
 //   grid split across threads) against a naive sweep that rebuilds each trace's release state
 //   for every grid point, timed on a slice of the grid and extrapolated.
+//
+// `ReplayBench --encode TRACE --fps F --out FILE` times only the JSON Lines encoder of
+// `pantrace replay` on TRACE's frames (computed first, untimed), writing them to FILE in
+// 64 KiB chunks as the CLI does, against `JSONEncoder` on the same frames; it prints one JSON
+// object. Benchmarks/replay/peer.py runs it beside Python's json.dumps and orjson.
+//
+// `ReplayBench --walk FOLDER` times `TraceFolder.list` on FOLDER against the walk it replaced
+// (FileManager's subpaths, then a stat and a full symlink resolution per file), best of 3
+// each, and prints one JSON object.
 
 import BenchmarkSupport
 import Foundation
@@ -40,6 +49,102 @@ func rate(_ body: () throws -> Int) rethrows -> Double {
 }
 
 var checksum = 0.0
+
+/// `--encode TRACE --fps F --out FILE`: the encoder alone (see the header).
+func encodeOnly(trace path: String, fps: Double, out: String) throws {
+    let trace = try TraceFiles.read(path).trace
+    let parameters = try ReplayParameters(presetNamed: "swipe-dismiss", overrides: [:])
+    var replayer = try Replayer(trace: trace, configuration: .init(parameters: parameters, frameRate: fps))
+    var frames: [FrameState] = []
+    frames.reserveCapacity(replayer.frameCount)
+    while let frame = replayer.nextFrame() { frames.append(frame) }
+    func timed(_ body: (FileHandle) throws -> Void) throws -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+            let start = clock.now
+            try body(file)
+            try file.close()
+            best = min(best, seconds(clock.now - start))
+        }
+        return best
+    }
+    let fast = try timed { file in
+        var writer = JSONWriter(capacity: ReplayJSONLines.chunkBytes + 4096)
+        for frame in frames {
+            writer.frame(frame)
+            writer.raw("\n")
+            if writer.bytes.count >= ReplayJSONLines.chunkBytes {
+                try file.write(contentsOf: writer.bytes)
+                writer.truncate(to: 0)
+            }
+        }
+        try file.write(contentsOf: writer.bytes)
+    }
+    let bytes = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? NSNumber)?.intValue ?? 0
+    let encoder = ReplayJSONLines.encoder()
+    let codable = try timed { file in
+        var chunk = Data()
+        for frame in frames {
+            chunk.append(try encoder.encode(frame))
+            chunk.append(0x0A)
+            if chunk.count >= ReplayJSONLines.chunkBytes {
+                try file.write(contentsOf: chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try file.write(contentsOf: chunk)
+    }
+    print("{\"bytes\":\(bytes),\"frames\":\(frames.count),\"jsonencoder_s\":\(codable),\"writer_s\":\(fast)}")
+}
+
+/// The folder walk before readdir and d_type: every file stat'ed and resolved component by component.
+func previousWalk(_ folder: String) throws -> [String] {
+    let manager = FileManager.default
+    let names = try manager.subpathsOfDirectory(atPath: folder)
+    let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+    let base = folder.hasSuffix("/") ? folder : folder + "/"
+    var files: [String] = []
+    for name in names.sorted() {
+        guard !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+        guard let format = try? InterchangeFormat(path: name), format.isReadable else { continue }
+        let path = base + name
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { continue }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard resolved.hasPrefix(root + "/") else { continue }
+        files.append(name)
+    }
+    return files
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--walk") {
+    let folder = CommandLine.arguments[index + 1]
+    var listed = 0, previous = 0
+    let walk =
+        (0..<3).map { _ in
+            let start = clock.now
+            listed = TraceFolder.list(folder, formats: [.pantrace, .jsonl, .csv], limit: .max).files.count
+            return seconds(clock.now - start)
+        }.min() ?? 0
+    let before =
+        try (0..<3).map { _ in
+            let start = clock.now
+            previous = try previousWalk(folder).count
+            return seconds(clock.now - start)
+        }.min() ?? 0
+    print("{\"files\":\(listed),\"previous_files\":\(previous),\"previous_s\":\(before),\"walk_s\":\(walk)}")
+    exit(0)
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--encode") {
+    let arguments = CommandLine.arguments
+    func value(_ flag: String) -> String? { arguments.firstIndex(of: flag).map { arguments[$0 + 1] } }
+    try encodeOnly(trace: arguments[index + 1], fps: Double(value("--fps") ?? "240") ?? 240, out: value("--out") ?? "/dev/null")
+    exit(0)
+}
+
 let cores = ProcessInfo.processInfo.activeProcessorCount
 
 // MARK: Replay

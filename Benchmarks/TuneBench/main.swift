@@ -10,6 +10,11 @@
 //   (the sum of `correct` over every point, which the peer checks).
 // - `e2e-sorted` / `e2e-general`: `Tuner.run` from the corpus (admission included) on every
 //   core, as `pantrace tune` runs it after reading the files.
+// - `sweep` / `sweep-cv`: the sorted sweep on the bare statistics written to FILE
+//   (`StatisticSweep`: every score field of every threshold; with `-cv`, each fold's
+//   tallies and the tie rule's pick on the other folds), what numpy's sorted method does;
+//   prints `wall-seconds cpu-seconds correct-sum traces min-margin-sum mean-margin-sum
+//   fold-best` (fold-best: the picked threshold indices, comma-separated, or `-`).
 // `TuneBench --once` runs one single-threaded sorted sweep in `measuredSweep` (for
 // `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredSweep*'`).
 
@@ -63,7 +68,9 @@ guard arguments.first == "--serve", let path = arguments.dropFirst().first else 
 let defaults = sortedTuner.defaultParameters
 var statistics: [Double] = []
 var intents: [UInt8] = []
+var admittedMetadata: [TraceMetadata] = []
 for entry in corpus.entries where entry.trace.metadata.intent != .unknown {
+    admittedMetadata.append(entry.trace.metadata)
     let track = try GestureTrack(trace: entry.trace, velocity: defaults.velocity)
     let decision = defaults.preset.policy.decide(track.releaseState(preset: defaults.preset))
     precondition(decision.basis == .progress, "every synthetic swipe reaches the threshold test")
@@ -74,13 +81,20 @@ let thresholds = grid.axes[0].values.map { $0.number! }
 let isStrict: UInt8
 if case .threshold(let threshold) = defaults.preset.policy.rule, threshold.comparison == .greaterThan { isStrict = 1 } else { isStrict = 0 }
 // Layout: trace count, threshold count (little-endian Int64), statistics, thresholds
-// (Float64), intents (one byte each), then 1 when the comparison is `>` (0 for `≥`).
+// (Float64), intents (one byte each), then 1 when the comparison is `>` (0 for `≥`), the
+// preset's default threshold (Float64), the fold count (Int64) and each trace's fold (one
+// byte each), as `Tuner` assigns them.
 var bytes = Data()
 for count in [Int64(statistics.count), Int64(thresholds.count)] { withUnsafeBytes(of: count.littleEndian) { bytes.append(contentsOf: $0) } }
 statistics.withUnsafeBytes { bytes.append(contentsOf: $0) }
 thresholds.withUnsafeBytes { bytes.append(contentsOf: $0) }
 bytes.append(contentsOf: intents)
 bytes.append(isStrict)
+guard case .threshold(let defaultRule) = defaults.preset.policy.rule else { fatalError("swipe-dismiss decides by D1") }
+let folds = StatisticSweep.folds(of: admittedMetadata)
+withUnsafeBytes(of: defaultRule.value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+withUnsafeBytes(of: Int64(folds.count).littleEndian) { bytes.append(contentsOf: $0) }
+bytes.append(contentsOf: folds.ofTrace.map { UInt8($0) })
 try bytes.write(to: URL(fileURLWithPath: path))
 say("ready \(statistics.count) \(grid.pointCount)")
 
@@ -94,9 +108,21 @@ func processorSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
+let meantFinish = intents.map { $0 == 1 }
 while let line = readLine() {
     let start = benchmarkClock.now
     let processorStart = processorSeconds()
+    if line == "sweep" || line == "sweep-cv" {
+        let summary = try StatisticSweep.run(
+            statistics: statistics, meantFinish: meantFinish, thresholds: thresholds, isStrict: isStrict == 1,
+            defaultThreshold: defaultRule.value, folds: line == "sweep-cv" ? folds : nil)
+        let elapsed = seconds(benchmarkClock.now - start)
+        let foldBest = summary.foldBest.isEmpty ? "-" : summary.foldBest.map(String.init).joined(separator: ",")
+        say(
+            "\(elapsed) \(processorSeconds() - processorStart) \(summary.correctSum) \(statistics.count) "
+                + "\(summary.minimumMarginSum) \(summary.meanMarginSum) \(foldBest)")
+        continue
+    }
     let result: TuningResult
     switch line {
     case "sorted": result = measuredSweep(sortedTuner)

@@ -36,9 +36,11 @@ Every pantrace client is a page with a view of its own (protocol version 3): in 
 the server makes each page's frame for it (one replay step and one JSON encoding per page per
 frame), where the peers broadcast one frame to all.
 
-Clients (clients.py) are raw sockets in `--workers` processes with one epoll loop each; all
-processes share this machine's cores with the server under test, so the client side caps
-what can be measured at high rates: the report prints the clients' CPU too.
+Clients are raw sockets in `--workers` processes with one epoll loop each: `clients.c` (built
+here with gcc; `--client c`, the default) or `clients.py` (`--client python`), the same
+clients and output. All processes share this machine's cores with the server under test, so
+the client side caps what can be measured at high rates: the report prints the clients' CPU
+too, and the C clients cost a fraction of the Python ones.
 """
 import argparse
 import json
@@ -149,11 +151,13 @@ class Server:
 class Clients:
     """`count` raw clients split over `workers` processes of clients.py."""
 
+    program = [sys.executable, str(HERE / "clients.py")]  # or the C clients (build_clients)
+
     def __init__(self, server, count, workers, hidden=False):
         per = [count // workers + (1 if i < count % workers else 0) for i in range(workers)]
         extra = ["--hidden"] if hidden else []
         self.processes = [
-            subprocess.Popen([sys.executable, str(HERE / "clients.py"), "--port", str(server.port), "--count", str(n), *extra],
+            subprocess.Popen([*Clients.program, "--port", str(server.port), "--count", str(n), *extra],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             for n in per if n]
         for p in self.processes:
@@ -261,6 +265,15 @@ def build_peer(workdir):
     built = subprocess.run(command, capture_output=True, text=True)
     if built.returncode != 0:
         sys.exit(f"could not build the C peer ({' '.join(command)}):\n{built.stderr}")
+
+
+def build_clients(workdir):
+    """Compiles clients.c (gcc): the clients of every run, unless `--client python`."""
+    command = ["gcc", "-O2", "-Wall", "-o", str(workdir / "clients"), str(HERE / "clients.c")]
+    built = subprocess.run(command, capture_output=True, text=True)
+    if built.returncode != 0:
+        sys.exit(f"could not build the C clients ({' '.join(command)}):\n{built.stderr}")
+    Clients.program = [str(workdir / "clients")]
 
 
 SYSCALLS = ("sendto", "poll", "epoll_wait", "read", "recvfrom", "write")
@@ -521,6 +534,7 @@ def main():
     parser.add_argument("--idle-clients", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=5)
     parser.add_argument("--workers", type=int, default=2, help="client processes")
+    parser.add_argument("--client", choices=["c", "python"], default="c", help="the clients: clients.c (default) or clients.py")
     parser.add_argument("--repeat", type=int, default=3, help="repetitions of the latency and throughput runs (median reported)")
     parser.add_argument("--only", help="comma-separated servers to measure, of pantrace, baseline, peer, reference")
     parser.add_argument("--syscalls", action="store_true",
@@ -547,6 +561,9 @@ def main():
         print(f"captured {capture['frames']} frames, {capture['mean_bytes']:.0f} B mean", file=sys.stderr)
         if "peer" in kinds:
             build_peer(workdir)
+        if args.client == "c":
+            build_clients(workdir)
+        print(f"clients: {' '.join(Clients.program)}", file=sys.stderr)
         rates = [float(x) for x in args.flood_rates.split(",") if x]
         runs = {kind: {"latency": [], "flood": {rate: [] for rate in rates}} for kind in kinds}
         # Repetitions interleave the servers, so a change in the machine's background load

@@ -1,21 +1,35 @@
-"""The tune sweep against plain numpy, interleaved in one run (issue 17, Tune).
+"""The tune sweep against numpy, interleaved in one run (issues 17 and 24, Tune).
 
 Usage: .venv-bench/bin/python Benchmarks/tune/peer.py .build/release/TuneBench [--repeats N]
 (`make bench` makes .venv-bench from the pinned Benchmarks/requirements.txt, numpy among them.)
 
 Starts `TuneBench --serve`, which builds 10,000 synthetic swipes, admits them for
 `swipe-dismiss` and writes each trace's statistic p0 (the release progress D1 compares), its
-intent and the 10,000 thresholds. Then, in turns, it asks TuneBench for one single-threaded
-`Tuner.run` on the admitted traces (the sorted sweep: every field of every point, the best
-point, equal points, 5-fold cross-validation and the per-tag breakdown) and runs the numpy
-peer on the same statistics: D1 decided for every (trace, threshold) pair with array
-operations over traces × thresholds (chunks of thresholds, so memory stays bounded), giving
-per threshold the correct decisions, false finishes and cancels, and the mean and smallest
-margin. numpy computes fewer fields than the tuner; both sums of `correct` must agree.
-Also timed, fewer times: the per-decision sweep (`general`, the path before issue 17) and
-`Tuner.run` from the corpus on every core, both paths (`e2e-…`).
+intent, the 10,000 thresholds, the preset's default threshold and each trace's
+cross-validation fold. Then, in turns, it asks TuneBench for a sweep and runs the numpy peer
+on the same numbers:
 
-Every figure is the median of interleaved repeats, with the range.
+- `sweep` against numpy's sorted method, as a competent numpy user writes it: argsort the
+  statistics once, `searchsorted` every threshold into them, and read per threshold the
+  correct decisions, false finishes and cancels (prefix counts of meant finishes), the mean
+  margin (prefix sums of the statistics) and the smallest margin (the two neighbours).
+  PanTrace's side is `StatisticSweep`: the same sorted walk `Tuner` runs, every score field,
+  sums exact and rounded once.
+- `sweep-cv` against the same with 5-fold cross-validation and the tie rule: per fold, the
+  fold's correct decisions and smallest margin at every threshold (its own sorted
+  statistics), then on the other folds the tie rule (most correct, largest smallest margin,
+  middle of the equal range, nearest the default, first). Both sides must pick the same
+  threshold for every fold.
+- `numpy-grid`: the plain numpy peer of issue 17 (every trace × threshold pair, chunks of 256
+  thresholds), a few times, for continuity.
+- `sorted`, `general`: PanTrace's whole single-threaded `Tuner.run` on the admitted traces
+  (every field of every point, best and equal points, cross-validation, breakdown,
+  misjudged list) with the sorted sweep and with every pair decided; `e2e-…`: the same from
+  the corpus on every core.
+
+Sums of `correct` over every threshold must agree on every side, as must the sums of the
+smallest margins (to 1e-12, summation order differs) and the folds' picks; else the script
+fails. Every figure is the median of interleaved repeats, with the range.
 """
 
 import os
@@ -46,29 +60,99 @@ def load(path):
     thresholds = np.frombuffer(data, dtype="<f8", count=m, offset=offset)
     offset += 8 * m
     intents = np.frombuffer(data, dtype=np.uint8, count=n, offset=offset).astype(bool)
-    strict = data[offset + n] == 1
-    return statistics, thresholds, intents, strict
+    offset += n
+    strict = data[offset] == 1
+    offset += 1
+    default = float(np.frombuffer(data, dtype="<f8", count=1, offset=offset)[0])
+    offset += 8
+    fold_count = int(np.frombuffer(data, dtype="<i8", count=1, offset=offset)[0])
+    offset += 8
+    folds = np.frombuffer(data, dtype=np.uint8, count=n, offset=offset).astype(np.int64)
+    return statistics, thresholds, intents, strict, default, fold_count, folds
 
 
-def numpy_sweep(p, thresholds, meant, strict):
-    """Every field numpy can give per threshold, vectorised over traces × thresholds."""
-    n = p.shape[0]
+def numpy_grid(p, thresholds, meant, strict):
+    """The plain peer: every (trace, threshold) pair, vectorised over traces × thresholds."""
     correct = np.empty(thresholds.shape[0], dtype=np.int64)
-    false_finishes = np.empty_like(correct)
-    mean_margin = np.empty(thresholds.shape[0])
-    min_margin = np.empty(thresholds.shape[0])
     column = p[:, None]
     meant_column = meant[:, None]
     for start in range(0, thresholds.shape[0], CHUNK):
         theta = thresholds[None, start:start + CHUNK]
         finish = column > theta if strict else column >= theta
         correct[start:start + CHUNK] = np.count_nonzero(finish == meant_column, axis=0)
-        false_finishes[start:start + CHUNK] = np.count_nonzero(finish & ~meant_column, axis=0)
         margin = np.abs(column - theta)
-        mean_margin[start:start + CHUNK] = margin.mean(axis=0)
-        min_margin[start:start + CHUNK] = margin.min(axis=0)
-    false_cancels = n - correct - false_finishes
-    return correct, false_finishes, false_cancels, mean_margin, min_margin
+        margin.mean(axis=0)
+        margin.min(axis=0)
+    return correct
+
+
+def sorted_tallies(p, thresholds, meant, strict, means=True):
+    """The sorted method: per threshold, correct, false finishes and cancels, mean and
+    smallest margin, from one argsort, two searchsorted and prefix sums."""
+    n = p.shape[0]
+    order = np.argsort(p, kind="stable")
+    s = p[order]
+    finish_before = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(meant[order], out=finish_before[1:])
+    below = np.searchsorted(s, thresholds, side="left")
+    failing = np.searchsorted(s, thresholds, side="right") if strict else below
+    false_cancels = finish_before[failing]
+    false_finishes = (n - failing) - (finish_before[n] - false_cancels)
+    correct = n - false_cancels - false_finishes
+    above = np.abs(s[np.minimum(below, n - 1)] - thresholds)
+    above[below == n] = np.inf
+    under = np.abs(s[np.maximum(below - 1, 0)] - thresholds)
+    under[below == 0] = np.inf
+    smallest = np.minimum(above, under)
+    if not means:
+        return correct, smallest
+    prefix = np.zeros(n + 1)
+    np.cumsum(s, out=prefix[1:])
+    mean_margin = (prefix[n] - 2 * prefix[below] + thresholds * (2 * below - n)) / n
+    return correct, false_finishes, false_cancels, mean_margin, smallest
+
+
+def default_index(thresholds, value):
+    """Where the default falls on the axis (a fraction between neighbours), as the tie rule reads it."""
+    hits = np.flatnonzero(thresholds == value)
+    if hits.size:
+        return float(hits[0])
+    nearest = int(np.argmin(np.abs(thresholds - value)))
+    if nearest + 1 < thresholds.size and thresholds[nearest] < value < thresholds[nearest + 1]:
+        return nearest + (value - thresholds[nearest]) / (thresholds[nearest + 1] - thresholds[nearest])
+    if nearest > 0 and thresholds[nearest - 1] < value < thresholds[nearest]:
+        return nearest - 1 + (value - thresholds[nearest - 1]) / (thresholds[nearest] - thresholds[nearest - 1])
+    return float(nearest)
+
+
+def tie_rule(correct, smallest, default_at):
+    """docs/TUNE.md's tie rule on one threshold axis: the index it picks."""
+    m = correct.shape[0]
+    equal = correct == correct.max()
+    widest = smallest[equal].max()
+    finalists = np.flatnonzero(equal & (smallest == widest))
+    if finalists.size == m:
+        middle = np.zeros(finalists.size)
+    else:
+        middle = np.abs(finalists - (finalists[0] + finalists[-1]) / 2) / max(1, m - 1)
+    near_middle = finalists[middle <= middle.min() + 1e-12]
+    to_default = np.abs(near_middle - default_at) / max(1, m - 1)
+    return int(near_middle[np.argmin(to_default)])
+
+
+def numpy_sorted_cv(p, thresholds, meant, strict, fold_count, folds, default_at):
+    fields = sorted_tallies(p, thresholds, meant, strict)
+    correct = fields[0]
+    fold_correct = np.empty((fold_count, thresholds.size), dtype=np.int64)
+    fold_smallest = np.empty((fold_count, thresholds.size))
+    for fold in range(fold_count):
+        held = folds == fold
+        fold_correct[fold], fold_smallest[fold] = sorted_tallies(p[held], thresholds, meant[held], strict, means=False)
+    picks = []
+    for fold in range(fold_count):
+        others = np.delete(fold_smallest, fold, axis=0).min(axis=0)
+        picks.append(tie_rule(correct - fold_correct[fold], others, default_at))
+    return fields, picks
 
 
 def main():
@@ -81,65 +165,93 @@ def main():
         if not ready or ready[0] != "ready":
             sys.exit(f"tune peer: TuneBench did not start (said {ready!r})")
         traces, points = int(ready[1]), int(ready[2])
-        p, thresholds, meant, strict = load(path)
+        p, thresholds, meant, strict, default, fold_count, folds = load(path)
+        default_at = default_index(thresholds, default)
 
         def ask(command):
             server.stdin.write(command + "\n")
             server.stdin.flush()
-            seconds, cpu, correct_sum, _ = server.stdout.readline().split()
-            return float(seconds), float(cpu), int(correct_sum)
+            return server.stdout.readline().split()
 
-        times = {key: [] for key in ("sorted", "numpy", "general", "e2e-sorted", "e2e-general")}
-        cpu = {key: [] for key in times}
+        keys = ("sweep", "numpy-sorted", "sweep-cv", "numpy-sorted-cv", "numpy-grid", "sorted", "general", "e2e-sorted", "e2e-general")
+        times = {key: [] for key in keys}
+        cpu = {key: [] for key in keys}
         sums = set()
-        for repeat in range(repeats):
-            seconds, processor, correct_sum = ask("sorted")
-            times["sorted"].append(seconds)
-            cpu["sorted"].append(processor)
-            sums.add(("swift", correct_sum))
+        smallest_sums = []
+        picks = set()
+
+        def timed(key, work):
             start, processor_start = time.perf_counter(), time.process_time()
-            correct = numpy_sweep(p, thresholds, meant, strict)[0]
-            times["numpy"].append(time.perf_counter() - start)
-            cpu["numpy"].append(time.process_time() - processor_start)
-            sums.add(("numpy", int(correct.sum())))
+            result = work()
+            times[key].append(time.perf_counter() - start)
+            cpu[key].append(time.process_time() - processor_start)
+            return result
+
+        def swift(command):
+            fields = ask(command)
+            times[command].append(float(fields[0]))
+            cpu[command].append(float(fields[1]))
+            sums.add(("swift " + command, int(fields[2])))
+            if len(fields) > 4:
+                smallest_sums.append(float(fields[4]))
+                if fields[6] != "-":
+                    picks.add(("swift", tuple(int(x) for x in fields[6].split(","))))
+
+        for repeat in range(repeats):
+            swift("sweep")
+            fields = timed("numpy-sorted", lambda: sorted_tallies(p, thresholds, meant, strict))
+            sums.add(("numpy sorted", int(fields[0].sum())))
+            smallest_sums.append(float(fields[4].sum()))
+            swift("sweep-cv")
+            fields, chosen = timed("numpy-sorted-cv", lambda: numpy_sorted_cv(p, thresholds, meant, strict, fold_count, folds, default_at))
+            sums.add(("numpy sorted cv", int(fields[0].sum())))
+            picks.add(("numpy", tuple(chosen)))
             if repeat < 3:
-                for command in ("general", "e2e-sorted", "e2e-general"):
-                    seconds, processor, correct_sum = ask(command)
-                    times[command].append(seconds)
-                    cpu[command].append(processor)
-                    sums.add(("swift", correct_sum))
+                correct = timed("numpy-grid", lambda: numpy_grid(p, thresholds, meant, strict))
+                sums.add(("numpy grid", int(correct.sum())))
+                for command in ("sorted", "general", "e2e-sorted", "e2e-general"):
+                    swift(command)
         server.stdin.write("quit\n")
         server.stdin.flush()
         server.wait()
 
     if len({value for _, value in sums}) != 1:
         sys.exit(f"tune peer: the sums of correct decisions differ: {sorted(sums)}")
+    if max(smallest_sums) - min(smallest_sums) > 1e-12 * max(smallest_sums):
+        sys.exit(f"tune peer: the sums of smallest margins differ: {sorted(set(smallest_sums))}")
+    if len({value for _, value in picks}) != 1:
+        sys.exit(f"tune peer: the folds' picks differ: {sorted(picks)}")
     decisions = traces * points
 
     def row(name, key, note):
         middle, low, high = median_range(times[key])
         processor, processor_low, processor_high = median_range(cpu[key])
         rate = decisions / middle
-        return (f"| {name} | {middle * 1e3:.1f} ms ({low * 1e3:.1f}–{high * 1e3:.1f}) "
-                f"| {processor * 1e3:.1f} ms ({processor_low * 1e3:.1f}–{processor_high * 1e3:.1f}) "
+        return (f"| {name} | {middle * 1e3:.2f} ms ({low * 1e3:.2f}–{high * 1e3:.2f}) "
+                f"| {processor * 1e3:.2f} ms ({processor_low * 1e3:.2f}–{processor_high * 1e3:.2f}) "
                 f"| {rate / 1e6:,.0f} M/s | {len(times[key])} | {note} |")
 
     print(f"## Tune sweep — {traces:,} traces × {points:,} thresholds (D1, swipe-dismiss), numpy {np.__version__}")
     print("")
     print("| sweep | wall, median (range) | CPU, median (range) | decision-equivalents/s (wall) | repeats | what it computes |")
     print("|---|---:|---:|---:|---:|---|")
-    print(row("PanTrace sorted sweep, one thread", "sorted", "`Tuner.run` on admitted traces: every report field, best/equal points, 5-fold CV, breakdown"))
-    print(row("plain numpy, traces × thresholds, one thread", "numpy", "correct, false finishes/cancels, mean/min margin"))
-    print(row("PanTrace per-decision sweep, one thread (before)", "general", "`Tuner.run`, every pair decided (the general path)"))
-    print(row("`Tuner.run` from the corpus, every core, sorted", "e2e-sorted", "admission (tracks of 10,000 traces) + sweep + findings"))
+    print(row("PanTrace `StatisticSweep`, one thread", "sweep", "every score field per threshold, exact sums"))
+    print(row("numpy sorted method, one thread", "numpy-sorted", "argsort + searchsorted + prefix sums: the five fields"))
+    print(row("PanTrace `StatisticSweep` + 5-fold CV + tie rule", "sweep-cv", "the same, per-fold tallies, tie rule per fold"))
+    print(row("numpy sorted method + 5-fold CV + tie rule", "numpy-sorted-cv", "the same in numpy"))
+    print(row("plain numpy, traces × thresholds (issue 17's peer)", "numpy-grid", "every pair, chunks of 256 thresholds"))
+    print(row("PanTrace `Tuner.run`, one thread, sorted", "sorted", "every report field, best/equal points, CV, breakdown, misjudged"))
+    print(row("PanTrace `Tuner.run`, one thread, per-decision", "general", "the same, every pair decided"))
+    print(row("`Tuner.run` from the corpus, every core, sorted", "e2e-sorted", "admission + sweep + findings"))
     print(row("`Tuner.run` from the corpus, every core, per-decision", "e2e-general", "the same on the general path"))
-    sorted_time, numpy_time, general_time = (median_range(times[key])[0] for key in ("sorted", "numpy", "general"))
-    sorted_cpu, numpy_cpu = (median_range(cpu[key])[0] for key in ("sorted", "numpy"))
+    median = {key: median_range(times[key])[0] for key in keys}
+    median_cpu = {key: median_range(cpu[key])[0] for key in keys}
     print("")
-    print(f"Ratio against plain numpy (numpy time / PanTrace time, same run): **{numpy_time / sorted_time:.1f}×** wall, "
-          f"**{numpy_cpu / sorted_cpu:.1f}×** CPU (goal ≥ 10×); sweep {sorted_time * 1e3:.1f} ms wall, {sorted_cpu * 1e3:.1f} ms CPU "
-          f"(goal < 50 ms); sorted vs per-decision: {general_time / sorted_time:.0f}×. "
-          f"Sum of correct decisions over every point, both sides: {sums.pop()[1]:,}.")
+    print(f"Ratio (numpy time / PanTrace time, same run, goal ≥ 1×): sweep **{median['numpy-sorted'] / median['sweep']:.2f}×** wall, "
+          f"**{median_cpu['numpy-sorted'] / median_cpu['sweep']:.2f}×** CPU; with 5-fold CV and the tie rule "
+          f"**{median['numpy-sorted-cv'] / median['sweep-cv']:.2f}×** wall, **{median_cpu['numpy-sorted-cv'] / median_cpu['sweep-cv']:.2f}×** CPU. "
+          f"Whole `Tuner.run` against numpy's sorted sweep with CV: {median['numpy-sorted-cv'] / median['sorted']:.2f}× wall. "
+          f"Sum of correct decisions over every threshold, every side: {sums.pop()[1]:,}; folds' picks: {picks.pop()[1]}.")
 
 
 if __name__ == "__main__":

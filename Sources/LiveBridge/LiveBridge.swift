@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import Foundation
+internal import PanTrace
 internal import Synchronization
 
 /// The live viewer's server: HTTP for `web/`, WebSocket at `/live`, and the replay everyone
@@ -63,6 +64,9 @@ package final class LiveBridge: Sendable {
         /// Whether libwebsockets' own warnings and notices go to ``log`` too (`serve
         /// --verbose`); by default none of its lines reach a user.
         package var logsLibWebSockets = false
+        /// The most `.pantrace` files the recordings folder may hold (`serve --max-files`):
+        /// a scan that finds more lists none and logs the limit.
+        package var maximumRecordings = TraceFolder.defaultLimit
 
         /// Creates a configuration with a fresh random token.
         package init(
@@ -189,7 +193,9 @@ package final class LiveBridge: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let controllerThread = Thread { [self] in
             var controller = BridgeController(
-                configuration: .init(recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate))
+                configuration: .init(
+                    recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate,
+                    maximumRecordings: configuration.maximumRecordings))
             let loadProblem = controller.loadDefault(recording: configuration.firstRecording, preset: configuration.firstPreset)
             startupProblems.withLock { $0 = controller.libraryProblems.map { "skipped \($0)" } + (loadProblem.map { [$0] } ?? []) }
             ready.signal()
@@ -282,14 +288,14 @@ package final class LiveBridge: Sendable {
                 }
                 deliveries += delivery(message, to: outgoing.target)
             }
-            deliver(pacing: &pacer, at: seconds(), deliveries)
+            deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }
     }
 
     /// Hands `deliveries` over through the pacer: frames closer together than its interval
     /// wait and go together (``FramePacer``).
-    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery]) {
-        deliver(pacer.release(deliveries, now: now))
+    private func deliver(pacing pacer: inout FramePacer, at now: Double, _ deliveries: [Delivery], urgent: Bool = false) {
+        deliver(pacer.release(deliveries, now: now, urgent: urgent))
     }
 
     /// Broadcasts go to every shard, in the same order; a message for one client to its shard.

@@ -26,7 +26,7 @@ public struct PanTraceCommand: AsyncParsableCommand {
     /// one line and usage hint and exits 64.
     public static func runAsTool() async -> Never {
         do {
-            var command = try parseAsRoot()
+            var command = try PathArguments.parse(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

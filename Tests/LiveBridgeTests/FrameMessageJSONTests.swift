@@ -1,4 +1,5 @@
 import Foundation
+import PanReplay
 import Testing
 import TransitionEngine
 @testable import LiveBridge

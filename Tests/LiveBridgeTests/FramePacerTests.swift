@@ -31,6 +31,17 @@ struct FramePacerTests {
         #expect(Self.names(exact.release([Self.frame("b")], now: 1 + FramePacer.interval)) == ["f:b"])
     }
 
+    /// A live gesture's frame does not wait: it goes with the frames held before it, in order.
+    @Test(arguments: [false, true])
+    func aLiveFrameIsHandedOverAtOnce(urgent: Bool) {
+        var pacer = FramePacer()
+        _ = pacer.release([Self.frame("0")], now: 5)
+        _ = pacer.release([Self.frame("1")], now: 5.001)
+        let out = pacer.release([Self.frame("live")], now: 5.002, urgent: urgent)
+        #expect(Self.names(out) == (urgent ? ["f:1", "f:live"] : []))
+        #expect((pacer.deadline == nil) == urgent)
+    }
+
     @Test func framesCloserThanAnIntervalWaitAndGoTogether() {
         var pacer = FramePacer()
         let start = 5.0

@@ -170,4 +170,24 @@ struct SourceTests {
         // Within the limit each file is looked up (and these are not unsaved gestures); past it, refused whole.
         #expect(error.code == (withinLimit ? .notFound : .invalid))
     }
+
+    /// After a restart no source knows the gestures an earlier run left unsaved; a page may
+    /// still keep or drop them (they are listed by their name), but not a pad's unsaved file.
+    @Test func gesturesLeftByAnEarlierRunAreKeptAfterARestart() throws {
+        var first = try Base.controller()
+        _ = Self.joined(&first)
+        _ = first.handle(.message(9, Self.batch(Self.pan(from: 1, t0: 50, down: 200))), now: 0.1)
+        let file = try #require(first.sources["session-0001"]?.unsaved.first)
+        var restarted = BridgeController(configuration: .init(recordingsFolder: first.library.folder))
+        _ = restarted.handle(.opened(1, canControl: true), now: 0)
+        #expect(restarted.sources.isEmpty && restarted.library.contains(file))
+        let kept = restarted.handle(.message(1, Self.json(#"{"type":"keep","files":["\#(file)"],"intent":"finish"}"#)), now: 1)
+        #expect(kept.compactMap { if case .kept(let k) = $0.message { k.files.map(\.to) } else { nil } } == [["live/device-1.pantrace"]])
+        let pad = "live/unsaved-20261127101500-1.pantrace"
+        try Data(contentsOf: URL(fileURLWithPath: restarted.library.folder + "/live/device-1.pantrace"))
+            .write(to: URL(fileURLWithPath: restarted.library.folder + "/" + pad))
+        restarted.rescanLibrary()
+        let refused = restarted.handle(.message(1, Self.json(#"{"type":"drop","files":["\#(pad)"]}"#)), now: 2)
+        #expect(Self.errors(refused).first?.code == .notFound)
+    }
 }

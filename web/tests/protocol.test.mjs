@@ -11,7 +11,7 @@ test("every server fixture decodes to a message of its type", () => {
   for (const [name, text] of Object.entries(server)) {
     const message = protocol.decodeServerMessage(text);
     assert.ok(message, name);
-    assert.equal(message.type, name.replace(/-(release|busy)$/, ""), name);
+    assert.equal(message.type, name.replace(/-(release|busy|live)$/, "").replace("-", "_"), name);
   }
 });
 
@@ -51,8 +51,13 @@ test("each client builder produces its golden fixture", () => {
     speed: protocol.speed(0.5),
     step: protocol.step(-1),
     tune: protocol.tune([], "swipe-dismiss", [protocol.gridAxis("threshold", { from: 0.2, to: 0.8, step: 0.05 })]),
+    watch: protocol.watch(2),
+    keep: protocol.keep(["live/unsaved-ios-2-20261127101500-3.pantrace", "live/unsaved-ios-2-20261127101500-4.pantrace"], "finish", " edge back "),
+    drop: protocol.drop(["live/unsaved-ios-2-20261127101500-5.pantrace"]),
   };
-  assert.deepEqual(Object.keys(built).sort(), Object.keys(client).sort());
+  // `source` and `samples` come from a live source (PanTraceLive, `pantrace live`), not a page.
+  const fromPages = Object.keys(client).filter((name) => name !== "source" && name !== "samples");
+  assert.deepEqual(Object.keys(built).sort(), fromPages.sort());
   for (const [name, message] of Object.entries(built)) {
     assert.equal(JSON.stringify(message), JSON.stringify(JSON.parse(client[name])), name);
   }
@@ -96,4 +101,16 @@ test("preset parameters decode into slider and choice specs, plus velocity", () 
   assert.deepEqual([comparison.kind, comparison.choices, comparison.defaultValue], ["choice", ["atLeast", "greaterThan"], "greaterThan"]);
   const velocity = specs.at(-1);
   assert.deepEqual([velocity.key, velocity.defaultValue, velocity.choices.length], ["velocity", "recorded", 4]);
+});
+
+test("watching nothing and keeping without a label or name leave those fields out", () => {
+  assert.deepEqual(protocol.watch(null), { type: "watch" });
+  assert.deepEqual(protocol.keep(["a"], "", "  "), { type: "keep", files: ["a"] });
+});
+
+test("a sources message with a mistyped field is refused by name", () => {
+  const bad = JSON.parse(server.sources);
+  bad.sources[0].live = "yes";
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(bad)), /sources\[0\]\.live: expected a boolean/);
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify({ type: "dropped", files: [3] })), /files\[0\]: expected a string/);
 });

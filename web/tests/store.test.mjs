@@ -218,3 +218,40 @@ test("a comparison asked too soon is not a toast (the compare view asks again); 
   store.receive(JSON.stringify({ type: "error", code: "rate_limited", message: "too many pointer events", in_reply_to: "pointer" }));
   assert.deepEqual(names(), ["error", "error", "toast"]);
 });
+
+test("a device's frames reach a page only while it watches that device, and stop the replay's stage", () => {
+  const { store, sent } = harness();
+  const seen = [];
+  store.on("devicePreview", (m) => seen.push(m.seq));
+  store.receive(hello());
+  store.receive(fixture("server", "sources"));
+  assert.equal(store.sources[0].name, "iPhone 15");
+  store.receive(fixture("server", "frame-live"));
+  assert.deepEqual(seen, [], "not watching: nothing");
+  assert.equal(store.stageShowsReplay(), true);
+  store.watch(2);
+  assert.deepEqual(sent.at(-1), { type: "watch", source: 2 });
+  assert.equal(store.deviceLive.source, 2);
+  assert.equal(store.stageShowsReplay(), false, "the watched device's gesture has the stage");
+  store.receive(fixture("server", "frame-live"));
+  assert.deepEqual(seen, [7]);
+  // The device stops streaming: the stage is the replay's again; it goes away: unwatched.
+  const quiet = JSON.parse(fixture("server", "sources"));
+  quiet.sources[0].live = false;
+  store.receive(JSON.stringify(quiet));
+  assert.equal(store.stageShowsReplay(), true);
+  store.receive(JSON.stringify({ type: "sources", sources: [] }));
+  assert.equal(store.watching, null);
+});
+
+test("a reconnected page watches the device it chose again", () => {
+  const { store, sent } = harness();
+  store.receive(hello());
+  store.receive(fixture("server", "sources"));
+  store.watch(2);
+  const sources = JSON.parse(fixture("server", "sources")).sources;
+  store.receive(hello({ sources }));
+  assert.deepEqual(sent.filter((m) => m.type === "watch"), [{ type: "watch", source: 2 }, { type: "watch", source: 2 }]);
+  store.receive(hello({ sources: [] }));
+  assert.equal(store.watching, null);
+});

@@ -17,7 +17,7 @@ struct LivePreview {
     /// Feeds `input` to every setting's transition.
     mutating func add(_ input: GestureInput) {
         inputs.append(input)
-        for key in transitions.keys { _ = transitions[key]!.handle(input) }
+        for index in transitions.indices { _ = transitions.values[index].handle(input) }
     }
 
     /// The frame at the latest sample under `parameters`, keyed by `key`.
@@ -28,7 +28,9 @@ struct LivePreview {
             for input in inputs { _ = transition.handle(input) }
             transitions[key] = transition
         }
-        return transitions[key]!.frameState(at: last.time)
+        // Read in place through the values view (`transitions[key]!` would copy the transition).
+        guard let index = transitions.index(forKey: key) else { return nil }
+        return transitions.values[index].frameState(at: last.time)
     }
 }
 
@@ -100,6 +102,9 @@ extension BridgeController {
             }
             return []
         }
+        // The session is taken out while it changes, so its transition's storage is not shared
+        // with the copy left behind (a copy of every sample so far on each event).
+        clients[id]?.session = nil
         let before = active.state
         let step: LiveSession.Step
         do {
@@ -151,14 +156,15 @@ extension BridgeController {
     /// The preview frame of the latest sample for every page: one frame per distinct setting,
     /// to the pages (and their followers) that view with it.
     private mutating func previewFrames(recording: String) -> [Outgoing] {
-        guard var preview = livePreview else { return [] }
+        // Taken out while it changes (its transitions are not copied), put back at the end.
+        guard var preview = livePreview.take() else { return [] }
         var bySetting: [String: (ReplayParameters, [ConnectionID])] = [:]
-        for (id, client) in clients where client.leader == nil {
+        for id in clients.keys where clients[id]!.leader == nil {
             let key: String
             let parameters: ReplayParameters
-            if let view = client.view {
-                key = Self.settingKey(LoadRequest(recording: "", preset: view.state.preset, parameters: view.parameters))
-                parameters = view.configuration.parameters
+            if let ownKey = clients[id]!.view?.settingKey, let own = clients[id]!.view?.configuration.parameters {
+                key = ownKey
+                parameters = own
             } else if let holder = padHolder, let session = clients[holder]?.session,
                 let own = try? ReplayParameters(presetNamed: session.presetName, overrides: session.parameters)
             {

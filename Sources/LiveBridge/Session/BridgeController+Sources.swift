@@ -150,7 +150,9 @@ extension BridgeController {
         guard batch.samples.count <= Self.sourceBatchLimit else {
             throw BridgeFailure(.invalid, "\(batch.samples.count) samples in one message; at most \(Self.sourceBatchLimit)")
         }
-        var source = sources[session]!
+        // Taken out while it changes (its preview's storage is not shared), put back at the end.
+        var source = sources.removeValue(forKey: session)!
+        defer { sources[session] = source }
         var out: [Outgoing] = []
         var failure: BridgeFailure?
         if let dropped = batch.dropped, dropped >= 0, dropped != source.dropped {
@@ -176,10 +178,9 @@ extension BridgeController {
                 break
             }
         }
-        sources[session] = source
         out.append(Outgoing(target: .client(id), message: .ack(SampleAck(received: source.received))))
         if rateLimited > 0, now - (source.lastThrottled["rate"] ?? -.infinity) >= 1 {
-            sources[session]?.lastThrottled["rate"] = now
+            source.lastThrottled["rate"] = now
             out += reply(
                 BridgeFailure(
                     .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",
@@ -248,7 +249,7 @@ extension BridgeController {
                 time: sample.t - source.gestureStart, phase: state == .ended ? .ended : .cancelled,
                 translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
             source.preview?.add(input)
-            out += liveFrames(of: source)
+            out += liveFrames(of: &source)
             return out + endGesture(of: &source, state: "released", file: file, now: now)
         case .failed:
             if wasLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
@@ -260,7 +261,7 @@ extension BridgeController {
             time: sample.t - source.gestureStart, phase: state == .began ? .began : .changed,
             translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
         source.preview?.add(input)
-        out += liveFrames(of: source)
+        out += liveFrames(of: &source)
         if state == .began || now - source.lastStatus >= Self.captureStatusInterval, let file = source.gestureFile {
             source.lastStatus = now
             out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", file: file))))
@@ -284,11 +285,17 @@ extension BridgeController {
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
+        // Pages watching with the same setting share one replay (its frames are made and
+        // encoded once for all of them).
+        var made: [String: Player] = [:]
         for id in watchers(of: source.number) {
             let setting = watchSetting(of: id)
+            let request = LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters)
+            let key = Self.settingKey(request)
             do {
                 out += leaveFollowing(id)
-                out += try load(LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters), for: id)
+                if made[key] == nil { made[key] = try player(for: request) }
+                out += try load(request, for: id, made: made[key])
             } catch {
                 let message = (error as? BridgeFailure)?.message ?? "\(error)"
                 out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)
@@ -299,34 +306,37 @@ extension BridgeController {
 
     /// The pages watching source `number` that are shown.
     func watchers(of number: Int) -> [ConnectionID] {
-        clients.filter { $0.value.watching == number && !$0.value.isHidden }.map(\.key).sorted()
+        clients.keys.filter { clients[$0]!.watching == number && !clients[$0]!.isHidden }.sorted()
     }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
     func watchSetting(of id: ConnectionID) -> LoadRequest {
-        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.state.preset, parameters: view.parameters) }
+        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.presetName, parameters: view.parameters) }
         return LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
     }
 
     /// The frame of the latest sample for every page watching: one per distinct setting.
-    private mutating func liveFrames(of source: DeviceSource) -> [Outgoing] {
-        guard var preview = source.preview, let file = source.gestureFile else { return [] }
-        var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
+    private mutating func liveFrames(of source: inout DeviceSource) -> [Outgoing] {
+        guard var preview = source.preview.take(), let file = source.gestureFile else { return [] }
+        defer { source.preview = preview }
+        var bySetting: [String: (ReplayParameters?, [ConnectionID])] = [:]
         for id in watchers(of: source.number) {
-            let setting = watchSetting(of: id)
-            bySetting[Self.settingKey(setting), default: (setting, [])].1.append(id)
+            if let key = clients[id]!.view?.settingKey {
+                bySetting[key, default: (clients[id]!.view?.configuration.parameters, [])].1.append(id)
+            } else {
+                let setting = watchSetting(of: id)
+                let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters)
+                bySetting[Self.settingKey(setting), default: (parameters, [])].1.append(id)
+            }
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            let (setting, pages) = bySetting[key]!
-            guard let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters),
-                let frame = preview.frame(for: key, parameters: parameters)
-            else { continue }
+            let (parameters, pages) = bySetting[key]!
+            guard let parameters, let frame = preview.frame(for: key, parameters: parameters) else { continue }
             var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: file, frame: frame)
             message.source = source.number
             out.append(Outgoing(target: .framesFor(pages), message: .frame(message)))
         }
-        sources[source.announce.session]?.preview = preview
         return out
     }
 
@@ -370,18 +380,30 @@ extension BridgeController {
         sources.first { $0.value.unsaved.contains(file) }?.key
     }
 
-    private func checkedFiles(_ files: [String]) throws -> [(session: String, file: String)] {
+    /// Whether `file` is an unsaved device gesture no source of this run knows: one left by an
+    /// earlier run of the server (`live/unsaved-<platform>-<source>-…`), not being written.
+    private func isLeftUnsaved(_ file: String) -> Bool {
+        guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
+        let rest = file.dropFirst("live/unsaved-".count)
+        guard SourceAnnounce.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
+        return !sources.values.contains { $0.gestureFile == file }
+    }
+
+    private func checkedFiles(_ files: [String]) throws -> [(session: String?, file: String)] {
         guard !files.isEmpty else { throw BridgeFailure(.invalid, "files is empty: name the unsaved device gestures") }
         guard files.count <= Self.keepFileLimit else {
             throw BridgeFailure(.invalid, "\(files.count) files in one message; at most \(Self.keepFileLimit)")
         }
         var seen = Set<String>()
-        var found: [(String, String)] = []
+        var found: [(String?, String)] = []
         for file in files where seen.insert(file).inserted {
-            guard let session = owner(ofUnsaved: file) else {
+            if let session = owner(ofUnsaved: file) {
+                found.append((session, file))
+            } else if isLeftUnsaved(file) {
+                found.append((nil, file))
+            } else {
                 throw BridgeFailure(.notFound, "\"\(String(file.prefix(200)))\" is not an unsaved device gesture; nothing was changed")
             }
-            found.append((session, file))
         }
         return found
     }
@@ -392,8 +414,8 @@ extension BridgeController {
         var moved: [KeptMessage.Moved] = []
         var failure: BridgeFailure?
         for (session, file) in files {
-            let source = sources[session]!
-            let stem = RecordingDestination.sanitized(request.name ?? source.announce.name)
+            let sourceName = session.flatMap { sources[$0]?.announce.name } ?? "device"
+            let stem = RecordingDestination.sanitized(request.name ?? sourceName)
             let destination = RecordingDestination(folder: liveFolder, stem: stem, skipsExistingNames: true)
             let path = library.folder + "/" + file
             do {
@@ -405,7 +427,7 @@ extension BridgeController {
                 let saved = try destination.writeNext(trace)
                 try? FileManager.default.removeItem(atPath: path)  // cleanup: the saved copy exists
                 moved.append(.init(from: file, to: libraryID(of: saved)))
-                sources[session]?.unsaved.removeAll { $0 == file }
+                if let session { sources[session]?.unsaved.removeAll { $0 == file } }
             } catch {
                 failure = BridgeFailure(.failed, "could not keep \(file): \(error); \(moved.count) kept before it")
                 break
@@ -426,7 +448,7 @@ extension BridgeController {
         let found = try checkedFiles(files)
         for (session, file) in found {
             try? FileManager.default.removeItem(atPath: library.folder + "/" + file)  // asked for: gone either way
-            sources[session]?.unsaved.removeAll { $0 == file }
+            if let session { sources[session]?.unsaved.removeAll { $0 == file } }
         }
         forgetFinishedSources()
         rescanLibrary()

@@ -5,8 +5,10 @@ internal import TransitionEngine
 // view that moves.
 extension BridgeController {
     /// Loads `request` as page `id`'s view (speed and loop kept); its audience is told.
-    mutating func load(_ request: LoadRequest, for id: ConnectionID) throws -> [Outgoing] {
-        var loaded = try player(for: request)
+    /// - Parameter made: the replay of `request` already made for another page (pages that
+    ///   load the same thing at once share one replay, its frames and their encodings).
+    mutating func load(_ request: LoadRequest, for id: ConnectionID, made: Player? = nil) throws -> [Outgoing] {
+        var loaded = try made ?? player(for: request)
         if let previous = clients[id]?.view {
             loaded.speed = previous.speed
             loaded.loops = previous.loops
@@ -15,9 +17,10 @@ extension BridgeController {
         clients[id]?.view = loaded
         let to = audience(of: id)
         // The series after the playback that starts the load, so a viewer files it under it.
-        return [Outgoing(target: .clients(to), message: .summary(loaded.summary))] + playbackAndFrame(of: id) + [
-            Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
-        ]
+        return [Outgoing(target: .clients(to), message: .summary(loaded.summary), shareKey: "summary \(loaded.load)")]
+            + playbackAndFrame(of: id) + [
+                Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
+            ]
     }
 
     /// Changes page `id`'s own view (a page that was following leaves first, keeping the view
@@ -117,9 +120,11 @@ extension BridgeController {
         defer { lastTick = now }
         var out: [Outgoing] = []
         for id in clients.keys.sorted() where isTicking(id) {
-            guard var view = clients[id]!.view, let index = view.advanceOneFrame() else { continue }
+            // Moved out and back (`take`), not copied: a player is a large value.
+            guard var view = clients[id]!.view.take() else { continue }
+            defer { clients[id]!.view = view }
+            guard let index = view.advanceOneFrame() else { continue }
             let message = frameMessage(at: index, of: &view)
-            clients[id]!.view = view
             out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(message)))
         }
         return out
@@ -131,7 +136,8 @@ extension BridgeController {
         guard let last = lastTick else { return [] }
         var out: [Outgoing] = []
         for id in clients.keys.sorted() where isTicking(id) {
-            guard var view = clients[id]!.view else { continue }
+            // Moved out and back (`take`), not copied: a player is a large value.
+            guard var view = clients[id]!.view.take() else { continue }
             let passed = view.advance(by: now - last)
             let to = audience(of: id)
             for index in passed {

@@ -17,6 +17,8 @@ struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
         var frameRate: Double = 60
+        /// The most recordings the library lists (``Library/maximumRecordings``).
+        var maximumRecordings = TraceFolder.defaultLimit
         /// Pointer events a client may send per second (sustained), and in one burst.
         var pointerRate: Double = 500
         var pointerBurst: Double = 500
@@ -116,7 +118,7 @@ struct BridgeController {
 
     init(configuration: Configuration) {
         self.configuration = configuration
-        library = Library(folder: configuration.recordingsFolder)
+        library = Library(folder: configuration.recordingsFolder, maximumRecordings: configuration.maximumRecordings)
         library.rescan()
         watcherWork = WorkBudget(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
     }
@@ -144,8 +146,10 @@ struct BridgeController {
     /// Whether page `id`'s view moves with time: it plays, follows nobody, and it or one of
     /// its followers is shown.
     func isTicking(_ id: ConnectionID) -> Bool {
-        guard let client = clients[id], client.leader == nil, client.view?.isPlaying == true else { return false }
-        return !client.isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
+        // Fields read in place: a copy of the page would copy its player, for every page on every tick.
+        guard let index = clients.index(forKey: id), clients.values[index].leader == nil, clients.values[index].view?.isPlaying == true
+        else { return false }
+        return !clients.values[index].isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
     }
 
     /// The player page `id` sees: its own, or its leader's while it follows one.

@@ -26,8 +26,9 @@ struct FramePacer {
     var heldCount: Int { held.count }
 
     /// Takes what the controller produced at `now`; returns what to hand over now, in order.
-    mutating func release(_ deliveries: [Delivery], now: Double) -> [Delivery] {
-        let onlyFrames = deliveries.allSatisfy(\.isFrame)
+    /// `urgent` (a live gesture's frame: the finger is moving now) hands everything over at once.
+    mutating func release(_ deliveries: [Delivery], now: Double, urgent: Bool = false) -> [Delivery] {
+        let onlyFrames = !urgent && deliveries.allSatisfy(\.isFrame)
         held += deliveries
         guard !held.isEmpty, !onlyFrames || now >= lastRelease + Self.interval else { return [] }
         if held.contains(where: \.isFrame) { lastRelease = now }

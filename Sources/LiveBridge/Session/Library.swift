@@ -15,22 +15,16 @@ struct Library {
     /// The largest recording the library reads: far above any gesture (a 10-minute trace at
     /// 240 Hz is about 1 MiB), and a bound on the memory one junk file can cost a scan.
     static let maximumFileBytes = 64 << 20
-    /// The most `.pantrace` files one scan lists; the rest are reported, not read.
-    static let maximumRecordings = 100_000
-
     let folder: String
+    /// The most `.pantrace` files the folder may hold (`serve --max-files`); a scan past it
+    /// lists none and reports the limit, naming the flag.
+    let maximumRecordings: Int
     private(set) var recordings: [RecordingInfo] = []
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
 
-    private struct Stamp: Equatable {
-        var size: Int
-        var modified: Date
-        var inode: Int
-    }
-
     private struct Entry {
-        var stamp: Stamp
+        var stamp: FileStamp
         var outcome: Result<RecordingInfo, PanTraceError>
     }
 
@@ -52,8 +46,9 @@ struct Library {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    init(folder: String) {
+    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        self.maximumRecordings = maximumRecordings
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
@@ -63,8 +58,8 @@ struct Library {
         var found: [RecordingInfo] = []
         var problems: [String] = []
         var seen: [String: Entry] = [:]
-        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: Self.maximumRecordings)
-        problems += listing.problems
+        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: maximumRecordings)
+        problems += listing.problems.map { listing.limitReached ? "\($0); none are listed (serve --max-files raises the limit)" : $0 }
         let paths = listing.files
         for relative in paths {
             // The id travels in every library entry: a path too long to name is listed as a problem.
@@ -73,8 +68,8 @@ struct Library {
                 continue
             }
             let path = folder + "/" + relative
-            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            guard let stamp = Self.stamp(of: resolved) else { continue }  // gone since it was listed
+            // stat(2) follows a symlink the walk kept (it leads inside the folder).
+            guard let stamp = FileStamp(of: path) else { continue }  // gone since it was listed
             let entry =
                 cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
                 ?? Entry(stamp: stamp, outcome: read(relative, at: path))
@@ -104,15 +99,6 @@ struct Library {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Size, modification time and inode, without opening the file.
-    private static func stamp(of path: String) -> Stamp? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }  // vanished: not listed
-        return Stamp(
-            size: (attributes[.size] as? NSNumber)?.intValue ?? -1,
-            modified: attributes[.modificationDate] as? Date ?? .distantPast,
-            inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? -1)
     }
 
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }

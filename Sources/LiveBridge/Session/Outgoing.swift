@@ -18,4 +18,10 @@ struct Outgoing: Sendable {
     /// Messages with the same key are the same bytes: the runtime encodes the first and
     /// sends that one buffer to the rest (the ~50 KB `hello` of clients joining a quiet scene).
     var shareKey: String? = nil
+
+    /// A live gesture's frame (the record pad's or a device's, `load` −1): what the finger does
+    /// now, handed over at once rather than batched with the replay's frames.
+    var isLiveFrame: Bool {
+        if case .frame(let frame) = message { frame.load == -1 } else { false }
+    }
 }

@@ -16,6 +16,9 @@ struct Player {
     private(set) var replayer: Replayer
     /// The whole replay, computed once per load (``ReplaySeries``).
     let series: ReplaySeries
+    /// The preset and parameters as ``BridgeController/settingKey(_:)`` spells them (with no
+    /// recording): made once, since live frames group pages by it on every event.
+    let settingKey: String
     var isPlaying = true
     /// The last frame number sent of this view (``BridgeController/frameMessage(_:of:)``).
     var sequence: UInt64 = 0
@@ -35,7 +38,12 @@ struct Player {
         self.configuration = configuration
         self.replayer = try Replayer(trace: trace, configuration: configuration)
         self.series = ReplaySeries(of: replayer)
+        self.settingKey = BridgeController.settingKey(
+            LoadRequest(recording: "", preset: configuration.parameters.preset.name.rawValue, parameters: parameters))
     }
+
+    /// The preset's name.
+    var presetName: String { configuration.parameters.preset.name.rawValue }
 
     /// The `series` message of this load.
     var seriesMessage: SeriesMessage {

@@ -6,7 +6,10 @@ package import TransitionEngine
 /// A message from the bridge to viewers (docs/PROTOCOL.md §2).
 ///
 /// Encoded as one JSON object whose `type` names the case, with the payload's fields beside it.
-package enum ServerMessage: Sendable {
+/// `indirect`: each payload lives in a box of its own, so a message is one pointer wide. Unboxed
+/// the enum is as wide as its widest payload (a frame's state, a summary) and every copy of an
+/// `Outgoing` on the way to the sockets moved all of it.
+package indirect enum ServerMessage: Sendable {
     /// The first message on every connection: the whole current state.
     case hello(Hello)
     /// The recordings changed (one was saved), or the page asked for more of the list: a

@@ -26,34 +26,37 @@ struct ExactSum: Sendable {
     /// Adds `value` (exactly, when finite).
     @inline(__always)
     mutating func add(_ value: Double) {
-        guard value.isFinite else {
+        let bits = value.bitPattern
+        let field = Int((bits >> 52) & 0x7ff)
+        guard field != 0x7ff else {
             nonFinite += value
             hasNonFinite = true
             return
         }
-        let bits = value.bitPattern
-        let field = Int((bits >> 52) & 0x7ff)
+        guard bits << 1 != 0 else { return }
         let fraction = bits & 0x000f_ffff_ffff_ffff
-        guard field != 0 || fraction != 0 else { return }
-        let mantissa = field == 0 ? fraction : fraction | (1 << 52)
         // value = mantissa · 2^(max(field, 1) − 1075) = mantissa · 2^position units of 2^−1074.
-        let position = max(field, 1) - 1
+        let mantissa = field == 0 ? fraction : fraction | (1 << 52)
+        let position = field == 0 ? 0 : field - 1
         let limb = position >> 5
-        let wide = UInt128(mantissa) << UInt128(position & 31)
-        let digit0 = Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: wide) & 0xffff_ffff)
-        let digit1 = Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: wide >> 32) & 0xffff_ffff)
-        let digit2 = Int64(truncatingIfNeeded: UInt64(truncatingIfNeeded: wide >> 64))
-        if bits >> 63 == 0 {
-            limbs[limb] &+= digit0
-            limbs[limb + 1] &+= digit1
-            limbs[limb + 2] &+= digit2
-        } else {
-            limbs[limb] &-= digit0
-            limbs[limb + 1] &-= digit1
-            limbs[limb + 2] &-= digit2
+        let shift = UInt64(position & 31)
+        // mantissa · 2^shift is below 2^85: its low 64 bits, and the rest.
+        let lowBits = mantissa << shift
+        let highBits = (mantissa >> 1) >> (63 - shift)
+        // Two's complement of the digits for a negative value: d → (d ^ m) − m with m = 0 or −1.
+        let sign = -Int64(bitPattern: bits >> 63)
+        let digit0 = (Int64(lowBits & 0xffff_ffff) ^ sign) &- sign
+        let digit1 = (Int64(lowBits >> 32) ^ sign) &- sign
+        let digit2 = (Int64(highBits) ^ sign) &- sign
+        // `limb + 2` is at most 66: the largest finite field, 2046, gives limb 63.
+        withUnsafeMutableBytes(of: &limbs) { raw in
+            let pointer = raw.baseAddress!.assumingMemoryBound(to: Int64.self) + limb
+            pointer[0] &+= digit0
+            pointer[1] &+= digit1
+            pointer[2] &+= digit2
         }
-        low = min(low, limb)
-        high = max(high, limb + 2)
+        low = Swift.min(low, limb)
+        high = Swift.max(high, limb + 2)
     }
 
     /// Adds `value · count` exactly (`fma` gives the product's rounding error exactly, as
@@ -76,6 +79,49 @@ struct ExactSum: Sendable {
         for index in other.low...other.high { limbs[index] &+= other.limbs[index] &* factor }
         low = min(low, other.low)
         high = max(high, other.high)
+    }
+
+    /// Bounds on the sum's bits as exponents of two: every set bit of the exact sum lies in
+    /// `low..<high` (nil for an empty or non-finite sum). For ``FixedSum``'s scale.
+    var bitBounds: (low: Int, high: Int)? {
+        guard !hasNonFinite, low <= high else { return nil }
+        var first = low
+        while first <= high && limbs[first] == 0 { first += 1 }
+        guard first <= high else { return nil }
+        // Carries only move up, so the lowest nonzero limb's low bits are the sum's (up to 32).
+        let zeros = Swift.min(limbs[first].trailingZeroBitCount, 32)
+        // A limb holds at most 63 bits of magnitude; 31 more for the carries 2³¹ additions make.
+        return (32 * first - 1074 + zeros, 32 * high - 1074 + 63 + 31)
+    }
+
+    /// The exact sum as an integer count of `2^unit`, or nil when it is not a whole number of
+    /// them or does not fit in 127 bits.
+    func fixedPoint(unit: Int) -> Int128? {
+        guard !hasNonFinite else { return nil }
+        guard low <= high else { return 0 }
+        // Resolved carries leave every limb one digit (negated, for a negative sum), so each
+        // limb's bits below the unit are the sum's.
+        var resolved = self
+        _ = resolved.rounded()
+        var total: Int128 = 0
+        for index in resolved.low...resolved.high where resolved.limbs[index] != 0 {
+            let shift = 32 * index - 1074 - unit
+            let limb = Int128(resolved.limbs[index])
+            let term: Int128
+            if shift >= 0 {
+                guard shift < 127 else { return nil }
+                let (product, overflow) = limb.multipliedReportingOverflow(by: Int128(1) << shift)
+                guard !overflow else { return nil }
+                term = product
+            } else {
+                guard -shift < 64, resolved.limbs[index] & ((1 << Int64(-shift)) - 1) == 0 else { return nil }
+                term = limb >> -shift
+            }
+            let (sum, overflow) = total.addingReportingOverflow(term)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        return total
     }
 
     /// The sum rounded to the nearest double.

@@ -10,6 +10,10 @@ struct ReleaseSet: Sendable {
     var releases: [ReleaseState]
     /// Whether each trace was meant to finish.
     var meantFinish: [Bool]
+    /// Whether the sums are kept exactly (``ExactSum``), so that they equal the sorted
+    /// sweep's to the bit, or added in trace order as plain doubles, which is cheaper and
+    /// enough where no sorted sweep can run (a grid without a threshold axis).
+    var exactSums = true
 
     /// Completion metrics of one release for one decision, memoized per completion context.
     ///
@@ -114,6 +118,16 @@ struct ReleaseSet: Sendable {
     func score(
         _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?, tally: inout SubsetTally
     ) -> PointScore {
+        if exactSums {
+            return score(preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally, sums: ExactSum.self)
+        }
+        return score(preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally, sums: PlainSum.self)
+    }
+
+    private func score<Sum: ScoreSum>(
+        _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?, tally: inout SubsetTally,
+        sums: Sum.Type
+    ) -> PointScore {
         tally.reset()
         let policy = preset.policy
         // D1 reads only p0 (gates and the cancelled phase never turn on velocity), so ±10 %
@@ -122,8 +136,8 @@ struct ReleaseSet: Sendable {
         if case .threshold = policy.rule { usesVelocity = false } else { usesVelocity = true }
         let horizon = Self.linearHorizon(policy)
         var correct = 0, falseFinishes = 0, falseCancels = 0, flipProne = 0
-        var marginSum = ExactSum(), minimumMargin = Double.infinity
-        var timeSum = ExactSum(), discontinuitySum = ExactSum()
+        var marginSum = Sum(), minimumMargin = Double.infinity
+        var timeSum = Sum(), discontinuitySum = Sum()
         for index in releases.indices {
             let release = releases[index]
             let decision = policy.decide(release)
@@ -142,7 +156,7 @@ struct ReleaseSet: Sendable {
             } else {
                 falseCancels += 1
             }
-            Self.addMargin(of: decision, to: &marginSum)
+            marginSum.addMargin(of: decision)
             minimumMargin = min(minimumMargin, decision.margin)
             if usesVelocity && !Self.cannotFlip(decision, horizon: horizon)
                 && (policy.decide(release.withVelocity(scaledBy: 0.9)).outcome != decision.outcome
@@ -157,10 +171,41 @@ struct ReleaseSet: Sendable {
         let count = Double(releases.count)
         return PointScore(
             traces: releases.count, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
-            meanMargin: releases.isEmpty ? 0 : marginSum.value / count,
+            meanMargin: releases.isEmpty ? 0 : marginSum.rounded() / count,
             minimumMargin: releases.isEmpty ? 0 : minimumMargin,
-            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.value / count,
-            meanCompletionTime: releases.isEmpty ? 0 : timeSum.value / count
+            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.rounded() / count,
+            meanCompletionTime: releases.isEmpty ? 0 : timeSum.rounded() / count
         )
     }
+}
+
+/// A running sum for ``ReleaseSet``'s scoring loop.
+protocol ScoreSum {
+    init()
+    mutating func add(_ value: Double)
+    /// Adds a decision's margin.
+    mutating func addMargin(of decision: Decision)
+    /// The sum, rounded to a double.
+    mutating func rounded() -> Double
+}
+
+extension ExactSum: ScoreSum {
+    /// Adds `|statistic − threshold|` exactly (``ReleaseSet/addMargin(of:to:)``).
+    @inline(__always)
+    mutating func addMargin(of decision: Decision) { ReleaseSet.addMargin(of: decision, to: &self) }
+}
+
+/// A plain double sum, rounded at every addition, in the order the terms come.
+struct PlainSum: ScoreSum {
+    private var total = 0.0
+
+    init() {}
+
+    @inline(__always)
+    mutating func add(_ value: Double) { total += value }
+
+    @inline(__always)
+    mutating func addMargin(of decision: Decision) { total += decision.margin }
+
+    mutating func rounded() -> Double { total }
 }

@@ -76,16 +76,25 @@ package struct TieRule: Sendable {
         return Double(nearest)
     }
 
-    /// Picks the best of the grid's points scored by `correct` and `minimumMargin`.
+    /// Picks the best of the grid's points scored by `correct` and `minimumMargin`
+    /// (`minimumMargin` is read only for the points with the most correct decisions).
     package func choose(correct: (Int) -> Int, minimumMargin: (Int) -> Double) -> Choice {
         let count = grid.pointCount
         precondition(count > 0, "no points")
+        let corrects = [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for point in 0..<count { buffer[point] = correct(point) }
+            initialized = count
+        }
         var most = Int.min
-        for point in 0..<count { most = max(most, correct(point)) }
+        for value in corrects where value > most { most = value }
+        var equalMembers: [Int] = []
+        for point in 0..<count where corrects[point] == most { equalMembers.append(point) }
+        let margins = equalMembers.map(minimumMargin)
         var widest = -Double.infinity
-        for point in 0..<count where correct(point) == most { widest = max(widest, minimumMargin(point)) }
-        let equal = EqualPoints(grid: grid) { correct($0) == most }
-        let finalists = EqualPoints(grid: grid) { correct($0) == most && minimumMargin($0) == widest }
+        for margin in margins where margin > widest { widest = margin }
+        let finalistMembers = zip(equalMembers, margins).filter { $0.1 == widest }.map(\.0)
+        let equal = EqualPoints(grid: grid, members: equalMembers)
+        let finalists = EqualPoints(grid: grid, members: finalistMembers)
 
         // Step 3 aims at the middle of each numeric axis the finalists do not fill; an axis
         // they fill, and a named axis, have no middle worth aiming at and are left to step 4.
@@ -113,7 +122,7 @@ package struct TieRule: Sendable {
         var best = -1
         var bestMiddle = Double.infinity, bestDefaults = Double.infinity
         var middleTies = 0, defaultTies = 0
-        for point in 0..<count where correct(point) == most && minimumMargin(point) == widest {
+        for point in finalistMembers {
             let middle = distance(point, to: middles)
             let nearDefaults = distance(point, to: defaultIndices)
             if best < 0 || middle < bestMiddle - 1e-12 {
@@ -168,23 +177,21 @@ package struct EqualPoints: Sendable, Hashable {
 
     /// The points of `grid` for which `isMember` holds.
     init(grid: TuningGrid, isMember: (Int) -> Bool) {
+        self.init(grid: grid, members: (0..<grid.pointCount).filter(isMember))
+    }
+
+    /// The points `members` of `grid`.
+    init(grid: TuningGrid, members: [Int]) {
         var count = 0
         var axes = grid.axes.map { Axis(takes: [Bool](repeating: false, count: $0.values.count), count: 0, lowIndex: Int.max, highIndex: Int.min) }
-        var indices = [Int](repeating: 0, count: grid.axes.count)
-        for point in 0..<grid.pointCount {
-            // Advance the value indices row-major alongside the point number.
-            if point > 0 {
-                var axis = grid.axes.count - 1
-                while axis >= 0 {
-                    indices[axis] += 1
-                    if indices[axis] < grid.axes[axis].values.count { break }
-                    indices[axis] = 0
-                    axis -= 1
-                }
-            }
-            guard isMember(point) else { continue }
+        let sizes = grid.axes.map(\.values.count)
+        for point in members {
             count += 1
-            for (axis, index) in indices.enumerated() {
+            // Row-major: the last axis changes fastest.
+            var remainder = point
+            for axis in sizes.indices.reversed() {
+                let index = remainder % sizes[axis]
+                remainder /= sizes[axis]
                 if !axes[axis].takes[index] {
                     axes[axis].takes[index] = true
                     axes[axis].count += 1

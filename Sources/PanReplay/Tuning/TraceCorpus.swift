@@ -36,6 +36,9 @@ package struct TraceCorpus: Sendable {
     package var entries: [Entry]
     /// The files that could not be read.
     package var failures: [Failure]
+    /// A folder that held more trace files than the limit: loading stopped there, and the
+    /// caller reports it as an error (the CLI's `--max-files`).
+    package var folderOverLimit: String?
 
     /// A corpus of traces made in memory (e.g. by `GestureSynthesizer`), named by identifier.
     package init(traces: [Trace]) {
@@ -59,7 +62,9 @@ package struct TraceCorpus: Sendable {
     /// - Parameters:
     ///   - paths: files and folders, as given on the command line.
     ///   - reader: how strict to be with damaged `.pantrace` files.
-    package static func load(paths: [String], reader: TraceReader = TraceReader()) -> TraceCorpus {
+    ///   - maximumFiles: the most trace files one folder may hold; past it loading stops and
+    ///     ``folderOverLimit`` names the folder.
+    package static func load(paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit) -> TraceCorpus {
         var corpus = TraceCorpus(entries: [])
         for path in paths {
             var isFolder: ObjCBool = false
@@ -69,7 +74,11 @@ package struct TraceCorpus: Sendable {
             }
             var files = [path]
             if isFolder.boolValue {
-                let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv])
+                let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], limit: maximumFiles)
+                if listing.limitReached {
+                    corpus.folderOverLimit = path
+                    return corpus
+                }
                 corpus.failures += listing.problems.map { Failure(file: path, reason: $0) }
                 let base = path.hasSuffix("/") ? path : path + "/"
                 files = listing.files.map { base + $0 }

@@ -107,6 +107,16 @@ struct TraceSubsets: Sendable {
         self.members = members
     }
 
+    /// Folds only, as given (no groups): for sweeping bare statistics.
+    init(foldCount: Int, foldOfTrace: [Int]) {
+        self.foldCount = foldCount
+        self.foldOfTrace = foldOfTrace
+        groups = []
+        groupsLeftOut = 0
+        starts = Array(0...foldOfTrace.count)
+        members = foldOfTrace
+    }
+
     /// The subsets trace `index` is in.
     @inline(__always)
     func subsets(ofTrace index: Int) -> ArraySlice<Int> { members[starts[index]..<starts[index + 1]] }

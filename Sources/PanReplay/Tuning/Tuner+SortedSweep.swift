@@ -65,18 +65,15 @@ extension Tuner {
                     isRefused.store(true, ordering: .relaxed)
                     break
                 }
+                let evaluation = sweep.evaluate(thresholds: thresholds)
                 var local: [(Int, PointScore)] = []
-                var localCorrect: [Int32] = []
-                var localMargins: [Double] = []
                 local.reserveCapacity(thresholds.count)
-                sweep.evaluate(thresholds: thresholds) { index, score, tally in
+                for (index, score) in evaluation.scores.enumerated() {
                     indices[thresholdAxis] = index
                     local.append((grid.point(withValueIndices: indices), score))
-                    for subset in 0..<subsetCount {
-                        localCorrect.append(Int32(tally.correct[subset]))
-                        localMargins.append(tally.minimumMargin[subset])
-                    }
                 }
+                let localCorrect = evaluation.subsetCorrect
+                let localMargins = evaluation.subsetMargins
                 results.withLock { scores in
                     for (point, score) in local { scores[point] = score }
                 }

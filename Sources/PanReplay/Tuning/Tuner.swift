@@ -158,7 +158,9 @@ package struct Tuner: Sendable {
 
         func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
             let releases = admitted.tracks[parameters.velocity]!.map { $0.releaseState(preset: parameters.preset) }
-            return ReleaseSet(releases: releases, meantFinish: meantFinish)
+            var set = ReleaseSet(releases: releases, meantFinish: meantFinish)
+            set.exactSums = hasThresholdAxis
+            return set
         }
 
         let layout = TraceSubsets(traces: kept.map(\.trace.metadata))
@@ -201,6 +203,14 @@ package struct Tuner: Sendable {
             unknownIntentCount: admitted.unknownIntent, notFitting: admitted.notFitting, unreplayable: admitted.unreplayable,
             unreadable: preparation.failures, misjudged: comparison.misjudged, fixedByBest: comparison.fixed, brokenByBest: comparison.broken,
             unreachable: unreachableSettings(), findings: findings)
+    }
+
+    /// Whether the grid has a numeric threshold axis, which the sorted sweep may score: the
+    /// per-decision sweep then keeps its sums exactly, so both paths agree to the bit (and
+    /// the report is the same whether the sorted sweep runs or not). Without one, it adds
+    /// them in trace order, as plain doubles.
+    var hasThresholdAxis: Bool {
+        grid.axes.contains { axis in axis.key == "threshold" && axis.values.count > 1 && axis.values.allSatisfy { $0.number?.isFinite == true } }
     }
 
     /// The velocity sources the sweep needs: the defaults' and every one on a velocity axis.

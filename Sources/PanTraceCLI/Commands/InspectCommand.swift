@@ -4,7 +4,7 @@ internal import PanTrace
 internal import Foundation
 
 /// `pantrace inspect`: one line, or one JSON object, per file.
-struct InspectCommand: ParsableCommand {
+struct InspectCommand: PathListCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Summarize trace files: samples, duration, rate, peak velocity, intent, chunks, size, completeness.",
@@ -20,6 +20,12 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "Trace files (.pantrace, .jsonl, .csv) or folders of them.")
     var files: [String]
 
+    static let optionsTakingValues: Set<String> = ["--max-files"]
+    var paths: [String] {
+        get { files }
+        set { files = newValue }
+    }
+
     @Flag(
         help:
             "One JSON object per line (keys: file, samples, duration_s, rate_hz, peak_velocity_pt_s, intent, source, chunks, bytes, bytes_per_sample, complete, …)."
@@ -28,11 +34,13 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var folders: FolderLimitOptions
+
     func run() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var failures = 0
-        for file in try Self.expand(files) {
+        for file in try Self.expand(files, maxFiles: folders.maxFiles) {
             do {
                 let contents = try TraceFiles.read(file, reader: read.reader)
                 let summary = TraceSummary(file: file, contents: contents, peakVelocity: PeakVelocity.of(contents.trace.samples))
@@ -51,8 +59,8 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The files named, with each folder replaced by the trace files under it; a folder with
-    /// none is an error rather than a silent nothing.
-    static func expand(_ paths: [String]) throws -> [String] {
+    /// none is an error rather than a silent nothing, and so is one with more than `maxFiles`.
+    static func expand(_ paths: [String], maxFiles: Int = TraceFolder.defaultLimit) throws -> [String] {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
@@ -60,7 +68,8 @@ struct InspectCommand: ParsableCommand {
                 files.append(path)
                 continue
             }
-            let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv])
+            let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], limit: maxFiles)
+            if listing.limitReached { throw FolderLimitOptions.failure(folder: path, limit: maxFiles) }
             for problem in listing.problems { StandardError.line("warning: \(problem)") }
             guard !listing.files.isEmpty else { throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) in the folder") }
             let base = path.hasSuffix("/") ? path : path + "/"

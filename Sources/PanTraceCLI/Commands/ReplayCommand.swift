@@ -6,7 +6,8 @@ internal import PanTrace
 internal import Synchronization
 internal import TransitionEngine
 
-/// `pantrace replay`: one trace through a preset, frame by frame, as JSON Lines.
+/// `pantrace replay`: one trace through a preset, frame by frame, as JSON Lines written as they
+/// are computed (memory stays flat however long the replay).
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -91,7 +92,8 @@ struct ReplayCommand: AsyncParsableCommand {
         } else if format == .text {
             print(ReplaySummaryText(replayer.summary).text)
         } else {
-            FileHandle.standardOutput.write(try Self.virtual(replayer, format: format))
+            var replayer = replayer
+            try ReplayJSONLines.stream(&replayer, frames: format == .jsonl, to: StandardOutput.write)
         }
     }
 
@@ -108,33 +110,10 @@ struct ReplayCommand: AsyncParsableCommand {
         return lines
     }
 
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        // Sorted keys: Foundation's key order is otherwise not stable from run to run.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// Every frame and the summary in virtual time, as JSON Lines (`jsonl`), or the summary line alone.
-    static func virtual(_ replayer: Replayer, format: Format) throws -> Data {
-        var replayer = replayer
-        let encoder = encoder()
-        var output = Data()
-        if format == .jsonl {
-            while let frame = replayer.nextFrame() {
-                output.append(try encoder.encode(frame))
-                output.append(0x0A)
-            }
-        }
-        output.append(try encoder.encode(replayer.summary))
-        output.append(0x0A)
-        return output
-    }
-
     /// The frames paced on the wall clock, each written as it falls due.
     private static func paced(_ replayer: Replayer, speed: Double, format: Format) async throws {
         var replayer = replayer
-        let encoder = encoder()
+        let encoder = ReplayJSONLines.encoder()
         let pacing = try await replayer.run(clock: ContinuousClock(), speed: speed) { frame in
             guard format == .jsonl else { return }
             FileHandle.standardOutput.write(try encoder.encode(frame) + Data([0x0A]))

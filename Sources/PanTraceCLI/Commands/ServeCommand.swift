@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import Foundation
 internal import LiveBridge
+internal import PanTrace
 
 /// `pantrace serve`: the live viewer.
 struct ServeCommand: ParsableCommand {
@@ -47,6 +48,8 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("new-token"), help: "Make a new control token and remember it (tabs holding the old one only watch).")
     var newToken = false
 
+    @OptionGroup var folders: FolderLimitOptions
+
     @Flag(help: "Also log libwebsockets' own warnings and notices (to standard error).")
     var verbose = false
 
@@ -84,6 +87,11 @@ struct ServeCommand: ParsableCommand {
                 recordingsFolder: recordings, renew: newToken,
                 stateFolder: RememberedToken.stateFolder { ProcessInfo.processInfo.environment[$0] })
             : nil
+        // A library over --max-files is an error before the server starts (a folder that
+        // grows past it while serving is logged, and lists none until it shrinks).
+        if TraceFolder.list(recordings, formats: [.pantrace], limit: folders.maxFiles).limitReached {
+            throw FolderLimitOptions.failure(folder: recordings, limit: folders.maxFiles)
+        }
         var configuration = LiveBridge.Configuration(
             host: host, port: port, recordingsFolder: recordings, webFolder: web, allowedOrigins: allowedOrigins,
             token: token ?? remembered?.token, frameRate: fps, benchmarkFrameRate: benchFrameRate)
@@ -92,6 +100,7 @@ struct ServeCommand: ParsableCommand {
         configuration.firstPreset = preset
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
+        configuration.maximumRecordings = folders.maxFiles
         // A bridge that cannot start is a LiveBridgeError: one `error:` line, exit 1.
         try withLiveBridge(configuration) { bridge in
             for problem in bridge.libraryProblems { StandardError.line("warning: \(problem)") }

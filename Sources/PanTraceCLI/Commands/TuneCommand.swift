@@ -5,7 +5,7 @@ internal import PanTrace
 internal import TransitionEngine
 
 /// `pantrace tune`: sweep decision parameters over labelled recordings.
-struct TuneCommand: ParsableCommand {
+struct TuneCommand: PathListCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
         abstract: "Sweep preset parameters over labelled recordings and find the settings that agree with what people meant.",
@@ -17,6 +17,10 @@ struct TuneCommand: ParsableCommand {
 
     @Argument(help: "Trace files and folders (searched recursively for .pantrace, .jsonl, .csv).")
     var paths: [String]
+
+    static let optionsTakingValues: Set<String> = [
+        "--preset", "--grid", "--csv", "--svg", "--emit", "--fps", "--screen", "--threads", "--max-files"
+    ]
 
     @Option(help: "Transition preset (see `pantrace presets`).")
     var preset: String
@@ -57,6 +61,8 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var folders: FolderLimitOptions
+
     /// The exit status when the sweep ran but some files or traces were skipped.
     static let skippedStatus: Int32 = 3
 
@@ -82,7 +88,8 @@ struct TuneCommand: ParsableCommand {
             let made = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
             tuner = made
             if emit != nil { try Self.checkEmittable(made) }
-            let corpus = TraceCorpus.load(paths: paths, reader: read.reader)
+            let corpus = TraceCorpus.load(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles)
+            if let folder = corpus.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
             for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
             let bar = ProgressBar.ifUseful(
                 work: Double(corpus.entries.count) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")

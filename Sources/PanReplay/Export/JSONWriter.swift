@@ -1,8 +1,9 @@
 /// Appends JSON tokens to a byte buffer, formatted exactly as Foundation's `JSONEncoder` formats
-/// them (with `.withoutEscapingSlashes`), for the few messages hot enough to skip `Codable`.
+/// them (with `.withoutEscapingSlashes`), for the few outputs hot enough to skip `Codable`: the
+/// viewer's `frame` messages and `pantrace replay`'s JSON Lines.
 ///
 /// The formatting rules are those of swift-foundation's `JSONEncoder` (Swift 6.3), checked by
-/// `FrameMessageJSONTests` against `JSONEncoder` itself:
+/// `FrameMessageJSONTests` and `FrameStateJSONTests` against `JSONEncoder` itself:
 /// - a `Double` is its `description` with a trailing `".0"` removed (`844`, `-0`, `0.25`,
 ///   `1e-05`, `1e+16`); a non-finite one is not JSON, so the writer records the failure
 ///   (``isValid``) and the caller falls back to `JSONEncoder`, which throws as before;
@@ -11,30 +12,37 @@
 ///
 /// Keys are written by the caller, in the order `.sortedKeys` gives, so output is
 /// deterministic (the unsorted `JSONEncoder` orders keys by a per-process hash seed).
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     /// False once a value that JSON cannot represent (NaN, ±infinity) was written.
-    private(set) var isValid = true
+    package private(set) var isValid = true
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Forgets everything written after the first `count` bytes (and whether it was valid):
+    /// a streaming writer empties the buffer after each write, or drops a frame it must redo.
+    package mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+        isValid = true
+    }
+
     /// Appends literal JSON text (punctuation and quoted keys), written by this module.
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends JSON this module wrote before (a shared `frame` object).
-    mutating func append(_ json: [UInt8]) {
+    package mutating func append(_ json: [UInt8]) {
         bytes.append(contentsOf: json)
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         value ? raw("true") : raw("false")
     }
 
-    mutating func integer<T: BinaryInteger>(_ value: T) {
+    package mutating func integer<T: BinaryInteger>(_ value: T) {
         if value < 0 {
             bytes.append(UInt8(ascii: "-"))
             unsigned(UInt64(value.magnitude))
@@ -58,7 +66,7 @@ struct JSONWriter {
     /// (`1e15` is `"1000000000000000.0"`, `1e16` is `"1e+16"`), so they take the integer path.
     private static let integralLimit = 1e15
 
-    mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         guard value.isFinite else {
             isValid = false
             bytes.append(UInt8(ascii: "0"))
@@ -77,7 +85,7 @@ struct JSONWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {

@@ -1,0 +1,23 @@
+internal import Foundation
+
+/// Bytes to standard output with `write(2)`, unbuffered beyond what the caller gathered, so a
+/// long stream reaches a pipe as it is made.
+enum StandardOutput {
+    /// Writes all of `bytes`, retrying short writes and interrupted calls.
+    /// - Throws: ``CLIFailure`` naming standard output when it cannot be written (a full disk,
+    ///   a closed descriptor). A closed pipe ends the process by SIGPIPE first, as for any
+    ///   command-line tool piped into `head`.
+    static func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw CLIFailure("standard output: cannot write: \(String(cString: strerror(errno)))")
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+"""A device streams a gesture into a real Chromium page, against a real `pantrace serve`: the
+page chooses to watch it, sees the gesture on the stage through its own threshold as it
+happens, then keeps it with a label (docs/PROTOCOL.md §4, docs/VIEWER.md "Devices")."""
+import json
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from websockets.sync.client import connect
+
+from test_accessibility import axe, describe
+from test_viewer import RECORDING, state, wait
+
+
+def answer(ws, kind):
+    while True:
+        m = json.loads(ws.recv(timeout=10))
+        if m["type"] == kind:
+            return m
+
+
+def announce(ws):
+    ws.send(json.dumps({"type": "source", "session": "browser-test-1", "name": "iPhone 15", "platform": "ios",
+                        "screen": {"width": 390, "height": 844}, "scale": 3}))
+    return answer(ws, "source_ready")
+
+
+def pan_down(distance, steps=40, rest=10):
+    """A slow pan down by `distance` points at 120 Hz that rests before it lifts, as UIKit's
+    recognizer reports it (the same gesture as Tests/bridge/test_sources.py)."""
+    samples = []
+    for i in range(steps + rest + 2):
+        ty = distance * min(i, steps) / steps
+        state_ = "began" if i == 0 else ("ended" if i == steps + rest + 1 else "changed")
+        samples.append({"seq": i + 1, "t": 100 + i / 120, "state": state_, "tx": 0.0, "ty": ty, "vx": 0.0,
+                        "vy": distance / steps * 120 if 0 < i <= steps else 0.0})
+    return samples
+
+
+def send(ws, samples):
+    ws.send(json.dumps({"type": "samples", "samples": samples}))
+    return answer(ws, "ack")
+
+
+def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server, browser):
+    d = browser.driver
+    d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
+    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="the threshold is set")
+    assert d.find_element(By.ID, "devices-empty").is_displayed()
+    with connect(server.ws() + "&role=source") as device:
+        ready = announce(device)
+        row = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, f'#devices li[data-source="{ready["source"]}"]'), message="listed")[0]
+        assert "iPhone 15 (390×844 @3x)" in row.text and not d.find_element(By.ID, "devices-empty").is_displayed()
+        header = d.find_element(By.ID, "device-live")
+        assert header.text == "iPhone 15 (390×844 @3x) is connected"
+        button = row.find_element(By.TAG_NAME, "button")
+        assert button.get_attribute("aria-pressed") == "false"
+        button.click()
+        wait(d, lambda d: d.find_element(By.CSS_SELECTOR, "#devices li button").get_attribute("aria-pressed") == "true")
+        # Half the pan: the finger is still down, the stage shows it through this page's setting.
+        samples = pan_down(0.38 * 422 + 10)
+        send(device, samples[:30])
+        wait(d, lambda d: header.text == "iPhone 15 (390×844 @3x) is live", message="the header says the device is live")
+        wait(d, lambda d: "live" in d.find_element(By.ID, "stage-title").text, message="the stage shows the device")
+        assert d.find_element(By.ID, "stage").get_attribute("data-screen") == "390x844"
+        assert d.find_element(By.ID, "stage-phase").text == "interactive"
+        browser.screenshot("60-device-live-on-the-stage")
+        send(device, samples[30:])
+        wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") == "finish",
+             message="released and decided with this page's 0.27")
+        assert "0.27" in d.find_element(By.ID, "decision-reason").text
+        wait(d, lambda d: "recording=live/unsaved-ios-" in state(d)["hash"], message="the page's view replays the gesture")
+    # The device left; its gesture waits, unsaved, to be kept.
+    box = wait(d, lambda d: (b := d.find_element(By.ID, "device-gestures-box")).is_displayed() and b, message="unsaved listed")
+    item = box.find_element(By.CSS_SELECTOR, "#device-gestures li input[type=checkbox]")
+    item.click()
+    Select(d.find_element(By.ID, "device-intent")).select_by_value("finish")
+    d.find_element(By.ID, "device-name").send_keys("edge")
+    keep = d.find_element(By.ID, "device-keep")
+    assert keep.text == "keep 1"
+    browser.screenshot("61-device-gesture-to-keep")
+    # The devices panel with a device listed and a gesture to keep meets WCAG 2.2 AA too.
+    d.execute_script("window.scrollTo(0, 0)")
+    violations = axe(d, "document.getElementById('panel-record')")
+    assert not violations, describe(violations)
+    keep.click()
+    wait(d, lambda d: not d.find_element(By.ID, "device-gestures-box").is_displayed(), message="nothing left unsaved")
+    saved = server.recordings / "live" / "edge-1.pantrace"
+    assert saved.exists()
+    entries = d.execute_script("return window.pantrace.store.library.map((r) => [r.id, r.intent])")
+    assert ["live/edge-1.pantrace", "finish"] in entries
+    assert not d.find_element(By.ID, "device-live").is_displayed(), "a gone device with nothing unsaved is no longer listed"
+    browser.screenshot("62-device-gesture-kept")

@@ -1,0 +1,62 @@
+// Live sources (devices streaming their pan gestures, docs/PROTOCOL.md §4) as the page words
+// them: a source's label, the "is live" line, and the unsaved gestures a device left in the
+// library. Pure: devices.view.mjs draws them.
+
+/** A number without a trailing ".0". */
+const plain = (value) => (Number.isInteger(value) ? String(value) : String(value));
+
+/** "iPhone 15 (390×844 @3x)". */
+export function sourceLabel(source) {
+  return `${source.name} (${plain(source.screen.width)}×${plain(source.screen.height)} @${plain(source.scale)}x)`;
+}
+
+/** The line every page sees while devices stream: who is live, or who is connected. */
+export function liveLine(sources) {
+  const live = sources.filter((s) => s.connected && s.live);
+  if (live.length === 1) return `${sourceLabel(live[0])} is live`;
+  if (live.length > 1) return `${live.length} devices are live: ${live.map((s) => s.name).join(", ")}`;
+  const connected = sources.filter((s) => s.connected);
+  if (connected.length === 1) return `${sourceLabel(connected[0])} is connected`;
+  if (connected.length > 1) return `${connected.length} devices are connected`;
+  return "";
+}
+
+/** One source's state in a few words, for its row. */
+export function sourceState(source) {
+  const parts = [source.connected ? (source.live ? "live" : "connected") : "disconnected"];
+  if (source.gestures) parts.push(`${source.gestures} unsaved`);
+  if (source.dropped) parts.push(`${source.dropped} samples dropped on the device`);
+  return parts.join(" · ");
+}
+
+const UNSAVED = /^live\/unsaved-(ios|android|linux|other)-(\d+)-/;
+
+/** The number of the source that wrote `id` (a library id), or null when a device did not. */
+export function sourceOfFile(id) {
+  const match = UNSAVED.exec(id ?? "");
+  return match ? Number(match[2]) : null;
+}
+
+/** The library's unsaved device gestures, newest first. */
+export function unsavedDeviceGestures(library) {
+  return library.filter((r) => sourceOfFile(r.id) !== null).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/** A gesture's row text: its name, how long, and whether it was cut. */
+export function gestureText(entry) {
+  const cut = entry.complete ? "" : " · cut off (incomplete)";
+  return `${entry.name} · ${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}`;
+}
+
+/** What a `kept` or `dropped` answer did, in one sentence. */
+export function keptText(kept) {
+  const n = kept.files.length;
+  if (n === 0) return "nothing was kept";
+  const last = kept.files.at(-1).to;
+  return n === 1 ? `kept as ${last}` : `kept ${n} gestures (the last as ${last})`;
+}
+
+export function droppedText(dropped) {
+  const n = dropped.files.length;
+  return n === 1 ? "discarded 1 device gesture" : `discarded ${n} device gestures`;
+}
