@@ -81,7 +81,6 @@ bench: setup
 	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 1000 --repeat 1 --skip-idle-clients --only pantrace,peer
 	.venv/bin/python Benchmarks/bridge/device_latency.py
 	.venv/bin/python Benchmarks/bridge/storm.py
-	.venv/bin/python Benchmarks/live/latency.py
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 
