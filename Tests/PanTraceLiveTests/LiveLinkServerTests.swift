@@ -240,6 +240,38 @@ struct LiveLinkServerTests {
         server.stop()
     }
 
+    @Test func twoDevicesAtOnceEachGetTheirOwnFiles() throws {
+        let folder = try TemporaryFolder("live-link")
+        let server = try ServeProcess(recordings: folder.appending("recordings"), state: folder.appending("state"), token: Self.token)
+        let (a, _) = Self.link(to: server)
+        let (b, _) = Self.link(to: server)
+        a.start()
+        b.start()
+        #expect(Self.connected(a) && Self.connected(b))
+        let panA = Self.pan(start: 5, count: 30), panB = Self.pan(start: 9, count: 40, seed: 0.6)
+        // Interleaved, as two phones on the same network would send them.
+        for index in 0..<max(panA.count, panB.count) {
+            if index < panA.count { Self.send([panA[index]], to: a) }
+            if index < panB.count { Self.send([panB[index]], to: b) }
+        }
+        #expect(a.waitUntilDrained(timeout: 30) && b.waitUntilDrained(timeout: 30))
+        #expect(a.counters.source != b.counters.source)
+        let files = Self.unsaved(in: server.recordings)
+        #expect(files.count == 2)
+        let bySource = try Dictionary(
+            uniqueKeysWithValues: files.map { path in
+                (Int(path.split(separator: "/").last!.split(separator: "-")[2])!, try Self.read(path))
+            })
+        for (link, calls) in [(a, panA), (b, panB)] {
+            let local = folder.appending("local-\(link.counters.source ?? 0)")
+            try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+            Self.expectSame(try #require(bySource[link.counters.source ?? 0]), try Self.local(calls, in: local))
+        }
+        a.stop()
+        b.stop()
+        server.stop()
+    }
+
     @Test func aWrongTokenIsRefusedAndFinal() throws {
         let folder = try TemporaryFolder("live-link")
         let server = try ServeProcess(recordings: folder.appending("recordings"), state: folder.appending("state"), token: Self.token)
