@@ -17,10 +17,16 @@ let package = Package(
         // The pure transition engine, for apps and tools that want the model without files or
         // a server: documented public API (docs/MODEL.md). PanReplay and LiveBridge are not
         // products: what they share with the CLI and the tests is `package` access.
-        .library(name: "TransitionEngine", targets: ["TransitionEngine"])
+        .library(name: "TransitionEngine", targets: ["TransitionEngine"]),
+        // The device side of a live link (docs/LIVE.md): an app streams its pan recognizer's
+        // samples to a running `pantrace serve`.
+        .library(name: "PanTraceLive", targets: ["PanTraceLive"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // PanTraceLive's WebSocket client on Linux only (Foundation's WebSocket task fails there:
+        // "WebSockets not supported by libcurl"); Apple platforms use URLSessionWebSocketTask.
+        .package(url: "https://github.com/apple/swift-nio", "2.101.2"..<"2.102.0")
     ],
     targets: [
         // zlib through a system-library module; shim.h wraps the macros Swift cannot import.
@@ -60,6 +66,21 @@ let package = Package(
             dependencies: ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
+        // The live link's queue, acknowledgements and backoff are a pure core (LinkCore); the
+        // transport is URLSessionWebSocketTask on Apple platforms and SwiftNIO on Linux, so an
+        // iOS app never links NIO.
+        .target(
+            name: "PanTraceLive",
+            dependencies: [
+                "PanTrace",
+                "PanCapture",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(platforms: [.linux]))
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "PanTraceCLI",
             dependencies: [
@@ -68,6 +89,7 @@ let package = Package(
                 "TransitionEngine",
                 "PanReplay",
                 "LiveBridge",
+                "PanTraceLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
@@ -155,6 +177,11 @@ let package = Package(
         .testTarget(
             name: "PanCaptureTests",
             dependencies: ["TestSupport", "PanCapture", "PanTrace"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanTraceLiveTests",
+            dependencies: ["TestSupport", "PanTraceLive", "PanCapture", "PanTrace", "pantrace"],
             swiftSettings: strictSettings
         ),
         .testTarget(

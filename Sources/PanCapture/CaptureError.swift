@@ -38,6 +38,13 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         self.byteOffset = byteOffset
     }
 
+    /// The error ``GestureRecording/handle(_:)`` throws for an event the recognizer rejects,
+    /// for a caller that runs a ``PanRecognizer`` itself (`pantrace live`); the importer adds
+    /// the file and line.
+    public init(rejected rejection: PanRecognizer.Rejection) {
+        self.init(.rejected(rejection))
+    }
+
     /// Whether this is only a warning the importer reports and carries on past: a last line
     /// cut off before its newline, or a gesture still in progress when the log ended.
     /// Why a lenient import may skip the line with this error, in a few words; nil for

@@ -84,6 +84,18 @@ public struct PointerLogImporter: Sendable {
         try forEachEvent(inLogAt: path, requiresMapping: false, body)
     }
 
+    /// Calls `body` with each pointer event of the log in points on the screen, as
+    /// ``record(logAt:into:)`` feeds them to its recognizer (getevent and evemu logs mapped
+    /// from the panel's ranges to ``GeteventOptions/screen``), in order, until it returns false.
+    /// Standard input (`-`) is read as it arrives, so each event comes as soon as its line does.
+    ///
+    /// - Throws: ``CaptureError`` as ``forEachEvent(inLogAt:_:)`` does.
+    public func forEachScreenEvent(
+        inLogAt path: String, _ body: (PointerEvent) throws(CaptureError) -> Bool
+    ) throws(CaptureError) -> Summary {
+        try forEachEvent(inLogAt: path, requiresMapping: true, body)
+    }
+
     /// Records the log's gestures with `recording`, one file per recognised gesture.
     ///
     /// On an error, the gesture being written keeps every sample accepted before the bad

@@ -1,0 +1,105 @@
+public import PanTrace
+
+/// Who a live link speaks for: what `pantrace serve` writes into every recording it makes of
+/// this device's gestures, and what pages call the device (docs/PROTOCOL.md §4, `source`).
+public struct LiveSource: Hashable, Sendable {
+    /// The platform, the recordings' `source`.
+    public enum Platform: String, Hashable, Sendable, CaseIterable {
+        /// An iPhone or iPad app.
+        case ios
+        /// An Android device (`pantrace live` reading `adb exec-out getevent`).
+        case android
+        /// A Linux touch screen (`pantrace live` reading `evemu-record`).
+        case linux
+        /// Anything else (a CSV or JSON Lines log).
+        case other
+    }
+
+    /// What pages call the device: 1 to 64 characters, no control characters.
+    public var name: String
+    /// The platform.
+    public var platform: Platform
+    /// The screen in points and its scale (1…4).
+    public var screen: ScreenGeometry
+    /// The edge an edge pan starts from, or `nil` for a plain pan.
+    public var edge: ScreenEdge?
+    /// How the samples' velocity was made: ``recordedVelocity`` (UIKit's `velocity(in:)`) or
+    /// an estimator's name (`lsq2`, `impulse`, `flutter`).
+    public var velocity: String
+    /// Chosen once per run (8–64 characters of `A-Z a-z 0-9 -`); a reconnect sends it again, so
+    /// the server knows which samples it already has.
+    public var session: String
+    /// For the server's log.
+    public var client: String
+
+    /// UIKit's own velocity, as ``TraceRecorder`` records it.
+    public static let recordedVelocity = "recorded"
+    /// This library's name and version, the default ``client``.
+    public static let clientName = "PanTraceLive 0.1.0"
+
+    /// Creates a source; the session is a fresh random one unless given.
+    public init(
+        name: String, platform: Platform = .ios, screen: ScreenGeometry, edge: ScreenEdge? = nil, velocity: String = recordedVelocity,
+        session: String? = nil, client: String = clientName
+    ) {
+        self.name = name
+        self.platform = platform
+        self.screen = screen
+        self.edge = edge
+        self.velocity = velocity
+        self.session = session ?? Self.randomSession()
+        self.client = client
+    }
+
+    /// What is wrong with the source, in one sentence naming the field, or `nil`.
+    public var problem: String? {
+        if name.isEmpty || name.count > 64 { return "name must be 1 to 64 characters (it has \(name.count))" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "name must not contain control characters"
+        }
+        let sessionOK =
+            (8...64).contains(session.utf8.count)
+            && session.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
+        if !sessionOK { return "session must be 8 to 64 characters of A-Z a-z 0-9 -" }
+        if let problem = screen.problem { return "screen: \(problem)" }
+        if !(1...4).contains(screen.scale) { return "scale must be 1 to 4 (it is \(screen.scale))" }
+        if velocity != Self.recordedVelocity && !["lsq2", "impulse", "flutter"].contains(velocity) {
+            return "velocity must be recorded, lsq2, impulse or flutter (it is \(velocity))"
+        }
+        if client.count > 64 { return "client must be at most 64 characters" }
+        return nil
+    }
+
+    /// 32 hexadecimal digits from the system's random source.
+    static func randomSession() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64, low = generator.next() as UInt64
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The `source` message (docs/PROTOCOL.md §4).
+    var message: String {
+        var json = JSONText()
+        json.open()
+        json.field("type", "source")
+        json.field("session", session)
+        json.field("name", name)
+        json.field("platform", platform.rawValue)
+        json.key("screen")
+        json.open()
+        json.field("width", screen.width)
+        json.field("height", screen.height)
+        json.close()
+        json.field("scale", screen.scale)
+        if let edge { json.field("edge", edge.rawValue) }
+        json.field("velocity", velocity)
+        json.field("client", client)
+        json.close()
+        return json.text
+    }
+}

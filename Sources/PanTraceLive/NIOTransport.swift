@@ -1,0 +1,204 @@
+#if os(Linux)
+    internal import Foundation
+    internal import NIOCore
+    internal import NIOHTTP1
+    internal import NIOPosix
+    internal import NIOWebSocket
+
+    /// Linux: SwiftNIO's WebSocket client. Foundation's `URLSessionWebSocketTask` fails there with
+    /// "WebSockets not supported by libcurl" (Debian's libcurl is built without them).
+    func defaultTransport() -> any LiveTransport { NIOWebSocketTransport() }
+
+    struct NIOWebSocketTransport: LiveTransport {
+        func open(_ url: URL, events: @escaping @Sendable (LiveTransportEvent) -> Void) -> any LiveTransportConnection {
+            let connection = NIOWebSocketConnection(events: events)
+            connection.connect(url)
+            return connection
+        }
+    }
+
+    /// One WebSocket connection on NIO's shared event loop group.
+    final class NIOWebSocketConnection: LiveTransportConnection, @unchecked Sendable {
+        private let events: @Sendable (LiveTransportEvent) -> Void
+        private let lock = NSLock()
+        private var channel: (any Channel)?
+        private var isClosed = false
+        private var hasReported = false
+        private var reason: String?
+
+        init(events: @escaping @Sendable (LiveTransportEvent) -> Void) {
+            self.events = events
+        }
+
+        func connect(_ url: URL) {
+            guard url.scheme == "ws", let host = url.host, !host.isEmpty else {
+                report(.closed("not a ws:// URL: \(url.absoluteString)"))
+                return
+            }
+            let port = url.port ?? 80
+            let path = url.path.isEmpty ? "/" : url.path
+            let target = url.query.map { path + "?" + $0 } ?? path
+            let hostHeader = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { [self] channel in
+                    let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: 1 << 20, automaticErrorHandling: true) { [self] channel, _ in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandlers([
+                                NIOWebSocketFrameAggregator(
+                                    minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: 1 << 20),
+                                WebSocketFrameHandler(connection: self)
+                            ])
+                        }
+                    }
+                    return channel.eventLoop.makeCompletedFuture {
+                        // Frames that arrive with the 101 response (a refusal and its close)
+                        // go on to the frame decoder rather than being dropped.
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                            leftOverBytesStrategy: .forwardBytes,
+                            withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+                        try channel.pipeline.syncOperations.addHandler(
+                            UpgradeRequestHandler(target: target, host: hostHeader, connection: self))
+                    }
+                }
+            bootstrap.connect(host: host, port: port).whenComplete { [self] result in
+                switch result {
+                case .success(let channel):
+                    let closeNow = lock.withLock { () -> Bool in
+                        self.channel = channel
+                        return isClosed
+                    }
+                    if closeNow { channel.close(promise: nil) }
+                    channel.closeFuture.whenComplete { [self] _ in
+                        let reason = lock.withLock { self.reason } ?? "the server closed the connection"
+                        report(.closed(reason))
+                    }
+                case .failure(let error):
+                    report(.closed("cannot connect to \(hostHeader): \(Self.describe(error))"))
+                }
+            }
+        }
+
+        func send(_ text: String) {
+            guard let channel = lock.withLock({ isClosed ? nil : channel }) else { return }
+            let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+            channel.writeAndFlush(frame, promise: nil)
+        }
+
+        func close() {
+            let channel = lock.withLock { () -> (any Channel)? in
+                isClosed = true
+                hasReported = true
+                return self.channel
+            }
+            guard let channel else { return }
+            channel.eventLoop.execute {
+                var data = channel.allocator.buffer(capacity: 2)
+                data.write(webSocketErrorCode: .normalClosure)
+                let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
+                channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+
+        /// Remembers why the connection is closing (the first reason wins).
+        func note(_ why: String) {
+            lock.withLock { if reason == nil { reason = why } }
+        }
+
+        func report(_ event: LiveTransportEvent) {
+            let silent = lock.withLock { () -> Bool in
+                if case .closed = event {
+                    defer { hasReported = true }
+                    return hasReported
+                }
+                return isClosed
+            }
+            if !silent { events(event) }
+        }
+
+        static func describe(_ error: any Error) -> String {
+            if let error = error as? NIOConnectionError, let first = error.connectionErrors.first { return describe(first.error) }
+            if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+            if error is ChannelError { return "\(error)" }
+            return String(describing: error)
+        }
+    }
+
+    /// Sends the upgrade request when the socket is up, and names a refused upgrade.
+    private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = HTTPClientResponsePart
+        typealias OutboundOut = HTTPClientRequestPart
+
+        let target: String
+        let host: String
+        let connection: NIOWebSocketConnection
+
+        init(target: String, host: String, connection: NIOWebSocketConnection) {
+            self.target = target
+            self.host = host
+            self.connection = connection
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            var headers = HTTPHeaders()
+            headers.add(name: "Host", value: host)
+            headers.add(name: "Content-Length", value: "0")
+            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.fireChannelActive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            connection.note("upgrade failed: \(NIOWebSocketConnection.describe(error))")
+            context.close(promise: nil)
+        }
+    }
+
+    /// The open WebSocket: text messages up, pings answered, a close echoed.
+    private final class WebSocketFrameHandler: ChannelInboundHandler {
+        typealias InboundIn = WebSocketFrame
+        typealias OutboundOut = WebSocketFrame
+
+        let connection: NIOWebSocketConnection
+
+        init(connection: NIOWebSocketConnection) {
+            self.connection = connection
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            connection.report(.opened)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let frame = unwrapInboundIn(data)
+            switch frame.opcode {
+            case .text:
+                connection.report(.text(String(buffer: frame.unmaskedData)))
+            case .ping:
+                let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+                context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            case .connectionClose:
+                var data = frame.unmaskedData
+                let code = data.readWebSocketErrorCode()
+                let text = data.readString(length: data.readableBytes) ?? ""
+                connection.note(
+                    "the server closed the connection (\(code.map { "\(UInt16(webSocketErrorCode: $0))" } ?? "no code")\(text.isEmpty ? "" : ": " + text))"
+                )
+                var reply = context.channel.allocator.buffer(capacity: 2)
+                reply.write(webSocketErrorCode: code ?? .normalClosure)
+                let echo = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: reply)
+                let channel = context.channel
+                context.writeAndFlush(wrapOutboundOut(echo)).whenComplete { _ in channel.close(promise: nil) }
+            default:
+                break
+            }
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            connection.note("connection error: \(NIOWebSocketConnection.describe(error))")
+            context.close(promise: nil)
+        }
+    }
+#endif

@@ -1,0 +1,53 @@
+import ArgumentParser
+import PanCapture
+import PanTrace
+import Testing
+
+@testable import PanTraceCLI
+
+/// `pantrace live`'s arguments: `record`'s flags plus the server's, each bound from both sides.
+struct LiveCommandTests {
+    static let base = ["live", "--from", "-", "--format", "getevent", "--to", "ws://127.0.0.1:8080/live", "--token", "t"]
+
+    @Test func liveParsesRecordsFlagsAndItsOwn() throws {
+        let command = try #require(
+            try PanTraceCommand.parseAsRoot(
+                Self.base + [
+                    "--axis-range", "0:1079,0:2399", "--screen", "360x800", "--scale", "3", "--edge", "left", "--velocity", "impulse",
+                    "--slop", "8", "--name", "Pixel 7", "--platform", "android", "--realtime", "--time-scale", "4", "--queue", "16",
+                    "--retries", "1"
+                ]) as? LiveCommand)
+        #expect(command.axisRange == "0:1079,0:2399")
+        #expect(command.edge == .left)
+        #expect(command.velocity == .impulse)
+        #expect(command.realtime && command.timeScale == 4)
+        #expect(command.queueCapacity == 16 && command.retries == 1)
+        #expect(command.platform == "android")
+    }
+
+    @Test(arguments: [
+        ["--scale", "4"], ["--scale", "1"], ["--time-scale", "0.01"], ["--time-scale", "1000"], ["--queue", "16"], ["--queue", "1000000"],
+        ["--retries", "1000"]
+    ])
+    func valuesAtTheBoundsAreAccepted(extra: [String]) throws {
+        #expect(try PanTraceCommand.parseAsRoot(Self.base + extra) is LiveCommand)
+    }
+
+    @Test(arguments: [
+        ["--scale", "4.01"], ["--scale", "0.99"], ["--time-scale", "0.009"], ["--time-scale", "1001"], ["--queue", "15"],
+        ["--queue", "1000001"], ["--retries", "0"], ["--platform", "windows"], ["--drain-timeout", "-1"], ["--drain-timeout", "nan"]
+    ])
+    func valuesPastTheBoundsAreRefused(extra: [String]) {
+        #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(Self.base + extra) }
+    }
+
+    @Test func theServerAndTheFormatMustBeNamed() {
+        #expect(throws: (any Error).self) {
+            try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--to", "ws://127.0.0.1:1/live", "--token", "t"])
+        }
+        #expect(throws: (any Error).self) {
+            try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--to", "http://127.0.0.1:1/live", "--token", "t"])
+        }
+        #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--token", "t"]) }
+    }
+}
