@@ -126,7 +126,8 @@ extension Tuner {
         let expected = tuner.releaseParameters().map(\.key)
         guard expected == first.releaseKeys else {
             throw ReplayError.cannotMerge(
-                reason: "\(firstName): release sets \(first.releaseKeys.joined(separator: ";")) are not the grid's \(expected.joined(separator: ";"))")
+                reason: "\(firstName): release sets \(first.releaseKeys.joined(separator: ";")) are not the grid's \(expected.joined(separator: ";"))"
+            )
         }
         let ordered = partials.enumerated().sorted { a, b in
             switch (a.element.partial.firstFile, b.element.partial.firstFile) {

@@ -241,7 +241,8 @@ package struct Tuner: Sendable {
         /// The release state of every kept trace under `parameters`, whose release key is `key`.
         func releases(_ parameters: ReplayParameters, key: String) -> [ReleaseState] {
             if let states = stored[key] { return states }
-            return tracks[parameters.velocity]!.map { $0.releaseState(preset: parameters.preset) }
+            // No track for a source when no trace was kept (a shard may have none).
+            return (tracks[parameters.velocity] ?? []).map { $0.releaseState(preset: parameters.preset) }
         }
     }
 

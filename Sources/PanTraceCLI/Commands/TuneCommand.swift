@@ -77,7 +77,8 @@ struct TuneCommand: PathListCommand {
         if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
         if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
         if partial != nil && (json || csv != nil || svg != nil || emit != nil || all) {
-            throw ValidationError("--partial writes the shard's share, not a report; give --json, --csv, --svg, --emit and --all to `pantrace tune merge`")
+            throw ValidationError(
+                "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` (--emit needs the whole run)")
         }
     }
 
