@@ -78,7 +78,8 @@ struct TuneCommand: PathListCommand {
         if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
         if partial != nil && (json || csv != nil || svg != nil || emit != nil || all) {
             throw ValidationError(
-                "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` (--emit needs the whole run)")
+                "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` "
+                    + "(--emit needs the whole run)")
         }
     }
 
