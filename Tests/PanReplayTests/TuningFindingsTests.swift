@@ -253,7 +253,7 @@ struct TuningFindingsTests {
         let axes = try #require(equal["axes"] as? [[String: Any]])
         #expect(axes[1]["whole_axis"] as? Bool == true && axes[1]["values"] as? [String] == ["recorded", "lsq2"])
         let cross = try #require(object["cv_accuracy"] as? [String: Any])
-        #expect(cross["folds"] as? Int == 5 && cross["seed"] as? Int == 1)
+        #expect(cross["folds"] as? Int == 5 && cross["seed"] as? Int == 1 && cross["stratified"] as? Bool == false)
         #expect((object["no_effect_axes"] as? [String]) == ["velocity"])
     }
 

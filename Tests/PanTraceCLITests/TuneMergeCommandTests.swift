@@ -109,6 +109,10 @@ struct TuneMergeCommandTests {
             try refused([paths[0], other], "cannot merge: \(other) has \(difference): partials of different sweeps")
         }
 
+        // A partial with no tuned trace (no swipe down drives semi-modal) is valid; alone it has nothing to tune.
+        let empty = try BinaryTests.run(["tune", "merge", folder.appending("other-preset.json")])
+        #expect(empty.status == 1 && empty.stderr.hasPrefix("error: nothing to tune: "), "\(empty.stderr)")
+
         let text = try String(contentsOfFile: paths[1], encoding: .utf8)
         func damaged(_ name: String, _ content: String) throws -> String {
             let path = folder.appending(name)
