@@ -45,6 +45,11 @@ struct TuneMergeCommandTests {
         // A damaged file in the middle: skipped and named by the whole run and by the merge alike.
         let damaged = folder.appending("corpus/damaged.pantrace")
         try Data("not a trace".utf8).write(to: URL(fileURLWithPath: damaged))
+        // Gestures along the other axis: left out as not driving the preset, listed in both reports.
+        let across = folder.appending("across")
+        let made = try BinaryTests.run(["synth", "-o", across, "--count", "4", "--seed", "\(trial)", "--kind", isEdge ? "swipe-down" : "edge-back"])
+        #expect(made.status == 0, "\(made.stderr)")
+        files += try FileManager.default.contentsOfDirectory(atPath: across).map { across + "/" + $0 }
         files = (files + [damaged]).sorted()
         let from = 0.05 * Double(1 + generator.next() % 6)
         let step = 0.01 * Double(1 + generator.next() % 10)
@@ -74,6 +79,7 @@ struct TuneMergeCommandTests {
         let mergedText = try BinaryTests.run(["tune", "merge"] + shuffled + ["--all"])
         #expect(mergedText.stdout == text.stdout && mergedText.status == 3)
         #expect(whole.stdout.contains("\"cv_accuracy\" : {"), "cross-validation is part of what is compared")
+        #expect(whole.stdout.contains("\"not_fitting\""), "the left-out gestures are part of what is compared")
     }
 
     /// The refusals: partials of other sweeps, and damaged partial files, each one line naming
