@@ -80,6 +80,12 @@ extension Tuner {
     /// shard with no tuned trace is a valid partial (the merge refuses when all are empty).
     package func partial(of corpus: TraceCorpus) throws -> TunePartial {
         let admitted = try admit(corpus, sources: velocitySources())
+        return partial(of: Preparation(admitted: admitted, failures: corpus.failures))
+    }
+
+    /// The partial of traces already admitted (by ``prepare(paths:reader:maximumFiles:allowsNone:failure:)``).
+    package func partial(of preparation: Preparation) -> TunePartial {
+        let admitted = preparation.admitted
         let sets = releaseParameters()
         let states = sets.map { admitted.releases($0.parameters, key: $0.key) }
         let gestures = admitted.kept.indices.map { index in
@@ -88,7 +94,7 @@ extension Tuner {
         return TunePartial(
             preset: presetName.rawValue, axes: grid.axes, frameRate: configuration.frameRate, screen: configuration.screen,
             releaseKeys: sets.map(\.key), gestures: gestures, unknownIntent: admitted.unknownIntent, notFitting: admitted.notFitting,
-            unreplayable: admitted.unreplayable, unreadable: corpus.failures)
+            unreplayable: admitted.unreplayable, unreadable: preparation.failures)
     }
 
     /// The sweep of merged partials: the tuner they were made with and their traces, in the

@@ -1,6 +1,6 @@
 package import TransitionEngine
 internal import Dispatch
-internal import PanTrace
+package import PanTrace
 internal import Synchronization
 
 /// Sweeps decision parameters over labelled recordings and scores every grid point.
@@ -141,6 +141,9 @@ package struct Tuner: Sendable {
     package struct Preparation: Sendable {
         let admitted: Admitted
         let failures: [TraceCorpus.Failure]
+
+        /// The traces the sweep decides.
+        package var traceCount: Int { admitted.kept.count }
     }
 
     /// Admits the traces of `corpus` (see ``run(on:progress:)``).
@@ -267,18 +270,39 @@ package struct Tuner: Sendable {
     /// Labelled, replayable traces that drive the preset, with one track per velocity source
     /// (none at all is the caller's to refuse).
     func admit(_ corpus: TraceCorpus, sources: [VelocitySource]) throws -> Admitted {
-        let defaults = defaultParameters
-        let variants = mappingVariants()
+        var admission = try Admission(tuner: self, sources: sources, compact: false)
+        for entry in corpus.entries { admission.add(entry) }
+        return admission.admitted
+    }
+
+    /// Admits traces one at a time (see ``admit(_:sources:)``). With `compact`, a kept trace
+    /// leaves only its release state in each of ``releaseParameters()``'s sets, not its
+    /// tracks, so the trace itself can be dropped once added.
+    struct Admission {
+        let tuner: Tuner
+        let sources: [VelocitySource]
+        let variants: [Preset]
+        let sets: [(key: String, parameters: ReplayParameters)]?
         var admitted = Admitted()
-        for entry in corpus.entries {
+
+        init(tuner: Tuner, sources: [VelocitySource], compact: Bool) throws {
+            self.tuner = tuner
+            self.sources = sources
+            variants = tuner.mappingVariants()
+            sets = compact ? tuner.releaseParameters() : nil
+            if let sets { for set in sets { admitted.stored[set.key] = [] } }
+        }
+
+        mutating func add(_ entry: TraceCorpus.Entry) {
+            let defaults = tuner.defaultParameters
             guard entry.trace.metadata.intent != .unknown else {
                 admitted.unknownIntent += 1
-                continue
+                return
             }
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {
-                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: configuration.screen)
+                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: tuner.configuration.screen)
                 }
                 // A gesture that does not drive the transition under any of the grid's mappings
                 // (moving mostly across its axis, never reaching a meaningful progress, or the
@@ -288,15 +312,42 @@ package struct Tuner: Sendable {
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
                     admitted.notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
-                    continue
+                    return
                 }
-                for (source, track) in built { admitted.tracks[source, default: []].append(track) }
+                if let sets {
+                    for set in sets { admitted.stored[set.key]!.append(built[set.parameters.velocity]!.releaseState(preset: set.parameters.preset)) }
+                } else {
+                    for (source, track) in built { admitted.tracks[source, default: []].append(track) }
+                }
                 admitted.kept.append(TunedTrace(file: entry.file, trace: entry.trace))
             } catch {
                 admitted.unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
         }
-        return admitted
+    }
+
+    /// Reads and admits the traces under `paths` one file at a time, keeping per gesture only
+    /// what the sweep needs (its label and release states), so memory grows with the number
+    /// of gestures, not their samples. Nil with the folder when one holds more than
+    /// `maximumFiles` trace files.
+    /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed (unless `allowsNone`).
+    package func prepare(
+        paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit,
+        allowsNone: Bool = false, failure: (TraceCorpus.Failure) -> Void = { _ in }
+    ) throws -> (preparation: Preparation?, folderOverLimit: String?) {
+        var admission = try Admission(tuner: self, sources: velocitySources(), compact: true)
+        var failures: [TraceCorpus.Failure] = []
+        let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
+            switch item {
+            case .entry(let entry): admission.add(entry)
+            case .failure(let problem):
+                failures.append(problem)
+                failure(problem)
+            }
+        }
+        if let folder { return (nil, folder) }
+        guard allowsNone || !admission.admitted.kept.isEmpty else { throw Self.noTraces(admission.admitted, unreadable: failures.count) }
+        return (Preparation(admitted: admission.admitted, failures: failures), nil)
     }
 
     /// The traces the best point gets wrong, and how many it fixes and breaks against the defaults.

@@ -98,15 +98,18 @@ struct TuneCommand: PathListCommand {
             let made = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
             tuner = made
             if emit != nil { try Self.checkEmittable(made) }
-            let corpus = TraceCorpus.load(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles)
-            if let folder = corpus.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-            for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
+            // One file at a time: each gesture keeps only its label and release states.
+            let prepared = try made.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles) { failure in
+                StandardError.line("skipped: \(failure.reason)")
+            }
+            if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
+            guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
             let bar = ProgressBar.ifUseful(
-                work: Double(corpus.entries.count) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
+                work: Double(preparation.traceCount) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
-            return try made.run(on: corpus, progress: progress)
+            return made.run(on: preparation, progress: progress)
         }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
         // The files first: if one cannot be written, the error is the only thing said.
@@ -139,10 +142,12 @@ struct TuneCommand: PathListCommand {
         let configuration = Tuner.Configuration(
             threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount, frameRate: Double(fps), screen: screen.map(Size.init))
         let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
-        let corpus = TraceCorpus.load(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles)
-        if let folder = corpus.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-        for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
-        let made = try tuner.partial(of: corpus)
+        let prepared = try tuner.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles, allowsNone: true) { failure in
+            StandardError.line("skipped: \(failure.reason)")
+        }
+        if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
+        guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
+        let made = tuner.partial(of: preparation)
         for failure in made.unreplayable { StandardError.line("skipped: \(failure.reason)") }
         try OutputFile.write(String(decoding: try made.json(), as: UTF8.self), to: path, flag: "--partial", replacing: force)
         StandardError.line(
