@@ -76,6 +76,7 @@ bench: setup
 	$(SWIFT) build -c release --product pantrace
 	.venv-bench/bin/python Benchmarks/size_floor.py
 	.venv-bench/bin/python Benchmarks/replay/peer.py
+	.venv-bench/bin/python Benchmarks/tune/dask_shards.py
 	@scripts/setup.sh python
 	.venv/bin/python Benchmarks/bridge/load.py
 	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 1000 --repeat 1 --skip-idle-clients --only pantrace,peer
@@ -84,7 +85,7 @@ bench: setup
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 
-# The benchmark-only Python packages (numpy, pyarrow, polars, zstandard), pinned in
+# The benchmark-only Python packages (numpy, pyarrow, polars, zstandard, orjson, dask[distributed]), pinned in
 # Benchmarks/requirements.txt, in their own venv so the test venv stays small.
 .venv-bench/pinned: Benchmarks/requirements.txt
 	@echo "bench: installing Benchmarks/requirements.txt into .venv-bench"

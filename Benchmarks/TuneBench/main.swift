@@ -68,9 +68,9 @@ guard arguments.first == "--serve", let path = arguments.dropFirst().first else 
 let defaults = sortedTuner.defaultParameters
 var statistics: [Double] = []
 var intents: [UInt8] = []
-var admittedMetadata: [TraceMetadata] = []
+var admittedTraces: [Trace] = []
 for entry in corpus.entries where entry.trace.metadata.intent != .unknown {
-    admittedMetadata.append(entry.trace.metadata)
+    admittedTraces.append(entry.trace)
     let track = try GestureTrack(trace: entry.trace, velocity: defaults.velocity)
     let decision = defaults.preset.policy.decide(track.releaseState(preset: defaults.preset))
     precondition(decision.basis == .progress, "every synthetic swipe reaches the threshold test")
@@ -91,7 +91,7 @@ thresholds.withUnsafeBytes { bytes.append(contentsOf: $0) }
 bytes.append(contentsOf: intents)
 bytes.append(isStrict)
 guard case .threshold(let defaultRule) = defaults.preset.policy.rule else { fatalError("swipe-dismiss decides by D1") }
-let folds = StatisticSweep.folds(of: admittedMetadata)
+let folds = StatisticSweep.folds(of: admittedTraces)
 withUnsafeBytes(of: defaultRule.value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
 withUnsafeBytes(of: Int64(folds.count).littleEndian) { bytes.append(contentsOf: $0) }
 bytes.append(contentsOf: folds.ofTrace.map { UInt8($0) })

@@ -24,6 +24,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case cannotExport(reason: String)
         case cannotDrive(target: String, reason: String)
         case infeasibleTarget(reason: String)
+        case cannotMerge(reason: String)
+        case badPartial(file: String, field: String, reason: String)
     }
 
     private let code: Code
@@ -62,6 +64,10 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)the grid has \(points) points, more than \(limit); pass --yes to sweep it anyway"
         case .noTraces(let reason):
             return "\(prefix)nothing to tune: \(reason)"
+        case .cannotMerge(let reason):
+            return "\(prefix)cannot merge: \(reason)"
+        case .badPartial(let file, let field, let reason):
+            return "\(prefix)\(file): field \(field): \(reason)"
         case .tooLong(let what, let seconds):
             return "\(prefix)\(what) spans \(seconds) s; a replay covers at most \(Int(ValueLimits.replaySpan)) s (docs/REPLAY.md)"
         case .cannotExport(let reason):
@@ -122,4 +128,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
     static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
     static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
+    static func cannotMerge(reason: String) -> Self { Self(.cannotMerge(reason: reason)) }
+    static func badPartial(file: String, field: String, reason: String) -> Self {
+        Self(.badPartial(file: file, field: field, reason: reason))
+    }
 }

@@ -166,18 +166,24 @@ struct TuningFindingsTests {
 
     // MARK: Cross-validation and the breakdown
 
+    /// A trace's fold is its hash modulo the fold count: the same whatever the order, every
+    /// fold used, and a changed sample moves only that trace.
     @Test
-    func foldsAreStratifiedSeededAndCoverEveryTraceOnce() {
-        let traces = Fixtures.swipes(23, seed: 4).map(\.metadata)
+    func foldsComeFromEachGesturesHashNotItsPosition() {
+        let traces = Fixtures.swipes(23, seed: 4)
         let subsets = TraceSubsets(traces: traces)
         #expect(subsets.foldCount == 5)
-        #expect(subsets.foldOfTrace == TraceSubsets(traces: traces).foldOfTrace)
-        for intent in [Intent.finish, .cancel] {
-            let sizes = (0..<5).map { fold in traces.indices.filter { traces[$0].intent == intent && subsets.foldOfTrace[$0] == fold }.count }
-            #expect(sizes.max()! - sizes.min()! <= 1, "\(intent)")
+        let reversed = TraceSubsets(traces: Array(traces.reversed()))
+        #expect(Array(reversed.foldOfTrace.reversed()) == subsets.foldOfTrace)
+        #expect(Set(subsets.foldOfTrace) == Set(0..<5))
+        for (index, trace) in traces.enumerated() {
+            #expect(subsets.foldOfTrace[index] == Int(TraceSubsets.foldHash(of: trace) % 5))
         }
-        let sizes = (0..<5).map { fold in subsets.foldOfTrace.filter { $0 == fold }.count }
-        #expect(sizes.max()! - sizes.min()! <= 1)
+        var changed = traces
+        changed[0].samples[1].translation.x += 1
+        #expect(TraceSubsets.foldHash(of: changed[0]) != TraceSubsets.foldHash(of: traces[0]))
+        #expect(TraceSubsets(traces: [traces[0]]).foldCount == 0)
+        #expect(TraceSubsets(traces: Array(traces.prefix(2))).foldCount == 2)
     }
 
     /// Each fold's best point is exactly what tuning on the other folds alone finds, and its
@@ -188,7 +194,7 @@ struct TuningFindingsTests {
         let axes = ["threshold=0.2:0.8:0.05", "duration=0.5,1.5"]
         let result = try Self.tune(TraceCorpus(traces: traces), preset: "swipe-dismiss", axes)
         let cross = try #require(try Self.findings(result).crossValidation)
-        let folds = TraceSubsets(traces: traces.map(\.metadata)).foldOfTrace
+        let folds = TraceSubsets(traces: traces).foldOfTrace
         #expect(cross.traces == 30 && cross.folds.count == 5)
         for fold in cross.folds {
             let training = traces.indices.filter { folds[$0] != fold.fold }.map { traces[$0] }
@@ -247,7 +253,7 @@ struct TuningFindingsTests {
         let axes = try #require(equal["axes"] as? [[String: Any]])
         #expect(axes[1]["whole_axis"] as? Bool == true && axes[1]["values"] as? [String] == ["recorded", "lsq2"])
         let cross = try #require(object["cv_accuracy"] as? [String: Any])
-        #expect(cross["folds"] as? Int == 5 && cross["seed"] as? Int == 1)
+        #expect(cross["folds"] as? Int == 5 && cross["seed"] as? Int == 1 && cross["stratified"] as? Bool == false)
         #expect((object["no_effect_axes"] as? [String]) == ["velocity"])
     }
 

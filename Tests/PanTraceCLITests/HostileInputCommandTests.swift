@@ -93,7 +93,7 @@ struct HostileInputCommandTests {
         let help = try BinaryTests.run(["tune", "--help"])
         #expect(help.stdout.contains("--force"))
         let alone = try BinaryTests.run(["tune", "x", "--preset", "zoom", "--force"])
-        #expect(alone.status == 64 && alone.stderr.contains("--force only applies with --csv or --svg"))
+        #expect(alone.status == 64 && alone.stderr.contains("--force only applies with --csv, --svg or --partial"))
     }
 
     /// The commands that write recordings never replace one, and have no --force.

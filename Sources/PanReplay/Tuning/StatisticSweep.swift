@@ -18,7 +18,7 @@ package enum StatisticSweep {
     }
 
     /// The cross-validation folds ``Tuner`` assigns to these traces, in order.
-    package static func folds(of traces: [TraceMetadata]) -> (count: Int, ofTrace: [Int]) {
+    package static func folds(of traces: [Trace]) -> (count: Int, ofTrace: [Int]) {
         let subsets = TraceSubsets(traces: traces)
         return (subsets.foldCount, subsets.foldOfTrace)
     }

@@ -66,20 +66,39 @@ package struct TraceCorpus: Sendable {
     ///     ``folderOverLimit`` names the folder.
     package static func load(paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit) -> TraceCorpus {
         var corpus = TraceCorpus(entries: [])
+        corpus.folderOverLimit = forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
+            switch item {
+            case .entry(let entry): corpus.entries.append(entry)
+            case .failure(let failure): corpus.failures.append(failure)
+            }
+        }
+        return corpus
+    }
+
+    /// A trace read, or a file that could not be.
+    package enum Item {
+        case entry(Entry)
+        case failure(Failure)
+    }
+
+    /// Reads every trace under `paths` as ``load(paths:reader:maximumFiles:)`` does, handing
+    /// each trace or failure to `body` in order and keeping none. Returns the folder that held
+    /// more than `maximumFiles` trace files (reading stopped there), or nil.
+    package static func forEach(
+        paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit,
+        _ body: (Item) -> Void
+    ) -> String? {
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-                corpus.failures.append(Failure(file: path, reason: "\(path): no such file or folder"))
+                body(.failure(Failure(file: path, reason: "\(path): no such file or folder")))
                 continue
             }
             var files = [path]
             if isFolder.boolValue {
                 let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], limit: maximumFiles)
-                if listing.limitReached {
-                    corpus.folderOverLimit = path
-                    return corpus
-                }
-                corpus.failures += listing.problems.map { Failure(file: path, reason: $0) }
+                if listing.limitReached { return path }
+                for problem in listing.problems { body(.failure(Failure(file: path, reason: problem))) }
                 let base = path.hasSuffix("/") ? path : path + "/"
                 files = listing.files.map { base + $0 }
             }
@@ -87,12 +106,12 @@ package struct TraceCorpus: Sendable {
                 // A corpus file (.pantraces) stands for each of its gestures, `corpus.pantraces#name`.
                 TraceFiles.readEach(file, reader: reader) { label, outcome in
                     switch outcome {
-                    case .success(let contents): corpus.entries.append(Entry(file: label, trace: contents.trace))
-                    case .failure(let error): corpus.failures.append(Failure(file: label, reason: error.description))
+                    case .success(let contents): body(.entry(Entry(file: label, trace: contents.trace)))
+                    case .failure(let error): body(.failure(Failure(file: label, reason: error.description)))
                     }
                 }
             }
         }
-        return corpus
+        return nil
     }
 }

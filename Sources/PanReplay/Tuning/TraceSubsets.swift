@@ -1,5 +1,38 @@
-internal import PanCapture
-internal import PanTrace
+package import PanTrace
+
+/// A tuned trace as the report needs it, without its samples: where it came from, its label,
+/// its tags and source (the breakdown) and its fold hash (cross-validation).
+package struct TunedTrace: Sendable, Hashable {
+    /// The file the trace came from.
+    package var file: String
+    /// The trace's identifier.
+    package var id: String
+    /// What the person meant.
+    package var intent: Intent
+    /// The trace's tags, as recorded.
+    package var tags: [String]
+    /// The trace's source.
+    package var source: String
+    /// ``TraceSubsets/foldHash(of:)`` of the trace.
+    package var foldHash: UInt64
+
+    /// Creates a tuned trace from its parts.
+    package init(file: String, id: String, intent: Intent, tags: [String], source: String, foldHash: UInt64) {
+        self.file = file
+        self.id = id
+        self.intent = intent
+        self.tags = tags
+        self.source = source
+        self.foldHash = foldHash
+    }
+
+    /// The tuned trace of `trace`, read from `file`.
+    package init(file: String, trace: Trace) {
+        self.init(
+            file: file, id: trace.metadata.id, intent: trace.metadata.intent, tags: trace.metadata.tags, source: trace.metadata.source,
+            foldHash: TraceSubsets.foldHash(of: trace))
+    }
+}
 
 /// The subsets of the tuned traces a sweep also scores: the cross-validation folds and the
 /// groups of the breakdown (docs/TUNE.md, "Cross-validation" and "Breakdown").
@@ -19,7 +52,7 @@ struct TraceSubsets: Sendable {
 
     /// Folds when there are enough traces.
     static let preferredFoldCount = 5
-    /// The seed of the fold assignment.
+    /// The seed of the fold assignment: the fold hash starts from it.
     static let seed: UInt64 = 1
     /// The most groups broken down; the largest are kept.
     static let maximumGroups = 16
@@ -39,34 +72,43 @@ struct TraceSubsets: Sendable {
     /// Subsets: all the folds and groups.
     var count: Int { foldCount + groups.count }
 
-    /// Assigns `traces` to folds and groups.
-    ///
-    /// Folds are stratified by intent: the finish traces are shuffled with a seeded
-    /// Fisher–Yates shuffle (``SeededGenerator`` with ``seed``, `j = next() mod (i + 1)`) and
-    /// dealt to folds 0, 1, … in turn, then the cancel traces continue the deal from where the
-    /// finish traces stopped; so every fold has nearly the same number of each. A group is a
-    /// tag or a source that at least two tuned traces carry and not all of them do.
-    init(traces: [TraceMetadata]) {
-        let n = traces.count
-        foldCount = n >= 2 ? min(Self.preferredFoldCount, n) : 0
-        var folds = [Int](repeating: 0, count: n)
-        if foldCount > 0 {
-            var generator = SeededGenerator(seed: Self.seed)
-            var dealt = 0
-            for intent in [Intent.finish, .cancel] {
-                var indices = traces.indices.filter { traces[$0].intent == intent }
-                if indices.count > 1 {
-                    for i in stride(from: indices.count - 1, to: 0, by: -1) {
-                        let j = Int(generator.next() % UInt64(i + 1))
-                        indices.swapAt(i, j)
-                    }
-                }
-                for index in indices {
-                    folds[index] = dealt % foldCount
-                    dealt += 1
+    /// The fold hash of a trace: 64-bit FNV-1a, started from ``seed``, over the identifier's
+    /// UTF-8 bytes and then, per sample, the little-endian bytes of the time, the translation
+    /// and the velocity (x, y), each a 64-bit IEEE double. It depends on the gesture alone, not
+    /// on where it is in the corpus, so a corpus tuned in shards and merged has the same folds.
+    static func foldHash(of trace: Trace) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        @inline(__always) func add(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        for byte in trace.metadata.id.utf8 { add(byte) }
+        for sample in trace.samples {
+            for value in [sample.time, sample.translation.x, sample.translation.y, sample.velocity.x, sample.velocity.y] {
+                var bits = value.bitPattern
+                for _ in 0..<8 {
+                    add(UInt8(truncatingIfNeeded: bits))
+                    bits >>= 8
                 }
             }
         }
+        return hash
+    }
+
+    /// Assigns traces read from files to folds and groups (as the sweep does).
+    init(traces: [Trace]) {
+        self.init(traces: traces.map { TunedTrace(file: $0.metadata.id, trace: $0) })
+    }
+
+    /// Assigns `traces` to folds and groups.
+    ///
+    /// A trace's fold is its fold hash (``foldHash(of:)``) modulo the fold count: the same
+    /// gesture is in the same fold whatever else is tuned with it and in whatever order. A
+    /// group is a tag or a source that at least two tuned traces carry and not all of them do.
+    init(traces: [TunedTrace]) {
+        let n = traces.count
+        let count = n >= 2 ? min(Self.preferredFoldCount, n) : 0
+        foldCount = count
+        let folds = count > 0 ? traces.map { Int($0.foldHash % UInt64(count)) } : [Int](repeating: 0, count: n)
         foldOfTrace = folds
 
         struct Label: Hashable {

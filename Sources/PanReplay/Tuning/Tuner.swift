@@ -1,6 +1,6 @@
 package import TransitionEngine
 internal import Dispatch
-internal import PanTrace
+package import PanTrace
 internal import Synchronization
 
 /// Sweeps decision parameters over labelled recordings and scores every grid point.
@@ -139,14 +139,19 @@ package struct Tuner: Sendable {
     /// The traces of a corpus a sweep decides, with their tracks: the part of ``run(on:progress:)``
     /// that reads the traces, separate so a benchmark can time the sweep alone.
     package struct Preparation: Sendable {
-        fileprivate let admitted: Admitted
-        fileprivate let failures: [TraceCorpus.Failure]
+        let admitted: Admitted
+        let failures: [TraceCorpus.Failure]
+
+        /// The traces the sweep decides.
+        package var traceCount: Int { admitted.kept.count }
     }
 
     /// Admits the traces of `corpus` (see ``run(on:progress:)``).
     /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed.
     package func prepare(_ corpus: TraceCorpus) throws -> Preparation {
-        Preparation(admitted: try admit(corpus, sources: velocitySources()), failures: corpus.failures)
+        let admitted = try admit(corpus, sources: velocitySources())
+        guard !admitted.kept.isEmpty else { throw Self.noTraces(admitted, unreadable: corpus.failures.count) }
+        return Preparation(admitted: admitted, failures: corpus.failures)
     }
 
     /// Scores every grid point on prepared traces (see ``run(on:progress:)``).
@@ -154,16 +159,16 @@ package struct Tuner: Sendable {
         let defaults = defaultParameters
         let admitted = preparation.admitted
         let kept = admitted.kept
-        let meantFinish = kept.map { $0.trace.metadata.intent == .finish }
+        let meantFinish = kept.map { $0.intent == .finish }
 
         func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
-            let releases = admitted.tracks[parameters.velocity]!.map { $0.releaseState(preset: parameters.preset) }
+            let releases = admitted.releases(parameters, key: releaseKey(parameters))
             var set = ReleaseSet(releases: releases, meantFinish: meantFinish)
             set.exactSums = hasThresholdAxis
             return set
         }
 
-        let layout = TraceSubsets(traces: kept.map(\.trace.metadata))
+        let layout = TraceSubsets(traces: kept)
         let isDetailed = layout.count > 0 && grid.pointCount <= configuration.maximumTallies / layout.count
         let swept = sweep(releaseSet: releaseSet, subsets: isDetailed ? layout : nil, progress: progress)
         let scores = swept.scores
@@ -214,7 +219,7 @@ package struct Tuner: Sendable {
     }
 
     /// The velocity sources the sweep needs: the defaults' and every one on a velocity axis.
-    private func velocitySources() throws -> [VelocitySource] {
+    func velocitySources() throws -> [VelocitySource] {
         var sources = [defaultParameters.velocity]
         if let axis = grid.axes.first(where: { $0.key == VelocitySource.parameterKey }) {
             for value in axis.values {
@@ -226,30 +231,78 @@ package struct Tuner: Sendable {
     }
 
     /// The traces a sweep decides, and why the others are left out.
-    fileprivate struct Admitted: Sendable {
-        var kept: [TraceCorpus.Entry] = []
-        /// One track per kept trace, in order, for each velocity source.
+    struct Admitted: Sendable {
+        var kept: [TunedTrace] = []
+        /// One track per kept trace, in order, for each velocity source (read from traces).
         var tracks: [VelocitySource: [GestureTrack]] = [:]
+        /// The release states of every kept trace, by ``Tuner/releaseKey(_:)`` (merged partials).
+        var stored: [String: [ReleaseState]] = [:]
         var unknownIntent = 0
         var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
+
+        /// The release state of every kept trace under `parameters`, whose release key is `key`.
+        func releases(_ parameters: ReplayParameters, key: String) -> [ReleaseState] {
+            if let states = stored[key] { return states }
+            // No track for a source when no trace was kept (a shard may have none).
+            return (tracks[parameters.velocity] ?? []).map { $0.releaseState(preset: parameters.preset) }
+        }
     }
 
-    /// Labelled, replayable traces that drive the preset, with one track per velocity source.
-    /// - Throws: ``ReplayError`` `noTraces` when none is left, saying why each was left out.
-    private func admit(_ corpus: TraceCorpus, sources: [VelocitySource]) throws -> Admitted {
-        let defaults = defaultParameters
-        let variants = mappingVariants()
+    /// What identifies a release set: the value of each release axis (velocity source and
+    /// progress mapping) in `parameters`, in axis order; other axes leave the release unchanged.
+    func releaseKey(_ parameters: ReplayParameters) -> String {
+        grid.axes.filter { AxisRole(key: $0.key) == .release }.map { axis in
+            "\(axis.key)=\(parameters.value(forKey: axis.key).map { "\($0)" } ?? "")"
+        }.joined(separator: ",")
+    }
+
+    /// The error of a sweep with no trace left, saying why each was left out.
+    static func noTraces(_ admitted: Admitted, unreadable: Int) -> ReplayError {
+        let offAxis = admitted.notFitting.filter { $0.verdict == .offAxis }.count
+        return ReplayError.noTraces(
+            "no readable, replayable trace with a known intent that drives the preset (\(admitted.unknownIntent) with unknown intent, "
+                + "\(offAxis) along the other axis, \(admitted.notFitting.count - offAxis) never reaching progress "
+                + "\(GestureFit.minimumPeakProgress) or going the wrong way, "
+                + "\(unreadable) unreadable, \(admitted.unreplayable.count) without a release)")
+    }
+
+    /// Labelled, replayable traces that drive the preset, with one track per velocity source
+    /// (none at all is the caller's to refuse).
+    func admit(_ corpus: TraceCorpus, sources: [VelocitySource]) throws -> Admitted {
+        var admission = try Admission(tuner: self, sources: sources, compact: false)
+        for entry in corpus.entries { admission.add(entry) }
+        return admission.admitted
+    }
+
+    /// Admits traces one at a time (see ``admit(_:sources:)``). With `compact`, a kept trace
+    /// leaves only its release state in each of ``releaseParameters()``'s sets, not its
+    /// tracks, so the trace itself can be dropped once added.
+    struct Admission {
+        let tuner: Tuner
+        let sources: [VelocitySource]
+        let variants: [Preset]
+        let sets: [(key: String, parameters: ReplayParameters)]?
         var admitted = Admitted()
-        for entry in corpus.entries {
+
+        init(tuner: Tuner, sources: [VelocitySource], compact: Bool) throws {
+            self.tuner = tuner
+            self.sources = sources
+            variants = tuner.mappingVariants()
+            sets = compact ? tuner.releaseParameters() : nil
+            if let sets { for set in sets { admitted.stored[set.key] = [] } }
+        }
+
+        mutating func add(_ entry: TraceCorpus.Entry) {
+            let defaults = tuner.defaultParameters
             guard entry.trace.metadata.intent != .unknown else {
                 admitted.unknownIntent += 1
-                continue
+                return
             }
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {
-                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: configuration.screen)
+                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: tuner.configuration.screen)
                 }
                 // A gesture that does not drive the transition under any of the grid's mappings
                 // (moving mostly across its axis, never reaching a meaningful progress, or the
@@ -259,29 +312,48 @@ package struct Tuner: Sendable {
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
                     admitted.notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
-                    continue
+                    return
                 }
-                for (source, track) in built { admitted.tracks[source, default: []].append(track) }
-                admitted.kept.append(entry)
+                if let sets {
+                    for set in sets { admitted.stored[set.key]!.append(built[set.parameters.velocity]!.releaseState(preset: set.parameters.preset)) }
+                } else {
+                    for (source, track) in built { admitted.tracks[source, default: []].append(track) }
+                }
+                admitted.kept.append(TunedTrace(file: entry.file, trace: entry.trace))
             } catch {
                 admitted.unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
         }
-        guard !admitted.kept.isEmpty else {
-            let offAxis = admitted.notFitting.filter { $0.verdict == .offAxis }.count
-            throw ReplayError.noTraces(
-                "no readable, replayable trace with a known intent that drives the preset (\(admitted.unknownIntent) with unknown intent, "
-                    + "\(offAxis) along the other axis, \(admitted.notFitting.count - offAxis) never reaching progress "
-                    + "\(GestureFit.minimumPeakProgress) or going the wrong way, "
-                    + "\(corpus.failures.count) unreadable, \(admitted.unreplayable.count) without a release)")
+    }
+
+    /// Reads and admits the traces under `paths` one file at a time, keeping per gesture only
+    /// what the sweep needs (its label and release states), so memory grows with the number
+    /// of gestures, not their samples. Nil with the folder when one holds more than
+    /// `maximumFiles` trace files.
+    /// - Throws: ``ReplayError`` when no trace has a known intent and can be replayed (unless `allowsNone`).
+    package func prepare(
+        paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit,
+        allowsNone: Bool = false, failure: (TraceCorpus.Failure) -> Void = { _ in }
+    ) throws -> (preparation: Preparation?, folderOverLimit: String?) {
+        var admission = try Admission(tuner: self, sources: velocitySources(), compact: true)
+        var failures: [TraceCorpus.Failure] = []
+        let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
+            switch item {
+            case .entry(let entry): admission.add(entry)
+            case .failure(let problem):
+                failures.append(problem)
+                failure(problem)
+            }
         }
-        return admitted
+        if let folder { return (nil, folder) }
+        guard allowsNone || !admission.admitted.kept.isEmpty else { throw Self.noTraces(admission.admitted, unreadable: failures.count) }
+        return (Preparation(admitted: admission.admitted, failures: failures), nil)
     }
 
     /// The traces the best point gets wrong, and how many it fixes and breaks against the defaults.
     private static func compare(
         best: (parameters: ReplayParameters, set: ReleaseSet), defaults: (parameters: ReplayParameters, set: ReleaseSet),
-        kept: [TraceCorpus.Entry], meantFinish: [Bool]
+        kept: [TunedTrace], meantFinish: [Bool]
     ) -> (misjudged: [TuningResult.Misjudgement], fixed: Int, broken: Int) {
         var misjudged: [TuningResult.Misjudgement] = []
         var fixed = 0, broken = 0
@@ -294,7 +366,7 @@ package struct Tuner: Sendable {
             guard !isRight else { continue }
             misjudged.append(
                 TuningResult.Misjudgement(
-                    file: kept[index].file, trace: kept[index].trace.metadata.id, intent: kept[index].trace.metadata.intent,
+                    file: kept[index].file, trace: kept[index].id, intent: kept[index].intent,
                     decision: decision.outcome, reason: decision.reason, margin: decision.margin,
                     progressAtRelease: best.set.releases[index].progress, velocity: decision.axisVelocity))
         }

@@ -102,7 +102,7 @@ extension TuningReport {
 
         var folds: Int
         var seed: UInt64
-        var stratified = true
+        var stratified = false
         var correct: Int
         var traces: Int
         var accuracy: Double

@@ -12,14 +12,15 @@ struct TuneCommand: PathListCommand {
         discussion: """
             Every trace with a known intent is decided under every grid point; traces with unknown \
             intent are left out and counted. Unreadable files are reported and skipped (exit status 3). \
-            --json schema: docs/TUNE.md.
+            --json schema: docs/TUNE.md. With --partial, writes the shard's share of the sweep for \
+            `pantrace tune merge PARTIAL…` (see `pantrace tune merge --help`) instead of a report.
             """)
 
     @Argument(help: "Trace files and folders (searched recursively for .pantrace, .jsonl, .csv).")
     var paths: [String]
 
     static let optionsTakingValues: Set<String> = [
-        "--preset", "--grid", "--csv", "--svg", "--emit", "--fps", "--screen", "--threads", "--max-files"
+        "--preset", "--grid", "--csv", "--svg", "--emit", "--fps", "--screen", "--threads", "--max-files", "--partial"
     ]
 
     @Option(help: "Transition preset (see `pantrace presets`).")
@@ -38,7 +39,10 @@ struct TuneCommand: PathListCommand {
     @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
     var svg: String?
 
-    @Flag(help: "Replace the --csv and --svg files if they exist. Without it an existing file is an error, found before the sweep.")
+    @Option(help: "Write this shard's share of the sweep to this file, for `pantrace tune merge`, instead of a report (docs/TUNE.md).")
+    var partial: String?
+
+    @Flag(help: "Replace the --csv, --svg and --partial files if they exist. Without it an existing file is an error, found before the sweep.")
     var force = false
 
     @Option(help: "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\").")
@@ -71,10 +75,16 @@ struct TuneCommand: PathListCommand {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
         if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
-        if force && csv == nil && svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
+        if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
+        if partial != nil && (json || csv != nil || svg != nil || emit != nil || all) {
+            throw ValidationError(
+                "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` "
+                    + "(--emit needs the whole run)")
+        }
     }
 
     func run() throws {
+        if let partial { return try writePartial(partial) }
         // Before the sweep: a run that could only fail at the end fails at once.
         if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
         if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
@@ -88,15 +98,18 @@ struct TuneCommand: PathListCommand {
             let made = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
             tuner = made
             if emit != nil { try Self.checkEmittable(made) }
-            let corpus = TraceCorpus.load(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles)
-            if let folder = corpus.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-            for failure in corpus.failures { StandardError.line("skipped: \(failure.reason)") }
+            // One file at a time: each gesture keeps only its label and release states.
+            let prepared = try made.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles) { failure in
+                StandardError.line("skipped: \(failure.reason)")
+            }
+            if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
+            guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
             let bar = ProgressBar.ifUseful(
-                work: Double(corpus.entries.count) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
+                work: Double(preparation.traceCount) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
-            return try made.run(on: corpus, progress: progress)
+            return made.run(on: preparation, progress: progress)
         }()
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
         // The files first: if one cannot be written, the error is the only thing said.
@@ -122,6 +135,48 @@ struct TuneCommand: PathListCommand {
         }
     }
 
+    /// `--partial FILE`: admits the shard's traces and writes what the merge needs.
+    private func writePartial(_ path: String) throws {
+        try OutputFile.checkWritable(path, flag: "--partial", replacing: force)
+        let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
+        let configuration = Tuner.Configuration(
+            threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount, frameRate: Double(fps), screen: screen.map(Size.init))
+        let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
+        let prepared = try tuner.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles, allowsNone: true) { failure in
+            StandardError.line("skipped: \(failure.reason)")
+        }
+        if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
+        guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
+        let made = tuner.partial(of: preparation)
+        for failure in made.unreplayable { StandardError.line("skipped: \(failure.reason)") }
+        try OutputFile.write(String(decoding: try made.json(), as: UTF8.self), to: path, flag: "--partial", replacing: force)
+        StandardError.line(
+            "partial: \(made.gestures.count) tuned trace(s), \(made.unknownIntent) with unknown intent, "
+                + "\(made.notFitting.count) not driving the preset, written to \(path)")
+        if !made.unreadable.isEmpty || !made.unreplayable.isEmpty {
+            StandardError.line("warning: \(made.unreadable.count + made.unreplayable.count) file(s) skipped; the partial covers the rest")
+            throw ExitCode(Self.skippedStatus)
+        }
+    }
+
+    /// Prints a sweep's report (or writes its files) as `tune` and `tune merge` do.
+    static func report(_ result: TuningResult, json: Bool, csv: String?, svg: String?, force: Bool, all: Bool) throws {
+        for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
+        if let csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: force) }
+        if let svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: force) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
+        } else {
+            print(result.text(listingAll: all))
+        }
+        if result.hasSkipped {
+            StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
+            throw ExitCode(Self.skippedStatus)
+        }
+    }
+
     /// Fails before the sweep when no grid point could be emitted (none reads `recorded` velocity).
     private static func checkEmittable(_ tuner: Tuner) throws {
         let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
@@ -134,4 +189,62 @@ struct TuneCommand: PathListCommand {
 /// A language `--emit` prints code in.
 enum EmitLanguage: String, ExpressibleByArgument, CaseIterable {
     case swift
+}
+
+/// `pantrace tune merge`: the report of partials written by `pantrace tune … --partial`.
+struct TuneMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pantrace tune merge",
+        abstract: "Merge the partials of shards tuned apart into the report of the whole (docs/TUNE.md, \"Tuning in shards\").",
+        discussion: """
+            The partials must come from the same preset, grid, --fps and --screen. The report is the one \
+            `pantrace tune` prints for all the shards' traces at once, byte for byte, in any order of \
+            the partials.
+            """)
+
+    @Argument(help: "Partial files written by `pantrace tune … --partial FILE`.")
+    var partials: [String]
+
+    @Flag(help: "Print the report as JSON (docs/TUNE.md).")
+    var json = false
+
+    @Option(help: "Also write every grid point as CSV to this file (never over an existing file without --force).")
+    var csv: String?
+
+    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
+    var svg: String?
+
+    @Flag(help: "Replace the --csv and --svg files if they exist.")
+    var force = false
+
+    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
+    var all = false
+
+    @Option(help: "Worker threads (default: the active cores).")
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
+        if force && csv == nil && svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
+    }
+
+    func run() throws {
+        if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
+        if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
+        var read: [(name: String, partial: TunePartial)] = []
+        for path in partials {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw CLIFailure("\(path): cannot read: \(error.localizedDescription)")
+            }
+            read.append((path, try TunePartial(json: data, file: path)))
+        }
+        let (tuner, preparation) = try Tuner.merging(read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let result = tuner.run(on: preparation)
+        for failure in result.unreadable { StandardError.line("skipped: \(failure.reason)") }
+        try TuneCommand.report(result, json: json, csv: csv, svg: svg, force: force, all: all)
+    }
 }

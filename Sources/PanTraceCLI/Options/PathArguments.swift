@@ -24,6 +24,8 @@ enum PathArguments {
     /// The command `arguments` (without the program name) name, parsed.
     static func parse(_ arguments: [String]) throws -> any ParsableCommand {
         guard let name = arguments.first, let type = commands[name] else { return try PanTraceCommand.parseAsRoot(arguments) }
+        // `tune merge FILE…` is a command of its own (`tune` takes paths, so it has no subcommands).
+        if name == "tune" && arguments.dropFirst().first == "merge" { return try TuneMergeCommand.parseAsRoot(Array(arguments.dropFirst(2))) }
         let (rest, paths) = split(Array(arguments.dropFirst()), optionsTakingValues: type.optionsTakingValues)
         guard let first = paths.first else { return try PanTraceCommand.parseAsRoot(arguments) }
         let parsed = try PanTraceCommand.parseAsRoot([name] + rest + ["--", first])
