@@ -17,9 +17,9 @@ struct LiveCommandTests {
                     "--slop", "8", "--name", "Pixel 7", "--platform", "android", "--realtime", "--time-scale", "4", "--queue", "16",
                     "--retries", "1"
                 ]) as? LiveCommand)
-        #expect(command.axisRange == "0:1079,0:2399")
-        #expect(command.edge == .left)
-        #expect(command.velocity == .impulse)
+        #expect(command.recognizing.axisRange == "0:1079,0:2399")
+        #expect(command.recognizing.edge == .left)
+        #expect(command.recognizing.velocity == .impulse)
         #expect(command.realtime && command.timeScale == 4)
         #expect(command.queueCapacity == 16 && command.retries == 1)
         #expect(command.platform == "android")

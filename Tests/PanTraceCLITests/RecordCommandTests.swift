@@ -37,11 +37,11 @@ struct RecordCommandTests {
             ]) as? RecordCommand)
         #expect(command.format == .getevent)
         #expect(command.intent == .cancel)
-        #expect(command.slop == 8)
-        #expect(command.edge == .left)
-        #expect(command.velocity == .impulse)
-        #expect(command.scale == 2.625)
-        #expect(command.axisRange == "0:1079,0:2399")
+        #expect(command.recognizing.slop == 8)
+        #expect(command.recognizing.edge == .left)
+        #expect(command.recognizing.velocity == .impulse)
+        #expect(command.recognizing.scale == 2.625)
+        #expect(command.recognizing.axisRange == "0:1079,0:2399")
     }
 
     @Test(arguments: [

@@ -40,32 +40,7 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "The recordings' source: ios, android, linux or other (default: android for getevent, linux for evemu, else other).")
     var platform: String?
 
-    @Option(help: "Points the pointer must move before the pan begins.")
-    var slop: Double = 10
-
-    @Option(help: "Edge mode: only touches that go down near this edge begin.")
-    var edge: ScreenEdge?
-
-    @Option(name: .customLong("edge-zone"), help: "Edge mode: how close to the edge, in points, the touch must go down.")
-    var edgeZone: Double = 20
-
-    @Option(help: "Velocity estimator.")
-    var velocity: VelocityStrategy = .lsq2
-
-    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
-    var screen = ScreenGeometry(width: 390, height: 844, scale: 1)
-
-    @Option(help: "Screen scale (pixels per point), 1…4.")
-    var scale: Double = 3
-
-    @Option(name: .customLong("device-info"), help: "getevent: a `getevent -p` dump with the panel's axis ranges.")
-    var deviceInfo: String?
-
-    @Option(name: .customLong("axis-range"), help: "getevent: panel ranges XMIN:XMAX,YMIN:YMAX (instead of --device-info).")
-    var axisRange: String?
-
-    @Option(help: "getevent: the device to follow (default: the first with multi-touch events).")
-    var device: String?
+    @OptionGroup var recognizing: RecognizerOptions
 
     @Flag(help: "Pace the log at its own timestamps (for a file; a pipe from a device is paced by the device).")
     var realtime = false
@@ -83,9 +58,7 @@ struct LiveCommand: ParsableCommand {
     var drainTimeout: Double = 10
 
     func validate() throws {
-        guard slop >= 0, slop.isFinite else { throw ValidationError("--slop must be a non-negative number") }
-        guard edgeZone >= 0, edgeZone.isFinite else { throw ValidationError("--edge-zone must be a non-negative number") }
-        guard (1...4).contains(scale) else { throw ValidationError("--scale must be 1…4 for a live source (it is \(scale))") }
+        guard (1...4).contains(recognizing.scale) else { throw ValidationError("--scale must be 1…4 for a live source (it is \(recognizing.scale))") }
         guard (0.01...1000).contains(timeScale) else { throw ValidationError("--time-scale must be 0.01…1000") }
         guard (16...1_000_000).contains(queueCapacity) else { throw ValidationError("--queue must be 16…1000000") }
         guard (1...1000).contains(retries) else { throw ValidationError("--retries must be 1…1000") }
@@ -102,13 +75,13 @@ struct LiveCommand: ParsableCommand {
     }
 
     func run() throws {
-        let screen = self.screen.scaled(scale)
+        let screen = recognizing.scaledScreen
         let format = self.format ?? PointerLogFormat(path: log)!
         let importer = PointerLogImporter(
             configuration: .init(
-                format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen)))
+                format: format, getevent: try recognizing.getevent(on: screen)))
         let platform = self.platform.flatMap(LiveSource.Platform.init(rawValue:)) ?? Self.platform(of: format)
-        let source = LiveSource(name: name, platform: platform, screen: screen, edge: edge, velocity: velocity.rawValue)
+        let source = LiveSource(name: name, platform: platform, screen: screen, edge: recognizing.edge, velocity: recognizing.velocity.rawValue)
         if let problem = source.problem { throw ValidationError(problem) }
         let link = LiveLink(
             configuration: .init(
@@ -129,7 +102,7 @@ struct LiveCommand: ParsableCommand {
 
         var feed = LiveFeed(
             link: link,
-            recognizer: PanRecognizer(configuration: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity)))
+            recognizer: PanRecognizer(configuration: recognizing.recognizer(on: screen)))
         let waitsForRoom = !realtime && log != "-"
         var pacing: (first: Int64, start: ContinuousClock.Instant)?
         let clock = ContinuousClock()

@@ -38,33 +38,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "What the person meant.")
     var intent: Intent = .unknown
 
-    @Option(help: "Points the pointer must move before the pan begins.")
-    var slop: Double = 10
-
-    @Option(
-        help: "Edge mode: only touches that go down near this edge begin.")
-    var edge: ScreenEdge?
-
-    @Option(name: .customLong("edge-zone"), help: "Edge mode: how close to the edge, in points, the touch must go down.")
-    var edgeZone: Double = 20
-
-    @Option(help: "Velocity estimator.")
-    var velocity: VelocityStrategy = .lsq2
-
-    @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000.")
-    var screen = ScreenGeometry(width: 390, height: 844, scale: 1)
-
-    @Option(help: "Screen scale (pixels per point), 0.1…100.")
-    var scale: Double = 3
-
-    @Option(name: .customLong("device-info"), help: "getevent: a `getevent -p` dump with the panel's axis ranges.")
-    var deviceInfo: String?
-
-    @Option(name: .customLong("axis-range"), help: "getevent: panel ranges XMIN:XMAX,YMIN:YMAX (instead of --device-info).")
-    var axisRange: String?
-
-    @Option(help: "getevent: the device to follow (default: the first with multi-touch events).")
-    var device: String?
+    @OptionGroup var recognizing: RecognizerOptions
 
     @Option(help: "Creation time for the metadata, ISO 8601 (default: now; fix it for reproducible files).")
     var created: String?
@@ -81,9 +55,7 @@ struct RecordCommand: ParsableCommand {
     var skipsBadLines = false
 
     func validate() throws {
-        guard slop >= 0, slop.isFinite else { throw ValidationError("--slop must be a non-negative number") }
-        guard edgeZone >= 0, edgeZone.isFinite else { throw ValidationError("--edge-zone must be a non-negative number") }
-        try ScreenGeometry.validate(scale: scale)
+        try ScreenGeometry.validate(scale: recognizing.scale)
         guard format != nil || PointerLogFormat(path: log) != nil else {
             throw ValidationError("--format is needed: \(log) does not end in .csv, .jsonl or .events")
         }
@@ -93,10 +65,10 @@ struct RecordCommand: ParsableCommand {
     static let progressThreshold = 8 << 20
 
     func run() throws {
-        let screen = self.screen.scaled(scale)
+        let screen = recognizing.scaledScreen
         let format = self.format ?? PointerLogFormat(path: log)!
         var importing = PointerLogImporter.Configuration(
-            format: format, getevent: try GeteventOptions(device: device, deviceInfo: deviceInfo, axisRange: axisRange, screen: screen),
+            format: format, getevent: try recognizing.getevent(on: screen),
             skipsBadLines: skipsBadLines)
         // A log of 8 MiB or more (a few seconds of work) shows its progress on a terminal.
         let size = log == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0)
@@ -107,7 +79,7 @@ struct RecordCommand: ParsableCommand {
         let metadata = TraceMetadata(
             id: "", created: created ?? ISO8601DateFormatter().string(from: Date()), source: source ?? format.source, intent: intent, tags: tags)
         let recordingConfiguration = GestureRecording.Configuration(
-            recognizer: .init(slop: slop, edge: edge, edgeZone: edgeZone, screen: screen, velocity: velocity), metadata: metadata)
+            recognizer: recognizing.recognizer(on: screen), metadata: metadata)
         let recording: GestureRecording
         // -o OUT.pantraces: every gesture into one corpus file, named at its first write.
         let corpus = GestureCorpus.isCorpus(path: output) ? try CorpusWriter(creatingFileAt: output, publication: .atFirstWrite) : nil
