@@ -137,7 +137,16 @@ struct SourceTests {
         #expect(live.allSatisfy { $0.0 == .framesFor([1]) })
         #expect(live.last?.1.frame.release?.decision.outcome.rawValue == expected)
         #expect(RecordPadTests.decisions(out) == [expected])
-        #expect(controller.shownView(of: 1)?.recording.hasPrefix("live/unsaved-ios-1-") == true)
+        let unsaved = try #require(controller.shownView(of: 1)?.recording)
+        #expect(unsaved.hasPrefix("live/unsaved-ios-1-"))
+        #expect(controller.shownView(of: 2)?.recording == controller.firstView?.recording)
+        // Kept: the watching page's view shows the kept file, with its threshold, where it was.
+        _ = controller.handle(.message(1, Self.json(#"{"type":"seek","time":0.2}"#)), now: 1)
+        _ = controller.handle(.message(1, Self.json(#"{"type":"keep","files":["\#(unsaved)"],"intent":"finish"}"#)), now: 1.1)
+        let kept = try #require(controller.shownView(of: 1))
+        #expect(kept.recording == "live/iPhone-15-1.pantrace")
+        #expect(kept.parameters == ["threshold": .number(Double(threshold)!)])
+        #expect(abs(kept.state.time - 0.2) < 1 / 60 + 1e-9)
         #expect(controller.shownView(of: 2)?.recording == controller.firstView?.recording)
     }
 

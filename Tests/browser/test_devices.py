@@ -88,5 +88,9 @@ def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server,
     assert saved.exists()
     entries = d.execute_script("return window.pantrace.store.library.map((r) => [r.id, r.intent])")
     assert ["live/edge-1.pantrace", "finish"] in entries
+    # The page's view moves from the unsaved file to the kept one, keeping its threshold.
+    wait(d, lambda d: "recording=live/edge-1.pantrace" in state(d)["hash"], message="the view shows the kept file")
+    assert "p.threshold=0.27" in state(d)["hash"]
+    assert d.find_element(By.ID, "stage-title").text.startswith("edge-1")
     assert not d.find_element(By.ID, "device-live").is_displayed(), "a gone device with nothing unsaved is no longer listed"
     browser.screenshot("62-device-gesture-kept")

@@ -439,7 +439,35 @@ extension BridgeController {
             Outgoing(target: .client(id), message: .kept(KeptMessage(files: moved))), libraryBroadcast(),
             Outgoing(target: .everyone, message: .sources(sourcesMessage))
         ]
+        out += showKept(moved)
         if let failure { out += reply(failure, to: id, replyingTo: "keep") }
+        return out
+    }
+
+    /// Pages whose own view showed a gesture just kept now show the kept file (its name, its
+    /// label), at the same time, with the setting they had; one replay per setting.
+    private mutating func showKept(_ moved: [KeptMessage.Moved]) -> [Outgoing] {
+        var out: [Outgoing] = []
+        for move in moved {
+            var made: [String: Player] = [:]
+            for id in clients.keys.sorted() {
+                // A page that follows another sees that page's view; its own is left as it is.
+                guard clients[id]?.leader == nil, let shown = clients[id]?.view, shown.recording == move.from else { continue }
+                let request = LoadRequest(recording: move.to, preset: shown.presetName, parameters: shown.parameters)
+                let time = shown.state.time
+                let wasPlaying = shown.isPlaying
+                do {
+                    if made[shown.settingKey] == nil { made[shown.settingKey] = try player(for: request) }
+                    out += try load(request, for: id, made: made[shown.settingKey])
+                    out += try changeView(of: id) {
+                        $0.seek(to: time)
+                        $0.isPlaying = wasPlaying
+                    }
+                } catch {
+                    continue  // the kept file is in the library either way; the view stays as it was
+                }
+            }
+        }
         return out
     }
 
