@@ -17,7 +17,6 @@ way; its half is a one-way floor.
     .venv/bin/python Benchmarks/bridge/device_latency.py [--pantrace .build/release/pantrace] [--seconds 10] [--pages 1,10,200]
 """
 import argparse
-import base64
 import json
 import multiprocessing
 import os
@@ -31,6 +30,8 @@ import struct
 import subprocess
 import tempfile
 import time
+
+import clients
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
@@ -53,22 +54,10 @@ def start(pantrace, recordings, extra=()):
 
 
 def handshake(port, path):
-    sock = socket.create_connection(("127.0.0.1", port))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("closed during handshake")
-        data += chunk
-    head, rest = data.split(b"\r\n\r\n", 1)
-    if not head.startswith(b"HTTP/1.1 101"):
-        raise ConnectionError(f"refused: {head[:80]!r}")
-    return sock, bytearray(rest)
+    """A raw client socket after its upgrade (clients.py's, shared with the fan-out runs)."""
+    sock, rest = clients.handshake("127.0.0.1", port, path)
+    sock.setblocking(True)
+    return sock, rest
 
 
 def masked(payload, opcode=0x1):

@@ -77,17 +77,6 @@ struct LiveLinkServerTests {
         try TraceReader(configuration: .init(isStrict: false)).read(contentsOf: path)
     }
 
-    /// Waits (at most `timeout` seconds) for `condition`, checking every 20 ms: for what the
-    /// server does after a socket closes, which nothing acknowledges.
-    static func eventually(_ timeout: Double = 20, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return true
-    }
-
     static func link(to server: ServeProcess, capacity: Int = 2048, window: Int = 8, stallAfter: Double = 3) -> (LiveLink, Locked<[LiveLink.Status]>)
     {
         let link = LiveLink(
@@ -153,7 +142,7 @@ struct LiveLinkServerTests {
         link.stop()  // the socket closes with the finger down
         let path = try #require(Self.unsaved(in: server.recordings).first)
         // The server closes the file when it sees the socket go.
-        #expect(Self.eventually { server.printed.contains("source 1 left") })
+        #expect(server.waitUntilPrinted("source 1 left"))
         let saved = try Self.read(path)
         #expect(!saved.isComplete)
         Self.expectSame(saved, try Self.local(calls, in: folder.appending("local"), interrupted: true))

@@ -10,6 +10,8 @@ final class ServeProcess: Sendable {
     let recordings: String
     private let process: Process
     private let output: Locked<String>
+    /// Broadcast after each chunk of output: what `waitUntilPrinted` waits on.
+    private let printedMore: NSCondition
 
     static var binary: URL {
         var url = Bundle.main.bundleURL
@@ -36,6 +38,7 @@ final class ServeProcess: Sendable {
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         let output = Locked("")
+        let printedMore = NSCondition()
         let listening = DispatchSemaphore(value: 0)
         let signalled = Locked(false)
         pipe.fileHandleForReading.readabilityHandler = { handle in
@@ -50,6 +53,9 @@ final class ServeProcess: Sendable {
                 all += text
                 return all.contains("open http")
             }
+            printedMore.lock()
+            printedMore.broadcast()
+            printedMore.unlock()
             if ready,
                 signalled.withLock({ old in
                     defer { old = true }; return !old
@@ -73,12 +79,26 @@ final class ServeProcess: Sendable {
         self.recordings = recordings
         self.process = process
         self.output = output
+        self.printedMore = printedMore
     }
 
     var url: URL { URL(string: "ws://127.0.0.1:\(port)/live")! }
 
     /// Everything it printed so far.
     var printed: String { output.withLock { $0 } }
+
+    /// Waits until the server has printed `text`, woken by each chunk it writes (at most
+    /// `timeout` seconds): for what the server does after a socket closes, which nothing
+    /// acknowledges to the client.
+    func waitUntilPrinted(_ text: String, timeout: Double = 20) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        printedMore.lock()
+        defer { printedMore.unlock() }
+        while !printed.contains(text) {
+            if !printedMore.wait(until: deadline) { return printed.contains(text) }
+        }
+        return true
+    }
 
     /// SIGTERM, and waits for it to exit.
     func stop() {

@@ -49,12 +49,9 @@ struct ExactSum: Sendable {
         let digit1 = (Int64(lowBits >> 32) ^ sign) &- sign
         let digit2 = (Int64(highBits) ^ sign) &- sign
         // `limb + 2` is at most 66: the largest finite field, 2046, gives limb 63.
-        withUnsafeMutableBytes(of: &limbs) { raw in
-            let pointer = raw.baseAddress!.assumingMemoryBound(to: Int64.self) + limb
-            pointer[0] &+= digit0
-            pointer[1] &+= digit1
-            pointer[2] &+= digit2
-        }
+        limbs[limb] &+= digit0
+        limbs[limb + 1] &+= digit1
+        limbs[limb + 2] &+= digit2
         low = Swift.min(low, limb)
         high = Swift.max(high, limb + 2)
     }

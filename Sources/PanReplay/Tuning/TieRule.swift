@@ -81,10 +81,7 @@ package struct TieRule: Sendable {
     package func choose(correct: (Int) -> Int, minimumMargin: (Int) -> Double) -> Choice {
         let count = grid.pointCount
         precondition(count > 0, "no points")
-        let corrects = [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for point in 0..<count { buffer[point] = correct(point) }
-            initialized = count
-        }
+        let corrects = (0..<count).map(correct)
         var most = Int.min
         for value in corrects where value > most { most = value }
         var equalMembers: [Int] = []
