@@ -50,15 +50,21 @@ struct ReleaseSet: Sendable {
         ) {
             let slot = trace &* 4 &+ (decision.outcome == .finish ? 2 : 0) &+ (decision.isVelocityBased ? 1 : 0)
             if stamps[slot] != generation {
-                let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
-                times[slot] = trajectory.duration
-                discontinuities[slot] = abs(
-                    TransitionMetrics.velocityDiscontinuity(
-                        release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+                (times[slot], discontinuities[slot]) = ReleaseSet.metrics(release: release, decision: decision, preset: preset, frameRate: frameRate)
                 stamps[slot] = generation
             }
             return (times[slot], discontinuities[slot])
         }
+    }
+
+    /// The completion time and `|discontinuity|` of `release` decided as `decision`, computed
+    /// afresh (the sorted sweep needs each trace's two outcomes once, so it keeps no cache).
+    @inline(__always)
+    static func metrics(release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (time: Double, discontinuity: Double) {
+        let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
+        let discontinuity = abs(
+            TransitionMetrics.velocityDiscontinuity(release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+        return (trajectory.duration, discontinuity)
     }
 
     /// The look-ahead `h` when the policy's statistic is `p0 + h·v_p` and its gates scale

@@ -147,7 +147,7 @@ extension Tuner {
         var failures: [TraceCorpus.Failure] = []
         var stored = [[ReleaseState]](repeating: [], count: first.releaseKeys.count)
         for partial in ordered {
-            admitted.kept += partial.gestures.map(\.trace)
+            for gesture in partial.gestures { try admitted.kept.append(gesture.trace) }
             for (set, _) in first.releaseKeys.enumerated() { stored[set] += partial.gestures.map { $0.releases[set] } }
             admitted.unknownIntent += partial.unknownIntent
             admitted.notFitting += partial.notFitting
