@@ -185,7 +185,8 @@ struct ThresholdSweep {
         var builder = Builder(meantFinish: meantFinish, usesVelocity: flips != nil, comparison: comparison, subsets: subsets)
         for (trace, entry) in entries.enumerated() {
             switch entry {
-            case .compared(let statistic, let cancel, let finish): builder.addCompared(trace: trace, statistic: statistic, cancel: cancel, finish: finish)
+            case .compared(let statistic, let cancel, let finish):
+                builder.addCompared(trace: trace, statistic: statistic, cancel: cancel, finish: finish)
             case .fixed(let decision, let metrics): builder.addFixed(trace: trace, decision: decision, metrics: metrics)
             }
         }

@@ -70,7 +70,8 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
         let id = Array(trace.id.utf8)
         guard identifierBytes.count + id.count <= Self.maximumIdentifierBytes, files.count < Int(Self.gestureFlag) - 1 else {
             throw ReplayError.noTraces(
-                "\(trace.file): more than \(Self.maximumIdentifierBytes) bytes of trace identifiers in one sweep; tune the corpus in shards (--partial) and merge them")
+                "\(trace.file): more than \(Self.maximumIdentifierBytes) bytes of trace identifiers in one sweep; tune the corpus in shards (--partial) and merge them"
+            )
         }
         var path = trace.file
         var flag: UInt32 = 0
