@@ -236,16 +236,16 @@ package struct Tuner: Sendable {
         /// One track per kept trace, in order, for each velocity source (read from traces).
         var tracks: [VelocitySource: [GestureTrack]] = [:]
         /// The release states of every kept trace, by ``Tuner/releaseKey(_:)`` (merged partials).
-        var stored: [String: [ReleaseState]] = [:]
+        var stored: [String: ReleaseColumns] = [:]
         var unknownIntent = 0
         var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
 
         /// The release state of every kept trace under `parameters`, whose release key is `key`.
-        func releases(_ parameters: ReplayParameters, key: String) -> [ReleaseState] {
+        func releases(_ parameters: ReplayParameters, key: String) -> ReleaseColumns {
             if let states = stored[key] { return states }
             // No track for a source when no trace was kept (a shard may have none).
-            return (tracks[parameters.velocity] ?? []).map { $0.releaseState(preset: parameters.preset) }
+            return ReleaseColumns((tracks[parameters.velocity] ?? []).lazy.map { $0.releaseState(preset: parameters.preset) })
         }
     }
 
@@ -290,7 +290,7 @@ package struct Tuner: Sendable {
             self.sources = sources
             variants = tuner.mappingVariants()
             sets = compact ? tuner.releaseParameters() : nil
-            if let sets { for set in sets { admitted.stored[set.key] = [] } }
+            if let sets { for set in sets { admitted.stored[set.key] = ReleaseColumns() } }
         }
 
         mutating func add(_ entry: TraceCorpus.Entry) {
@@ -455,6 +455,12 @@ package struct Tuner: Sendable {
         if let sorted = sortedSweep(releaseSets: releaseSets, releaseAxes: releaseAxes, subsets: subsets, progress: progress) {
             return sorted
         }
+        // Every point decides every release: an array reads faster than the columns.
+        let materializedSets = releaseSets.map { set in
+            var set = set
+            set.materialize()
+            return set
+        }
         let total = grid.pointCount
         let threads = min(configuration.threadCount, total)
         let chunk = max(1, min(4096, total / (threads * 8)))
@@ -497,7 +503,7 @@ package struct Tuner: Sendable {
                         context = completionContext
                     }
                     let parameters = self.parameters(keys: keys, values: values)
-                    let set = releaseSets[sweepIndex / completionPoints]
+                    let set = materializedSets[sweepIndex / completionPoints]
                     local.append((gridIndex, set.score(parameters.preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally)))
                     for subset in 0..<subsetCount {
                         localCorrect.append(Int32(tally.correct[subset]))
