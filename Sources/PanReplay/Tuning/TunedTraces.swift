@@ -79,29 +79,23 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
             path = String(trace.file[..<hash])
             flag = Self.gestureFlag
         }
-        let file: UInt32
-        if let known = fileIndex[path] {
-            file = known
-        } else {
-            file = UInt32(files.count)
-            files.append(path)
-            fileIndex[path] = file
-        }
-        let labels = LabelSet(tags: trace.tags, source: trace.source)
-        let labelSet: UInt32
-        if let known = labelSetIndex[labels] {
-            labelSet = known
-        } else {
-            labelSet = UInt32(labelSets.count)
-            labelSets.append(labels)
-            labelSetIndex[labels] = labelSet
-        }
+        let file = Self.intern(path, in: &files, index: &fileIndex)
+        let labelSet = Self.intern(LabelSet(tags: trace.tags, source: trace.source), in: &labelSets, index: &labelSetIndex)
         identifierBytes += id
         identifierEnds.append(UInt32(identifierBytes.count))
         fileOfTrace.append(file | flag)
         labelSetOfTrace.append(labelSet)
         foldHashes.append(trace.foldHash)
         intents.append(trace.intent)
+    }
+
+    /// The number of `value` in `values`, adding it at the end the first time.
+    private static func intern<Value: Hashable>(_ value: Value, in values: inout [Value], index: inout [Value: UInt32]) -> UInt32 {
+        if let known = index[value] { return known }
+        let number = UInt32(values.count)
+        values.append(value)
+        index[value] = number
+        return number
     }
 
     /// Adds every trace of `other` at the end.

@@ -41,16 +41,7 @@ final class CorpusWindow {
         self.path = path
         buffer = []
         count = 0
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw PanTraceError(.io("cannot open: \(Self.describe(errno))"), file: path) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw PanTraceError(.io("cannot stat: \(Self.describe(errno))"), file: path) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw PanTraceError(.io("is a directory"), file: path)
-        default: throw PanTraceError(.io("not a regular file (a FIFO, socket or device); only regular files are read"), file: path)
-        }
-        count = Int(info.st_size)
+        (fd, count) = try FileDescriptor.openRegularFile(path)
     }
 
     deinit {

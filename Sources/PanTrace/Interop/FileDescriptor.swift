@@ -128,25 +128,13 @@ package final class FileDescriptor {
     /// FIFO, socket or device named like a recording is refused at once instead of blocking
     /// the reader, and an oversized file is refused from its size, without reading it.
     package static func readAll(_ path: String, limit: Int) throws(PanTraceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else {
-            throw PanTraceError(.io("cannot open: \(describe(errno))"), file: path)
-        }
+        let (fd, size) = try openRegularFile(path)
         defer { _ = posixClose(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw PanTraceError(.io("cannot stat: \(describe(errno))"), file: path)
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw PanTraceError(.io("is a directory"), file: path)
-        default: throw PanTraceError(.io("not a regular file (a FIFO, socket or device); only regular files are read"), file: path)
-        }
-        if Int(info.st_size) > limit {
-            throw PanTraceError(.io("\(info.st_size) bytes, larger than the \(limit)-byte file limit"), file: path)
+        if size > limit {
+            throw PanTraceError(.io("\(size) bytes, larger than the \(limit)-byte file limit"), file: path)
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(size)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -162,6 +150,31 @@ package final class FileDescriptor {
             bytes.append(contentsOf: buffer[..<n])
         }
         return bytes
+    }
+
+    /// Opens the regular file at `path` for reading, non-blocking, and returns its descriptor
+    /// (the caller closes it) and size. A FIFO, socket, device or folder is refused at once,
+    /// before a byte is read.
+    static func openRegularFile(_ path: String) throws(PanTraceError) -> (fd: Int32, size: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            throw PanTraceError(.io("cannot open: \(describe(errno))"), file: path)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let problem = describe(errno)
+            _ = posixClose(fd)
+            throw PanTraceError(.io("cannot stat: \(problem)"), file: path)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return (fd, Int(info.st_size))
+        case S_IFDIR:
+            _ = posixClose(fd)
+            throw PanTraceError(.io("is a directory"), file: path)
+        default:
+            _ = posixClose(fd)
+            throw PanTraceError(.io("not a regular file (a FIFO, socket or device); only regular files are read"), file: path)
+        }
     }
 
     private static func folder(of path: String) -> String {
