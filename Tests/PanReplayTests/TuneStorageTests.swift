@@ -30,6 +30,8 @@ struct TuneStorageTests {
         }
         let columns = ReleaseColumns(states)
         #expect(columns.count == states.count)
+        // States alike store only their own seven columns; each that differs adds one.
+        #expect(columns.fullShadowColumns == (divergingAt == nil ? 0 : 4))
         for (index, state) in states.enumerated() {
             let back = columns[index]
             let fields: [(Double, Double)] = [

@@ -514,6 +514,9 @@ extension Result {
                             }
                         ))
                 }
+                // Flat: never more than a member's reach (twice the chunk limit and a window) at once.
+                #expect(reader.largestWindow <= 2 * 4096 + windowBytes, "variant \(number), window \(windowBytes)")
+                #expect(variant.count < 2 * 4096 + windowBytes || reader.largestWindow < variant.count)
                 let (mine, theirs) = (Self.report(windowed, windowedProblems), Self.report(whole, wholeProblems))
                 let first = zip(mine, theirs).first { $0.0 != $0.1 }
                 #expect(mine.count == theirs.count && first == nil, "variant \(number), window \(windowBytes): \(String(describing: first))")

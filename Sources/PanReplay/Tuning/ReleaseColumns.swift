@@ -45,6 +45,10 @@ struct ReleaseColumns: Sendable, RandomAccessCollection {
     private var firstDistance = 1.0
     private var firstGain = 1.0
 
+    /// How many of the four shadow columns are stored in full (tests check that states alike
+    /// store none).
+    var fullShadowColumns: Int { [startProgress, lastMoveTime, distance, gain].filter { !$0.values.isEmpty }.count }
+
     private static let phases = GesturePhase.allCases
     private static let changedFlag: UInt8 = 4
 

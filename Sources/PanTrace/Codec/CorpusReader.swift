@@ -19,6 +19,8 @@ public final class CorpusReader {
 
     /// The least each read of a corpus file takes (tests make it small to cross many windows).
     package var windowBytes = CorpusWindow.windowBytes
+    /// The most bytes of the last corpus file read that were held at once.
+    package private(set) var largestWindow = 0
 
     /// Creates a reader.
     public init(reader: TraceReader = TraceReader()) {
@@ -35,6 +37,7 @@ public final class CorpusReader {
     ) throws(PanTraceError) -> [PanTraceError] {
         // Read a window at a time: a corpus may be larger than memory or the one-file limit.
         let window = try CorpusWindow(path: path, loadBytes: windowBytes)
+        defer { largestWindow = window.largestBuffer }
         var samples: [PanSample] = []
         return try decode(window, file: path, samples: &samples) { gesture, outcome, samples in
             visit(

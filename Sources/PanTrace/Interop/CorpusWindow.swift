@@ -25,6 +25,8 @@ final class CorpusWindow {
     private(set) var count: Int
     private var fd: Int32 = -1
     private let path: String?
+    /// The most bytes held at once (tests check that reading stays within a few windows).
+    private(set) var largestBuffer = 0
 
     /// Bytes already in memory.
     init(bytes: [UInt8]) {
@@ -73,6 +75,7 @@ final class CorpusWindow {
         }
         buffer = loaded
         base = start
+        largestBuffer = max(largestBuffer, buffer.count)
         return 0
     }
 
