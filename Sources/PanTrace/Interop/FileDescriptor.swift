@@ -164,6 +164,39 @@ package final class FileDescriptor {
         return bytes
     }
 
+    /// Reads `count` bytes of a regular file from `offset` on (fewer when it ends sooner),
+    /// refusing anything else as ``readAll(_:limit:)`` does; also returns the file's size.
+    package static func readRange(_ path: String, from offset: Int = 0, count: Int) throws(PanTraceError) -> (bytes: [UInt8], fileSize: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            throw PanTraceError(.io("cannot open: \(describe(errno))"), file: path)
+        }
+        defer { _ = posixClose(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw PanTraceError(.io("cannot stat: \(describe(errno))"), file: path)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw PanTraceError(.io("is a directory"), file: path)
+        default: throw PanTraceError(.io("not a regular file (a FIFO, socket or device); only regular files are read"), file: path)
+        }
+        let wanted = max(0, min(count, Int(info.st_size) - offset))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        while filled < wanted {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PanTraceError(.io("read failed: \(describe(errno))"), file: path)
+            }
+            if n == 0 { break }  // shrunk since fstat
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return (bytes, Int(info.st_size))
+    }
+
     private static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
