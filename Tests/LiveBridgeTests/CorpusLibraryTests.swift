@@ -53,8 +53,10 @@ struct CorpusLibraryTests {
         #expect(found.problems.isEmpty && found.notices.isEmpty, "\(found)")
         let ids = library.recordings.map(\.id)
         #expect(
-            ids == ["single.pantrace", "sub/set.pantraces#g-0", "sub/set.pantraces#g-1", "sub/set.pantraces#g-2", "sub/set.pantraces#live/g-3",
-                "sub/set.pantraces#live/g-4"])
+            ids == [
+                "single.pantrace", "sub/set.pantraces#g-0", "sub/set.pantraces#g-1", "sub/set.pantraces#g-2", "sub/set.pantraces#live/g-3",
+                "sub/set.pantraces#live/g-4"
+            ])
         // Each equals what reading the whole corpus gives (the samples as stored, quantized).
         var whole: [String: Trace] = [:]
         try CorpusReader().read(contentsOf: folder.appending("sub/set.pantraces")) { gesture, outcome in

@@ -403,7 +403,8 @@ extension BridgeController {
                 throw BridgeFailure(
                     .invalid,
                     "\"\(String(file.prefix(200)))\" is a gesture inside the corpus file \(String(location.corpus.prefix(200))); "
-                        + "gestures in a corpus cannot be kept, relabelled or dropped here (convert it into a folder to edit them); nothing was changed")
+                        + "gestures in a corpus cannot be kept, relabelled or dropped here (convert it into a folder to edit them); nothing was changed"
+                )
             }
             if let session = owner(ofUnsaved: file) {
                 found.append((session, file))

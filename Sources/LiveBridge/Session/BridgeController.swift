@@ -416,7 +416,8 @@ struct BridgeController {
             id,
             TuneJob(
                 folder: library.folder, ids: paths, preset: request.preset, grid: request.grid,
-                corpusGestures: library.corpusGestures.filter { seen.contains($0.key) }))
+                corpusGestures: library.corpusGestures.filter { seen.contains($0.key) })
+        )
         return []
     }
 

@@ -75,7 +75,9 @@ struct InspectCommand: PathListCommand {
             let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], corpora: true, limit: maxFiles)
             if listing.limitReached { throw FolderLimitOptions.failure(folder: path, limit: maxFiles) }
             for problem in listing.problems { StandardError.line("warning: \(problem)") }
-            guard !listing.files.isEmpty else { throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) or corpora (.pantraces) in the folder") }
+            guard !listing.files.isEmpty else {
+                throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) or corpora (.pantraces) in the folder")
+            }
             let base = path.hasSuffix("/") ? path : path + "/"
             files += listing.files.map { base + $0 }
         }

@@ -59,7 +59,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         name: .customLong("max-corpus-gestures"),
-        help: "The most gestures the library lists of one corpus file (.pantraces); past it the rest are not listed, and the page and this output say so.")
+        help:
+            "The most gestures the library lists of one corpus file (.pantraces); past it the rest are not listed, and the page and this output say so."
+    )
     var maxCorpusGestures = 1_000
 
     @Flag(help: "Also log libwebsockets' own warnings and notices (to standard error).")
@@ -79,7 +81,10 @@ struct ServeCommand: ParsableCommand {
         if let open {
             // A corpus's gesture: the corpus file must exist; whether it holds the gesture is
             // found when the library is read (an error line naming it, as for a damaged file).
-            let file = open.range(of: GestureCorpus.fileExtension + "#", options: [.caseInsensitive]).map { String(open[..<$0.lowerBound]) + GestureCorpus.fileExtension } ?? open
+            let file =
+                open.range(of: GestureCorpus.fileExtension + "#", options: [.caseInsensitive]).map {
+                    String(open[..<$0.lowerBound]) + GestureCorpus.fileExtension
+                } ?? open
             if !FileManager.default.fileExists(atPath: recordings + "/" + file) {
                 throw ValidationError("--open \(open): no such recording under \(recordings)/")
             }
