@@ -73,7 +73,7 @@ public final class CorpusReader {
         var found: Result<TraceFile, PanTraceError>?
         isStopping = false
         defer { isStopping = false }
-        try records(&r, ofMemberAt: 0, &scan, &samples) { gesture, outcome, samples in
+        try records(&r, ofMemberAt: 0, &scan, &samples, only: index) { gesture, outcome, samples in
             guard gesture.index == index else { return }
             if gesture.name == name {
                 found = outcome.map { file in
@@ -202,9 +202,11 @@ public final class CorpusReader {
         return scan.problems
     }
 
-    /// The gesture records of one corpus chunk, each decoded and visited.
+    /// The gesture records of one corpus chunk, each decoded and visited; with `only`, the
+    /// packed gestures of other indexes are stepped over (their headers kept for sharing) and
+    /// not decoded.
     private func records(
-        _ r: inout ByteReader, ofMemberAt start: Int, _ scan: inout CorpusScan, _ samples: inout [PanSample],
+        _ r: inout ByteReader, ofMemberAt start: Int, _ scan: inout CorpusScan, _ samples: inout [PanSample], only: Int? = nil,
         _ visit: (CorpusGesture, Result<TraceFile, PanTraceError>, [PanSample]) -> Void
     ) throws(PanTraceError) {
         let memberEnd = scan.offset
@@ -260,6 +262,7 @@ public final class CorpusReader {
                         packed += keptHeaders[index]
                     }
                     packed += bytes
+                    if let only, gesture.index != only { continue }
                     // Built in place, not mapped afterwards: a TraceFile copy retains every field.
                     outcome = .success(
                         scan.locating(warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName), gesture: gesture, base: start))
