@@ -147,4 +147,19 @@ struct CorpusLibraryTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("live")) == ["unsaved-android-1-x.pantraces"])
     }
+    /// A corpus larger than the first read (1 MiB): read further until the limit or its end,
+    /// every gesture listed and the last one loadable, with nothing said.
+    @Test func aCorpusPastTheFirstReadIsListedWhole() throws {
+        let folder = try TemporaryFolder("corpus-large")
+        let traces = Self.traces(4_000)
+        try Self.writeCorpus(traces, to: folder.appending("large.pantraces"), live: true)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.appending("large.pantraces"))[.size] as? Int)
+        #expect(size > 1 << 20)
+        var library = Library(folder: folder.path, maximumCorpusGestures: 10_000)
+        let found = library.rescan()
+        #expect(found.problems.isEmpty && found.notices.isEmpty, "\(found)")
+        #expect(library.recordings.count == 4_000)
+        #expect(try library.trace("large.pantraces#live/g-3999").samples.count == traces[3999].samples.count)
+        #expect(try library.trace("large.pantraces#g-3000").samples.count == traces[3000].samples.count)
+    }
 }

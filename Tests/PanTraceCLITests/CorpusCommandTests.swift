@@ -108,4 +108,18 @@ struct CorpusCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/set/inner.pantraces")) == before)
         #expect(try BinaryTests.run(["inspect", "\(dir)/out.pantraces"]).stdout.split(separator: "\n").count == 3)
     }
+    /// serve's corpus options are checked before it listens: the limit is at least 1, and
+    /// --open names a corpus's gesture by the corpus file, which must exist.
+    @Test func serveChecksItsCorpusOptionsBeforeListening() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/c.pantraces", "--count", "1", "--seed", "3"]).status == 0)
+        let serve = ["serve", "--recordings", dir, "--port", "0", "--web", "/nonexistent/web"]
+        let zero = try BinaryTests.run(serve + ["--max-corpus-gestures", "0"])
+        #expect(zero.status == 64 && zero.stderr.contains("--max-corpus-gestures must be at least 1, got 0"), "\(zero.stderr)")
+        let missing = try BinaryTests.run(serve + ["--open", "d.pantraces#synth-3-00000"])
+        #expect(missing.status == 64 && missing.stderr.contains("--open d.pantraces#synth-3-00000: no such recording"), "\(missing.stderr)")
+        // The corpus exists: past validation, stopped by the missing web folder instead.
+        let present = try BinaryTests.run(serve + ["--open", "c.pantraces#synth-3-00000"])
+        #expect(present.status == 1 && !present.stderr.contains("no such recording"), "\(present.stderr)")
+    }
 }

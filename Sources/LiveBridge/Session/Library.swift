@@ -149,14 +149,27 @@ struct Library {
     /// Lists the gestures of a corpus file, up to ``maximumCorpusGestures``, from its first
     /// ``maximumCorpusListingBytes``.
     private func readCorpus(_ relative: String, at path: String, stamp: FileStamp) -> Entry {
+        // The first MiB, then four times more while the limit is not reached and the file goes
+        // on: a corpus of 10⁶ gestures costs what its first ones do, a small one one read.
+        var window = 1 << 20
+        while true {
+            let (entry, isDone) = readCorpus(relative, at: path, stamp: stamp, window: window)
+            if isDone { return entry }
+            window = min(window * 4, Self.maximumCorpusListingBytes)
+        }
+    }
+
+    /// Lists from the corpus's first `window` bytes; `isDone` is false when the limit was not
+    /// reached and more of the file is there to read (within ``maximumCorpusListingBytes``).
+    private func readCorpus(_ relative: String, at path: String, stamp: FileStamp, window: Int) -> (Entry, isDone: Bool) {
         var entry = Entry(stamp: stamp, outcome: .success([]))
         let bytes: [UInt8]
         let fileSize: Int
         do {
-            (bytes, fileSize) = try FileDescriptor.readRange(path, count: Self.maximumCorpusListingBytes)
+            (bytes, fileSize) = try FileDescriptor.readRange(path, count: window)
         } catch {
             entry.outcome = .failure(error)
-            return entry
+            return (entry, true)
         }
         let corpusReader = CorpusReader(reader: reader)
         var infos: [RecordingInfo] = []
@@ -189,6 +202,7 @@ struct Library {
                 entry.notice =
                     "\(relative): a corpus of more than \(limit) gestures; only its first \(limit) are listed (serve --max-corpus-gestures raises the limit)"
             } else if bytes.count < fileSize {
+                guard window >= Self.maximumCorpusListingBytes else { return (entry, false) }
                 // What the read left off reads as a cut: not damage, a limit.
                 entry.notice =
                     "\(relative): only the gestures in its first \(Self.maximumCorpusListingBytes >> 20) MiB are listed (\(infos.count) of a \(fileSize)-byte corpus)"
@@ -196,11 +210,13 @@ struct Library {
                 entry.problems += between.map { "\($0)" }
             }
         } catch {
+            // The first chunk cut by the window (a large verbatim gesture first): read more.
+            if bytes.count < fileSize && window < Self.maximumCorpusListingBytes { return (entry, false) }
             entry.outcome = .failure(error)
-            return entry
+            return (entry, true)
         }
         entry.outcome = .success(infos)
-        return entry
+        return (entry, true)
     }
 
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
