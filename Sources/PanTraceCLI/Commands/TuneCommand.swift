@@ -16,7 +16,7 @@ struct TuneCommand: PathListCommand {
             `pantrace tune merge PARTIAL…` (see `pantrace tune merge --help`) instead of a report.
             """)
 
-    @Argument(help: "Trace files and folders (searched recursively for .pantrace, .jsonl, .csv).")
+    @Argument(help: "Trace files, corpora (.pantraces) and folders (searched recursively for .pantrace, .jsonl, .csv and .pantraces).")
     var paths: [String]
 
     static let optionsTakingValues: Set<String> = [
