@@ -37,8 +37,8 @@ struct Library {
     /// a few milliseconds of decoding per scan, whatever the corpus holds.
     static let defaultCorpusGestureLimit = 1_000
     /// How much of a corpus file is read to list it: its gestures past this are not listed
-    /// (and a notice says so).
-    static let maximumCorpusListingBytes = 64 << 20
+    /// (and a notice says so). 64 MiB unless a test says otherwise.
+    let maximumCorpusListingBytes: Int
     /// Where each listed corpus gesture is, by id.
     private(set) var corpusGestures: [String: CorpusLocation] = [:]
 
@@ -79,10 +79,14 @@ struct Library {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit) {
+    init(
+        folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit,
+        maximumCorpusListingBytes: Int = 64 << 20
+    ) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
         self.maximumRecordings = maximumRecordings
         self.maximumCorpusGestures = maximumCorpusGestures
+        self.maximumCorpusListingBytes = maximumCorpusListingBytes
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
@@ -151,11 +155,11 @@ struct Library {
     private func readCorpus(_ relative: String, at path: String, stamp: FileStamp) -> Entry {
         // The first MiB, then four times more while the limit is not reached and the file goes
         // on: a corpus of 10⁶ gestures costs what its first ones do, a small one one read.
-        var window = 1 << 20
+        var window = min(1 << 20, maximumCorpusListingBytes)
         while true {
             let (entry, isDone) = readCorpus(relative, at: path, stamp: stamp, window: window)
             if isDone { return entry }
-            window = min(window * 4, Self.maximumCorpusListingBytes)
+            window = min(window * 4, maximumCorpusListingBytes)
         }
     }
 
@@ -202,16 +206,21 @@ struct Library {
                 entry.notice =
                     "\(relative): a corpus of more than \(limit) gestures; only its first \(limit) are listed (serve --max-corpus-gestures raises the limit)"
             } else if bytes.count < fileSize {
-                guard window >= Self.maximumCorpusListingBytes else { return (entry, false) }
-                // What the read left off reads as a cut: not damage, a limit.
+                guard window >= maximumCorpusListingBytes else { return (entry, false) }
+                // What the read left off reads as a cut: not damage, a limit. A last gesture
+                // that reads as cut may be whole past it: not listed.
+                if let last = infos.last, !last.complete, entry.locations.last?.id == last.id {
+                    infos.removeLast()
+                    entry.locations.removeLast()
+                }
                 entry.notice =
-                    "\(relative): only the gestures in its first \(Self.maximumCorpusListingBytes >> 20) MiB are listed (\(infos.count) of a \(fileSize)-byte corpus)"
+                    "\(relative): only the gestures in its first \(maximumCorpusListingBytes) bytes are listed (\(infos.count) of them; the corpus has \(fileSize))"
             } else {
                 entry.problems += between.map { "\($0)" }
             }
         } catch {
             // The first chunk cut by the window (a large verbatim gesture first): read more.
-            if bytes.count < fileSize && window < Self.maximumCorpusListingBytes { return (entry, false) }
+            if bytes.count < fileSize && window < maximumCorpusListingBytes { return (entry, false) }
             entry.outcome = .failure(error)
             return (entry, true)
         }
