@@ -18,6 +18,7 @@ struct TraceCorpusTests {
     func aFolderIsReadRecursivelyInSortedOrderPassingOverOtherFiles() throws {
         let traces = Fixtures.swipes(4)
         let path = try Self.folder(with: traces)
+        defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("notes".utf8).write(to: URL(fileURLWithPath: path + "/README.md"))
         let corpus = TraceCorpus.load(paths: [path])
         #expect(corpus.failures.isEmpty)
@@ -29,6 +30,7 @@ struct TraceCorpusTests {
     @Test
     func damagedAndMissingFilesAreReportedAndSkipped() throws {
         let path = try Self.folder(with: Fixtures.swipes(3))
+        defer { try? FileManager.default.removeItem(atPath: path) }
         try Data([0x1f, 0x8b, 0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: path + "/broken.pantrace"))
         try FileManager.default.createSymbolicLink(atPath: path + "/gone.pantrace", withDestinationPath: path + "/nowhere.pantrace")
         let corpus = TraceCorpus.load(paths: [path, path + "/missing.pantrace"])
@@ -50,6 +52,8 @@ struct TraceCorpusFileTests {
         let traces = Fixtures.swipes(4)
         let folder = try TraceCorpusTests.folder(with: traces)
         let corpus = folder + ".pantraces"
+        let cut = folder + "-cut.pantraces"
+        defer { for path in [folder, corpus, cut] { try? FileManager.default.removeItem(atPath: path) } }
         let report = try CorpusFolder.pack(folder: folder, into: corpus)
         #expect(report.gestures == 4 && report.problems.isEmpty)
         let fromFolder = TraceCorpus.load(paths: [folder])
@@ -60,7 +64,6 @@ struct TraceCorpusFileTests {
         // Cut inside the last packed chunk: its gestures are reported, with the file, the gesture and the byte.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: corpus))
         bytes.removeLast(3)
-        let cut = folder + "-cut.pantraces"
         try bytes.write(to: URL(fileURLWithPath: cut))
         let damaged = TraceCorpus.load(paths: [cut])
         #expect(damaged.entries.isEmpty)

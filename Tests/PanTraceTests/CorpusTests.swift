@@ -468,3 +468,89 @@ extension Result {
         return nil
     }
 }
+
+/// A corpus file is read a window at a time: whatever the window's size, reading the file
+/// gives what decoding all its bytes at once gives, whole or damaged.
+@Suite struct CorpusWindowTests {
+    /// Every field a reader reports, as text, gesture by gesture and problem by problem.
+    static func report(
+        _ gestures: [(CorpusGesture, Result<TraceFile, PanTraceError>)], _ problems: [PanTraceError]
+    ) -> [String] {
+        gestures.map { gesture, outcome in
+            let what: String
+            switch outcome {
+            case .success(let file):
+                what =
+                    "ok \(file.trace.metadata.id) \(file.trace.samples.count) samples, hash \(file.trace.hashValue), complete \(file.isComplete) warnings \(file.warnings.map(\.description))"
+            case .failure(let error): what = "error \(error.description) \(String(describing: error.byteOffset))"
+            }
+            return "\(gesture.index) \(gesture.name) \(gesture.storage) \(gesture.byteOffset) \(String(describing: gesture.fileRange)) \(what)"
+        } + problems.map { "problem \($0.description) \(String(describing: $0.byteOffset)) \(String(describing: $0.gesture))" }
+    }
+
+    @Test(arguments: [7, 64, 4096])
+    func readingInWindowsGivesWhatReadingWholeGives(windowBytes: Int) throws {
+        try withTemporaryFolder("corpus-window") { folder in
+            let path = folder + "/mixed.pantraces"
+            // Packed gestures, then live ones, each live gesture its own members: many windows.
+            let writer = try CorpusWriter(creatingFileAt: path, publication: .atFirstWrite)
+            for index in 0..<3 { try writer.add(TestTraces.synthetic(index), name: "packed-\(index)") }
+            for index in 3..<15 {
+                let trace = TestTraces.synthetic(index)
+                let live = try writer.beginLive(name: "live-\(index)", metadata: trace.metadata)
+                try live.append(contentsOf: trace.samples)
+                try live.finish()
+            }
+            try writer.finish()
+            // Small chunks, so a member's reach (twice the chunk limit) is far less than the file.
+            let traceReader = TraceReader(configuration: .init(maximumChunkBytes: 4096))
+            let bytes = try FileDescriptor.readAll(path, limit: 1 << 30)
+            var variants: [[UInt8]] = [bytes]
+            for cut in stride(from: bytes.count / 3, to: bytes.count, by: max(1, bytes.count / 9)) { variants.append(Array(bytes[..<cut])) }
+            for at in stride(from: bytes.count / 4, to: bytes.count, by: max(1, bytes.count / 13)) {
+                var damaged = bytes
+                damaged[at] ^= 0x41
+                variants.append(damaged)
+            }
+            // Bytes that are no gzip member between two members, longer than a window.
+            let second = try CorpusTests.gestures(bytes: bytes, reader: traceReader)
+            #expect(bytes.count > 4096 && second.gestures.count == 15 && second.problems.isEmpty, "\(bytes.count) bytes")
+            if let live = second.gestures.first(where: { $0.0.storage == .live })?.0.byteOffset {
+                variants.append(Array(bytes[..<live]) + [UInt8](repeating: 0x1f, count: 3 * windowBytes) + Array(bytes[live...]))
+            }
+            for (number, variant) in variants.enumerated() {
+                let file = folder + "/variant-\(number).pantraces"
+                try FileDescriptor.writeNew(file, variant)
+                let reader = CorpusReader(reader: traceReader)
+                reader.windowBytes = windowBytes
+                var windowed: [(CorpusGesture, Result<TraceFile, PanTraceError>)] = []
+                let windowedProblems: [PanTraceError]
+                do throws(PanTraceError) {
+                    windowedProblems = try reader.read(contentsOf: file) { windowed.append(($0, $1)) }
+                } catch {
+                    // Not a corpus at all: the whole bytes say so too, in the same words.
+                    var samples: [PanSample] = []
+                    #expect(throws: error) { try CorpusReader(reader: traceReader).decode(variant, file: file, samples: &samples) { _, _, _ in } }
+                    continue
+                }
+                var whole: [(CorpusGesture, Result<TraceFile, PanTraceError>)] = []
+                var samples: [PanSample] = []
+                let wholeProblems = try CorpusReader(reader: traceReader).decode(variant, file: file, samples: &samples) {
+                    gesture, outcome, samples in
+                    whole.append(
+                        (
+                            gesture,
+                            outcome.map { file in
+                                var file = file
+                                file.trace.samples = samples
+                                return file
+                            }
+                        ))
+                }
+                let (mine, theirs) = (Self.report(windowed, windowedProblems), Self.report(whole, wholeProblems))
+                let first = zip(mine, theirs).first { $0.0 != $0.1 }
+                #expect(mine.count == theirs.count && first == nil, "variant \(number), window \(windowBytes): \(String(describing: first))")
+            }
+        }
+    }
+}

@@ -3,18 +3,18 @@ internal import TransitionEngine
 // The sweep's inner loops (the radix sort and the scoring walks), over raw buffers: the one
 // place the sweep reads and writes memory without bounds checks.
 extension ThresholdSweep {
-    /// Sorts compared traces by statistic (finite): a least-significant-digit radix sort on
-    /// the statistics' bits read as ordered integers, 11 bits a pass, passing over a digit
-    /// every key shares. Equal statistics may come in any order; every tally treats them alike.
-    static func sortByStatistic(_ items: inout [(statistic: Double, trace: Int)]) {
-        let count = items.count
+    /// The order of `statistics` (finite) ascending, as positions: a least-significant-digit
+    /// radix sort on the statistics' bits read as ordered integers, 11 bits a pass, passing
+    /// over a digit every key shares. Equal statistics may come in any order; every tally
+    /// treats them alike.
+    static func sortedOrder(of statistics: [Double]) -> [Int32] {
+        let count = statistics.count
         guard count > 256 else {
-            items.sort { $0.statistic < $1.statistic }
-            return
+            return statistics.indices.sorted { statistics[$0] < statistics[$1] }.map { Int32($0) }
         }
         // Non-negative doubles order as their bits with the sign set; negative ones as the complement.
-        var keys = items.map { item -> UInt64 in
-            let bits = item.statistic.bitPattern
+        var keys = statistics.map { statistic -> UInt64 in
+            let bits = statistic.bitPattern
             return bits >> 63 == 0 ? bits | (1 << 63) : ~bits
         }
         var positions = [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -56,8 +56,7 @@ extension ThresholdSweep {
                 swap(&positions, &otherPositions)
             }
         }
-        let original = items
-        for index in 0..<count { items[index] = original[Int(positions[index])] }
+        return positions
     }
 
     /// The smallest `|s − θ|` over sorted `values`, from the neighbours of index `below`

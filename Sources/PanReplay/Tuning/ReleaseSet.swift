@@ -7,13 +7,33 @@ internal import TransitionEngine
 /// and decided under every grid point with the allocation-free ``DecisionPolicy/decide(_:)``.
 struct ReleaseSet: Sendable {
     /// One release per tuned trace, in corpus order.
-    var releases: [ReleaseState]
+    var releases: ReleaseColumns
     /// Whether each trace was meant to finish.
     var meantFinish: [Bool]
     /// Whether the sums are kept exactly (``ExactSum``), so that they equal the sorted
     /// sweep's to the bit, or added in trace order as plain doubles, which is cheaper and
     /// enough where no sorted sweep can run (a grid without a threshold axis).
     var exactSums = true
+
+    /// The releases as one array, when made (``materialize()``): the per-decision sweep reads
+    /// every release at every point, and reads an array faster than columns.
+    private(set) var materialized: [ReleaseState]?
+
+    /// The releases given, with their intents.
+    init(releases: ReleaseColumns, meantFinish: [Bool]) {
+        self.releases = releases
+        self.meantFinish = meantFinish
+    }
+
+    /// The releases given, with their intents.
+    init(releases: [ReleaseState], meantFinish: [Bool]) {
+        self.init(releases: ReleaseColumns(releases), meantFinish: meantFinish)
+    }
+
+    /// Makes ``materialized``: 96 bytes a trace, for a sweep that decides every point.
+    mutating func materialize() {
+        if materialized == nil { materialized = Array(releases) }
+    }
 
     /// Completion metrics of one release for one decision, memoized per completion context.
     ///
@@ -50,15 +70,21 @@ struct ReleaseSet: Sendable {
         ) {
             let slot = trace &* 4 &+ (decision.outcome == .finish ? 2 : 0) &+ (decision.isVelocityBased ? 1 : 0)
             if stamps[slot] != generation {
-                let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
-                times[slot] = trajectory.duration
-                discontinuities[slot] = abs(
-                    TransitionMetrics.velocityDiscontinuity(
-                        release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+                (times[slot], discontinuities[slot]) = ReleaseSet.metrics(release: release, decision: decision, preset: preset, frameRate: frameRate)
                 stamps[slot] = generation
             }
             return (times[slot], discontinuities[slot])
         }
+    }
+
+    /// The completion time and `|discontinuity|` of `release` decided as `decision`, computed
+    /// afresh (the sorted sweep needs each trace's two outcomes once, so it keeps no cache).
+    @inline(__always)
+    static func metrics(release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (time: Double, discontinuity: Double) {
+        let trajectory = preset.completion.trajectory(release: release, decision: decision, displayFrameRate: frameRate)
+        let discontinuity = abs(
+            TransitionMetrics.velocityDiscontinuity(release: release, trajectory: trajectory, scrub: preset.scrub, curve: preset.transitionCurve))
+        return (trajectory.duration, discontinuity)
     }
 
     /// The look-ahead `h` when the policy's statistic is `p0 + h·v_p` and its gates scale
@@ -128,6 +154,16 @@ struct ReleaseSet: Sendable {
         _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?, tally: inout SubsetTally,
         sums: Sum.Type
     ) -> PointScore {
+        if let materialized {
+            return score(materialized, preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally, sums: sums)
+        }
+        return score(releases, preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally, sums: sums)
+    }
+
+    private func score<Sum: ScoreSum, Releases: RandomAccessCollection<ReleaseState>>(
+        _ releases: Releases, _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?,
+        tally: inout SubsetTally, sums: Sum.Type
+    ) -> PointScore where Releases.Index == Int {
         tally.reset()
         let policy = preset.policy
         // D1 reads only p0 (gates and the cancelled phase never turn on velocity), so ±10 %

@@ -20,7 +20,7 @@ package enum StatisticSweep {
     /// The cross-validation folds ``Tuner`` assigns to these traces, in order.
     package static func folds(of traces: [Trace]) -> (count: Int, ofTrace: [Int]) {
         let subsets = TraceSubsets(traces: traces)
-        return (subsets.foldCount, subsets.foldOfTrace)
+        return (subsets.foldCount, subsets.foldOfTrace.map { Int($0) })
     }
 
     /// Scores every threshold from the sorted statistics (every ``PointScore`` field), and

@@ -87,65 +87,78 @@ struct ThresholdSweep {
     var subsetFixedCorrect: [Int] = []
     var subsetFixedMargin: [Double] = []
 
-    /// Prepares the sweep of one group.
-    ///
-    /// - Parameters:
-    ///   - entries: one per trace, in trace order.
-    ///   - flips: one per trace when the rule reads velocity, else nil (no trace can flip).
-    init(
-        entries: [Entry], meantFinish: [Bool], flips: [Flip]?, comparison: Decision.Comparison, subsets: TraceSubsets?
-    ) {
-        self.comparison = comparison
-        traceCount = entries.count
-        usesVelocity = flips != nil
-        var compared: [(statistic: Double, trace: Int)] = []
-        compared.reserveCapacity(entries.count)
+    /// Collects one group's traces, one at a time, without keeping a record per trace: a
+    /// compared trace leaves its statistic, its index and its four metrics in columns; a fixed
+    /// trace only adds to the fixed counts and sums; a flip only to the flip lists. So the
+    /// sweep's memory is about 52 bytes a compared trace, whatever the rule.
+    struct Builder {
+        let comparison: Decision.Comparison
+        let meantFinish: [Bool]
+        let usesVelocity: Bool
+        let subsets: TraceSubsets?
+        var statistics: [Double] = [], traces: [Int32] = []
+        var cancelTimes: [Double] = [], finishTimes: [Double] = []
+        var cancelJumps: [Double] = [], finishJumps: [Double] = []
         var fixedCorrect = 0, fixedFalseFinishes = 0, fixedFalseCancels = 0
         var fixedMinimumMargin = Double.infinity
-        var subsetFixedCorrect = [Int](repeating: 0, count: subsets?.count ?? 0)
-        var subsetFixedMargin = [Double](repeating: .infinity, count: subsets?.count ?? 0)
-        for (trace, entry) in entries.enumerated() {
-            switch entry {
-            case .compared(let statistic, _, _):
-                compared.append((statistic, trace))
-            case .fixed(let decision, let metrics):
-                let finished = decision.outcome == .finish
-                let isRight = finished == meantFinish[trace]
-                if isRight {
-                    fixedCorrect += 1
-                } else if finished {
-                    fixedFalseFinishes += 1
-                } else {
-                    fixedFalseCancels += 1
-                }
-                ReleaseSet.addMargin(of: decision, to: &fixedMargins)
-                fixedMinimumMargin = min(fixedMinimumMargin, decision.margin)
-                fixedTimes.add(metrics.time)
-                fixedJumps.add(metrics.discontinuity)
-                for subset in subsets?.subsets(ofTrace: trace) ?? [] {
-                    if isRight { subsetFixedCorrect[subset] += 1 }
-                    if decision.margin < subsetFixedMargin[subset] { subsetFixedMargin[subset] = decision.margin }
-                }
-            }
+        var fixedMargins = ExactSum(), fixedTimes = ExactSum(), fixedJumps = ExactSum()
+        var flipConstant = 0
+        var flipPlus: [Double] = [], flipMinus: [Double] = []
+        var subsetFixedCorrect: [Int], subsetFixedMargin: [Double]
+
+        /// Starts a group of `meantFinish.count` traces (the flips are added only when the rule
+        /// reads velocity).
+        init(meantFinish: [Bool], usesVelocity: Bool, comparison: Decision.Comparison, subsets: TraceSubsets?, expectedCompared: Int = 0) {
+            self.comparison = comparison
+            self.meantFinish = meantFinish
+            self.usesVelocity = usesVelocity
+            self.subsets = subsets
+            subsetFixedCorrect = [Int](repeating: 0, count: subsets?.count ?? 0)
+            subsetFixedMargin = [Double](repeating: .infinity, count: subsets?.count ?? 0)
+            statistics.reserveCapacity(expectedCompared)
+            traces.reserveCapacity(expectedCompared)
+            cancelTimes.reserveCapacity(expectedCompared)
+            finishTimes.reserveCapacity(expectedCompared)
+            cancelJumps.reserveCapacity(expectedCompared)
+            finishJumps.reserveCapacity(expectedCompared)
         }
-        Self.sortByStatistic(&compared)
-        statistics = compared.map(\.statistic)
-        var meant: [Int32] = [0]
-        meant.reserveCapacity(compared.count + 1)
-        var cancelTimes: [Double] = [], finishTimes: [Double] = [], cancelJumps: [Double] = [], finishJumps: [Double] = []
-        for (_, trace) in compared {
-            meant.append(meant.last! + (meantFinish[trace] ? 1 : 0))
-            guard case .compared(_, let cancel, let finish) = entries[trace] else { continue }
+
+        /// Trace `trace`'s rule compares `statistic` with θ.
+        mutating func addCompared(
+            trace: Int, statistic: Double, cancel: (time: Double, discontinuity: Double), finish: (time: Double, discontinuity: Double)
+        ) {
+            statistics.append(statistic)
+            traces.append(Int32(trace))
             cancelTimes.append(cancel.time)
             finishTimes.append(finish.time)
             cancelJumps.append(cancel.discontinuity)
             finishJumps.append(finish.discontinuity)
         }
-        meantBefore = meant
-        (self.cancelTimes, self.finishTimes, self.cancelJumps, self.finishJumps) = (cancelTimes, finishTimes, cancelJumps, finishJumps)
-        (self.fixedCorrect, self.fixedFalseFinishes, self.fixedFalseCancels) = (fixedCorrect, fixedFalseFinishes, fixedFalseCancels)
-        self.fixedMinimumMargin = fixedMinimumMargin
-        for flip in flips ?? [] {
+
+        /// Trace `trace` is decided as `decision` for every θ.
+        mutating func addFixed(trace: Int, decision: Decision, metrics: (time: Double, discontinuity: Double)) {
+            let finished = decision.outcome == .finish
+            let isRight = finished == meantFinish[trace]
+            if isRight {
+                fixedCorrect += 1
+            } else if finished {
+                fixedFalseFinishes += 1
+            } else {
+                fixedFalseCancels += 1
+            }
+            ReleaseSet.addMargin(of: decision, to: &fixedMargins)
+            fixedMinimumMargin = min(fixedMinimumMargin, decision.margin)
+            fixedTimes.add(metrics.time)
+            fixedJumps.add(metrics.discontinuity)
+            guard let subsets else { return }
+            for subset in subsets.subsets(ofTrace: trace) {
+                if isRight { subsetFixedCorrect[subset] += 1 }
+                if decision.margin < subsetFixedMargin[subset] { subsetFixedMargin[subset] = decision.margin }
+            }
+        }
+
+        /// How velocity noise can flip one trace (only when the rule reads velocity).
+        mutating func add(_ flip: Flip) {
             switch flip {
             case .never: break
             case .always: flipConstant += 1
@@ -158,21 +171,85 @@ struct ThresholdSweep {
                 flipMinus.append(low)
             }
         }
+    }
+
+    /// Prepares the sweep of one group from a record per trace (tests and
+    /// ``StatisticSweep``; ``Tuner`` adds its traces to a ``Builder`` one at a time).
+    ///
+    /// - Parameters:
+    ///   - entries: one per trace, in trace order.
+    ///   - flips: one per trace when the rule reads velocity, else nil (no trace can flip).
+    init(
+        entries: [Entry], meantFinish: [Bool], flips: [Flip]?, comparison: Decision.Comparison, subsets: TraceSubsets?
+    ) {
+        var builder = Builder(meantFinish: meantFinish, usesVelocity: flips != nil, comparison: comparison, subsets: subsets)
+        for (trace, entry) in entries.enumerated() {
+            switch entry {
+            case .compared(let statistic, let cancel, let finish):
+                builder.addCompared(trace: trace, statistic: statistic, cancel: cancel, finish: finish)
+            case .fixed(let decision, let metrics): builder.addFixed(trace: trace, decision: decision, metrics: metrics)
+            }
+        }
+        for flip in flips ?? [] { builder.add(flip) }
+        self.init(builder)
+    }
+
+    /// Sorts the builder's compared traces by statistic and prepares the sweep. The columns
+    /// are put in order one at a time, so at most one extra column is alive at once.
+    init(_ builder: consuming Builder) {
+        comparison = builder.comparison
+        traceCount = builder.meantFinish.count
+        usesVelocity = builder.usesVelocity
+        let order = Self.sortedOrder(of: builder.statistics)
+        func sorted(_ column: inout [Double]) -> [Double] {
+            let values = column
+            column = []
+            return order.map { values[Int($0)] }
+        }
+        statistics = sorted(&builder.statistics)
+        cancelTimes = sorted(&builder.cancelTimes)
+        finishTimes = sorted(&builder.finishTimes)
+        cancelJumps = sorted(&builder.cancelJumps)
+        finishJumps = sorted(&builder.finishJumps)
+        let unsortedTraces = builder.traces
+        builder.traces = []
+        let traces = order.map { unsortedTraces[Int($0)] }
+        let meantFinish = builder.meantFinish
+        var meant = [Int32](repeating: 0, count: traces.count + 1)
+        for (index, trace) in traces.enumerated() { meant[index + 1] = meant[index] + (meantFinish[Int(trace)] ? 1 : 0) }
+        meantBefore = meant
+        (fixedCorrect, fixedFalseFinishes, fixedFalseCancels) = (builder.fixedCorrect, builder.fixedFalseFinishes, builder.fixedFalseCancels)
+        fixedMinimumMargin = builder.fixedMinimumMargin
+        (fixedMargins, fixedTimes, fixedJumps) = (builder.fixedMargins, builder.fixedTimes, builder.fixedJumps)
+        flipConstant = builder.flipConstant
+        flipPlus = builder.flipPlus
+        flipMinus = builder.flipMinus
         flipPlus.sort()
         flipMinus.sort()
-        if let subsets {
-            var members = [[(Double, Bool)]](repeating: [], count: subsets.count)
-            for (statistic, trace) in compared {
-                for subset in subsets.subsets(ofTrace: trace) { members[subset].append((statistic, meantFinish[trace])) }
+        if let subsets = builder.subsets {
+            var sizes = [Int](repeating: 0, count: subsets.count)
+            for trace in traces { for subset in subsets.subsets(ofTrace: Int(trace)) { sizes[subset] += 1 } }
+            var subsetStatistics = sizes.map { size in
+                var list: [Double] = []
+                list.reserveCapacity(size)
+                return list
             }
-            subsetStatistics = members.map { $0.map(\.0) }
-            subsetMeantBefore = members.map { list in
-                var counts: [Int32] = [0]
-                for (_, meant) in list { counts.append(counts.last! + (meant ? 1 : 0)) }
-                return counts
+            var subsetMeantBefore = sizes.map { size in
+                var list: [Int32] = [0]
+                list.reserveCapacity(size + 1)
+                return list
             }
-            self.subsetFixedCorrect = subsetFixedCorrect
-            self.subsetFixedMargin = subsetFixedMargin
+            for (index, trace) in traces.enumerated() {
+                let isMeant: Int32 = meantFinish[Int(trace)] ? 1 : 0
+                for subset in subsets.subsets(ofTrace: Int(trace)) {
+                    subsetStatistics[subset].append(statistics[index])
+                    subsetMeantBefore[subset].append(subsetMeantBefore[subset].last! + isMeant)
+                }
+            }
+            self.subsetStatistics = subsetStatistics
+            self.subsetMeantBefore = subsetMeantBefore
+            subsetFixedCorrect = builder.subsetFixedCorrect
+            subsetFixedMargin = builder.subsetFixedMargin
         }
     }
 }

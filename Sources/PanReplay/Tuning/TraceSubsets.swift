@@ -64,10 +64,10 @@ struct TraceSubsets: Sendable {
     /// Groups that qualified but were left out for ``maximumGroups``.
     let groupsLeftOut: Int
     /// The fold of each trace, in corpus order.
-    let foldOfTrace: [Int]
+    let foldOfTrace: [UInt8]
     /// Subset indices of each trace, flattened: trace `i`'s are `members[starts[i]..<starts[i + 1]]`.
-    private let starts: [Int]
-    private let members: [Int]
+    private let starts: [Int32]
+    private let members: [Int32]
 
     /// Subsets: all the folds and groups.
     var count: Int { foldCount + groups.count }
@@ -96,7 +96,12 @@ struct TraceSubsets: Sendable {
 
     /// Assigns traces read from files to folds and groups (as the sweep does).
     init(traces: [Trace]) {
-        self.init(traces: traces.map { TunedTrace(file: $0.metadata.id, trace: $0) })
+        do {
+            self.init(traces: try TunedTraces(traces.map { TunedTrace(file: $0.metadata.id, trace: $0) }))
+        } catch {
+            // Only past 4 GiB of identifiers, which traces held in memory cannot reach first.
+            preconditionFailure("\(error)")
+        }
     }
 
     /// Assigns `traces` to folds and groups.
@@ -104,28 +109,33 @@ struct TraceSubsets: Sendable {
     /// A trace's fold is its fold hash (``foldHash(of:)``) modulo the fold count: the same
     /// gesture is in the same fold whatever else is tuned with it and in whatever order. A
     /// group is a tag or a source that at least two tuned traces carry and not all of them do.
-    init(traces: [TunedTrace]) {
+    /// Groups are counted per distinct combination of tags and source, not per trace, and the
+    /// subsets of each trace are stored flat as 32-bit indices.
+    init(traces: TunedTraces) {
         let n = traces.count
         let count = n >= 2 ? min(Self.preferredFoldCount, n) : 0
         foldCount = count
-        let folds = count > 0 ? traces.map { Int($0.foldHash % UInt64(count)) } : [Int](repeating: 0, count: n)
+        let folds = count > 0 ? traces.foldHashes.map { UInt8($0 % UInt64(count)) } : [UInt8](repeating: 0, count: n)
         foldOfTrace = folds
 
         struct Label: Hashable {
             var kind: String
             var value: String
         }
-        var candidates: [Label: [Int]] = [:]
-        for (index, metadata) in traces.enumerated() {
-            // Each label once per trace (a tag may repeat); no set per trace, as this runs for
-            // every trace of every sweep.
-            for (position, tag) in metadata.tags.enumerated() where !metadata.tags[..<position].contains(tag) {
-                candidates[Label(kind: "tag", value: tag), default: []].append(index)
+        var tracesOfSet = [Int](repeating: 0, count: traces.labelSets.count)
+        for set in traces.labelSetOfTrace { tracesOfSet[Int(set)] += 1 }
+        var candidates: [Label: (traces: Int, sets: [Int])] = [:]
+        for (number, set) in traces.labelSets.enumerated() where tracesOfSet[number] > 0 {
+            // Each label once per trace (a tag may repeat).
+            var labels = set.tags.enumerated().filter { !set.tags[..<$0.offset].contains($0.element) }.map { Label(kind: "tag", value: $0.element) }
+            labels.append(Label(kind: "source", value: set.source))
+            for label in labels {
+                candidates[label, default: (0, [])].traces += tracesOfSet[number]
+                candidates[label, default: (0, [])].sets.append(number)
             }
-            candidates[Label(kind: "source", value: metadata.source), default: []].append(index)
         }
-        var qualified = candidates.filter { $0.value.count >= 2 && $0.value.count < n }.map {
-            (group: Group(kind: $0.key.kind, value: $0.key.value, traces: $0.value.count), members: $0.value)
+        var qualified = candidates.filter { $0.value.traces >= 2 && $0.value.traces < n }.map {
+            (group: Group(kind: $0.key.kind, value: $0.key.value, traces: $0.value.traces), sets: $0.value.sets)
         }
         qualified.sort {
             ($0.group.traces, $1.group.kind, $1.group.value) > ($1.group.traces, $0.group.kind, $0.group.value)
@@ -134,16 +144,22 @@ struct TraceSubsets: Sendable {
         qualified = Array(qualified.prefix(Self.maximumGroups))
         groups = qualified.map(\.group)
 
-        var perTrace = [[Int]](repeating: [], count: n)
-        for index in 0..<n where foldCount > 0 { perTrace[index].append(folds[index]) }
+        // The groups of each combination of tags and source, ascending.
+        var groupsOfSet = [[Int32]](repeating: [], count: traces.labelSets.count)
         for (number, entry) in qualified.enumerated() {
-            for member in entry.members { perTrace[member].append(foldCount + number) }
+            for set in entry.sets { groupsOfSet[set].append(Int32(count + number)) }
         }
-        var starts = [0]
-        var members: [Int] = []
-        for list in perTrace {
-            members += list
-            starts.append(members.count)
+        var starts = [Int32](repeating: 0, count: n + 1)
+        var total = 0
+        for index in 0..<n {
+            total += (count > 0 ? 1 : 0) + groupsOfSet[Int(traces.labelSetOfTrace[index])].count
+            starts[index + 1] = Int32(total)
+        }
+        var members: [Int32] = []
+        members.reserveCapacity(total)
+        for index in 0..<n {
+            if count > 0 { members.append(Int32(folds[index])) }
+            members += groupsOfSet[Int(traces.labelSetOfTrace[index])]
         }
         self.starts = starts
         self.members = members
@@ -152,16 +168,18 @@ struct TraceSubsets: Sendable {
     /// Folds only, as given (no groups): for sweeping bare statistics.
     init(foldCount: Int, foldOfTrace: [Int]) {
         self.foldCount = foldCount
-        self.foldOfTrace = foldOfTrace
+        self.foldOfTrace = foldOfTrace.map { UInt8($0) }
         groups = []
         groupsLeftOut = 0
-        starts = Array(0...foldOfTrace.count)
-        members = foldOfTrace
+        starts = (0...foldOfTrace.count).map { Int32($0) }
+        members = foldOfTrace.map { Int32($0) }
     }
 
     /// The subsets trace `index` is in.
     @inline(__always)
-    func subsets(ofTrace index: Int) -> ArraySlice<Int> { members[starts[index]..<starts[index + 1]] }
+    func subsets(ofTrace index: Int) -> LazyMapSequence<ArraySlice<Int32>, Int> {
+        members[Int(starts[index])..<Int(starts[index + 1])].lazy.map { Int($0) }
+    }
 }
 
 /// Correct decisions and the smallest margin per subset, for one grid point.

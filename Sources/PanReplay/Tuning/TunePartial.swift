@@ -145,10 +145,10 @@ extension Tuner {
         }.map(\.element.partial)
         var admitted = Admitted()
         var failures: [TraceCorpus.Failure] = []
-        var stored = [[ReleaseState]](repeating: [], count: first.releaseKeys.count)
+        var stored = [ReleaseColumns](repeating: ReleaseColumns(), count: first.releaseKeys.count)
         for partial in ordered {
-            admitted.kept += partial.gestures.map(\.trace)
-            for (set, _) in first.releaseKeys.enumerated() { stored[set] += partial.gestures.map { $0.releases[set] } }
+            for gesture in partial.gestures { try admitted.kept.append(gesture.trace) }
+            for set in first.releaseKeys.indices { for gesture in partial.gestures { stored[set].append(gesture.releases[set]) } }
             admitted.unknownIntent += partial.unknownIntent
             admitted.notFitting += partial.notFitting
             admitted.unreplayable += partial.unreplayable

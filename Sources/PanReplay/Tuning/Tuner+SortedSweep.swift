@@ -105,35 +105,32 @@ extension Tuner {
         // D1 reads only p0: velocity noise cannot flip it (as in `ReleaseSet.score`).
         let usesVelocity: Bool
         if case .threshold = policy.rule { usesVelocity = false } else { usesVelocity = true }
-        var cache = ReleaseSet.CompletionCache(traces: set.releases.count)
-        var entries: [ThresholdSweep.Entry] = []
-        var flips: [ThresholdSweep.Flip] = []
-        entries.reserveCapacity(set.releases.count)
+        var builder = ThresholdSweep.Builder(
+            meantFinish: set.meantFinish, usesVelocity: usesVelocity, comparison: comparison, subsets: subsets, expectedCompared: set.releases.count)
         for (trace, release) in set.releases.enumerated() {
             let decision = policy.decide(release)
             let other = last.policy.decide(release)
             func metrics(_ outcome: Decision.Outcome) -> (time: Double, discontinuity: Double) {
                 var decided = decision
                 decided.outcome = outcome
-                return cache.metrics(trace: trace, release: release, decision: decided, preset: first, frameRate: frameRate)
+                return ReleaseSet.metrics(release: release, decision: decided, preset: first, frameRate: frameRate)
             }
             if ThresholdSweep.isCompared(decision) {
                 guard other.basis == decision.basis, other.statistic.bitPattern == decision.statistic.bitPattern,
                     decision.threshold == thresholds.first, other.threshold == thresholds.last,
                     decision.comparison == comparison, other.comparison == comparison, decision.statistic.isFinite
                 else { return nil }
-                entries.append(.compared(statistic: decision.statistic, cancel: metrics(.cancel), finish: metrics(.finish)))
+                builder.addCompared(trace: trace, statistic: decision.statistic, cancel: metrics(.cancel), finish: metrics(.finish))
             } else {
                 guard other == decision else { return nil }
-                entries.append(.fixed(decision, metrics: metrics(decision.outcome)))
+                builder.addFixed(trace: trace, decision: decision, metrics: metrics(decision.outcome))
             }
             if usesVelocity {
                 let noisy = [policy.decide(release.withVelocity(scaledBy: 0.9)), policy.decide(release.withVelocity(scaledBy: 1.1))]
                 guard noisy.allSatisfy({ !ThresholdSweep.isCompared($0) || $0.threshold == thresholds.first }) else { return nil }
-                flips.append(ThresholdSweep.Flip([decision] + noisy))
+                builder.add(ThresholdSweep.Flip([decision] + noisy))
             }
         }
-        return ThresholdSweep(
-            entries: entries, meantFinish: set.meantFinish, flips: usesVelocity ? flips : nil, comparison: comparison, subsets: subsets)
+        return ThresholdSweep(builder)
     }
 }

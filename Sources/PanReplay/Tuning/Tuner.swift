@@ -159,7 +159,7 @@ package struct Tuner: Sendable {
         let defaults = defaultParameters
         let admitted = preparation.admitted
         let kept = admitted.kept
-        let meantFinish = kept.map { $0.intent == .finish }
+        let meantFinish = kept.intents.map { $0 == .finish }
 
         func releaseSet(_ parameters: ReplayParameters) -> ReleaseSet {
             let releases = admitted.releases(parameters, key: releaseKey(parameters))
@@ -232,20 +232,20 @@ package struct Tuner: Sendable {
 
     /// The traces a sweep decides, and why the others are left out.
     struct Admitted: Sendable {
-        var kept: [TunedTrace] = []
+        var kept = TunedTraces()
         /// One track per kept trace, in order, for each velocity source (read from traces).
         var tracks: [VelocitySource: [GestureTrack]] = [:]
         /// The release states of every kept trace, by ``Tuner/releaseKey(_:)`` (merged partials).
-        var stored: [String: [ReleaseState]] = [:]
+        var stored: [String: ReleaseColumns] = [:]
         var unknownIntent = 0
         var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
 
         /// The release state of every kept trace under `parameters`, whose release key is `key`.
-        func releases(_ parameters: ReplayParameters, key: String) -> [ReleaseState] {
+        func releases(_ parameters: ReplayParameters, key: String) -> ReleaseColumns {
             if let states = stored[key] { return states }
             // No track for a source when no trace was kept (a shard may have none).
-            return (tracks[parameters.velocity] ?? []).map { $0.releaseState(preset: parameters.preset) }
+            return ReleaseColumns((tracks[parameters.velocity] ?? []).lazy.map { $0.releaseState(preset: parameters.preset) })
         }
     }
 
@@ -290,7 +290,7 @@ package struct Tuner: Sendable {
             self.sources = sources
             variants = tuner.mappingVariants()
             sets = compact ? tuner.releaseParameters() : nil
-            if let sets { for set in sets { admitted.stored[set.key] = [] } }
+            if let sets { for set in sets { admitted.stored[set.key] = ReleaseColumns() } }
         }
 
         mutating func add(_ entry: TraceCorpus.Entry) {
@@ -314,12 +314,13 @@ package struct Tuner: Sendable {
                     admitted.notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                     return
                 }
+                // The label first: it is the one step that can refuse (past 4 GiB of identifiers).
+                try admitted.kept.append(TunedTrace(file: entry.file, trace: entry.trace))
                 if let sets {
                     for set in sets { admitted.stored[set.key]!.append(built[set.parameters.velocity]!.releaseState(preset: set.parameters.preset)) }
                 } else {
                     for (source, track) in built { admitted.tracks[source, default: []].append(track) }
                 }
-                admitted.kept.append(TunedTrace(file: entry.file, trace: entry.trace))
             } catch {
                 admitted.unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
@@ -353,7 +354,7 @@ package struct Tuner: Sendable {
     /// The traces the best point gets wrong, and how many it fixes and breaks against the defaults.
     private static func compare(
         best: (parameters: ReplayParameters, set: ReleaseSet), defaults: (parameters: ReplayParameters, set: ReleaseSet),
-        kept: [TunedTrace], meantFinish: [Bool]
+        kept: TunedTraces, meantFinish: [Bool]
     ) -> (misjudged: [TuningResult.Misjudgement], fixed: Int, broken: Int) {
         var misjudged: [TuningResult.Misjudgement] = []
         var fixed = 0, broken = 0
@@ -364,9 +365,10 @@ package struct Tuner: Sendable {
             if isRight && !wasRight { fixed += 1 }
             if !isRight && wasRight { broken += 1 }
             guard !isRight else { continue }
+            let trace = kept[index]
             misjudged.append(
                 TuningResult.Misjudgement(
-                    file: kept[index].file, trace: kept[index].id, intent: kept[index].intent,
+                    file: trace.file, trace: trace.id, intent: trace.intent,
                     decision: decision.outcome, reason: decision.reason, margin: decision.margin,
                     progressAtRelease: best.set.releases[index].progress, velocity: decision.axisVelocity))
         }
@@ -453,6 +455,12 @@ package struct Tuner: Sendable {
         if let sorted = sortedSweep(releaseSets: releaseSets, releaseAxes: releaseAxes, subsets: subsets, progress: progress) {
             return sorted
         }
+        // Every point decides every release: an array reads faster than the columns.
+        let materializedSets = releaseSets.map { set in
+            var set = set
+            set.materialize()
+            return set
+        }
         let total = grid.pointCount
         let threads = min(configuration.threadCount, total)
         let chunk = max(1, min(4096, total / (threads * 8)))
@@ -495,7 +503,7 @@ package struct Tuner: Sendable {
                         context = completionContext
                     }
                     let parameters = self.parameters(keys: keys, values: values)
-                    let set = releaseSets[sweepIndex / completionPoints]
+                    let set = materializedSets[sweepIndex / completionPoints]
                     local.append((gridIndex, set.score(parameters.preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally)))
                     for subset in 0..<subsetCount {
                         localCorrect.append(Int32(tally.correct[subset]))

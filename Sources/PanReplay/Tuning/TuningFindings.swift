@@ -192,7 +192,7 @@ struct SubsetTallies: Sendable {
                         for other in 0..<folds where other != fold { smallest = min(smallest, minimumMargin[point * subsets + other]) }
                         return smallest
                     })
-                let held = layout.foldOfTrace.filter { $0 == fold }.count
+                let held = layout.foldOfTrace.filter { Int($0) == fold }.count
                 results.append(
                     TuningFindings.Fold(
                         fold: fold, traces: held, values: grid.values(ofPoint: choice.best),

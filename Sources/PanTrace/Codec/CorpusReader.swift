@@ -19,6 +19,9 @@ public final class CorpusReader {
     /// Set by ``stop()``: the read in progress ends after the gesture being visited.
     private var isStopping = false
 
+    /// The least each read of a corpus file takes (tests make it small to cross many windows).
+    package var windowBytes = CorpusWindow.windowBytes
+
     /// Creates a reader.
     public init(reader: TraceReader = TraceReader()) {
         self.reader = reader
@@ -40,7 +43,7 @@ public final class CorpusReader {
     public func gesture(
         _ bytes: [UInt8], chunkOffset: Int, index: Int, name: String, file: String? = nil
     ) throws(PanTraceError) -> TraceFile {
-        var scan = CorpusScan(bytes: bytes, file: file)
+        var scan = CorpusScan(window: CorpusWindow(bytes: bytes), file: file)
         func inFile(_ error: PanTraceError) -> PanTraceError {
             var error = error
             error.byteOffset = (error.byteOffset ?? 0) + chunkOffset
@@ -104,9 +107,10 @@ public final class CorpusReader {
     public func read(
         contentsOf path: String, visit: (CorpusGesture, Result<TraceFile, PanTraceError>) -> Void
     ) throws(PanTraceError) -> [PanTraceError] {
-        let bytes = try FileDescriptor.readAll(path, limit: reader.configuration.maximumFileBytes)
+        // Read a window at a time: a corpus may be larger than memory or the one-file limit.
+        let window = try CorpusWindow(path: path, loadBytes: windowBytes)
         var samples: [PanSample] = []
-        return try decode(bytes, file: path, samples: &samples) { gesture, outcome, samples in
+        return try decode(window, file: path, samples: &samples) { gesture, outcome, samples in
             visit(
                 gesture,
                 outcome.map { file in
@@ -129,8 +133,15 @@ public final class CorpusReader {
         _ bytes: [UInt8], file: String? = nil, samples: inout [PanSample],
         visit: (CorpusGesture, Result<TraceFile, PanTraceError>, [PanSample]) -> Void
     ) throws(PanTraceError) -> [PanTraceError] {
-        var scan = CorpusScan(bytes: bytes, file: file)
-        guard !bytes.isEmpty else { throw scan.located(PanTraceError(.emptyFile)) }
+        try decode(CorpusWindow(bytes: bytes), file: file, samples: &samples, visit: visit)
+    }
+
+    private func decode(
+        _ window: CorpusWindow, file: String?, samples: inout [PanSample],
+        visit: (CorpusGesture, Result<TraceFile, PanTraceError>, [PanSample]) -> Void
+    ) throws(PanTraceError) -> [PanTraceError] {
+        var scan = CorpusScan(window: window, file: file)
+        guard window.count > 0 else { throw scan.located(PanTraceError(.emptyFile)) }
         isStopping = false
         defer { isStopping = false }
         let maximumChunk = reader.configuration.maximumChunkBytes
@@ -138,8 +149,8 @@ public final class CorpusReader {
         self.member = []
         defer { self.member = member }
         // The first chunk: the corpus header, then perhaps records.
-        guard TraceReader.startsMember(bytes, at: 0) else { throw scan.located(PanTraceError(.notGzip, chunk: 0, byteOffset: 0)) }
-        switch inflater.inflateMember(bytes, from: 0, limit: maximumChunk, into: &member) {
+        guard try window.startsMember(at: 0) else { throw scan.located(PanTraceError(.notGzip, chunk: 0, byteOffset: 0)) }
+        switch try window.inflateMember(inflater, at: 0, limit: maximumChunk, into: &member) {
         case .complete(let consumed): scan.offset = consumed
         case .truncated: throw scan.located(PanTraceError(.truncated, chunk: 0, byteOffset: 0))
         case .overLimit: throw scan.located(PanTraceError(.chunkTooLarge(limit: maximumChunk), chunk: 0, byteOffset: 0))
@@ -167,27 +178,27 @@ public final class CorpusReader {
             throw located
         }
         try records(&r, ofMemberAt: 0, &scan, &samples, visit)
-        while scan.offset < bytes.count, !isStopping {
+        while scan.offset < window.count, !isStopping {
             let start = scan.offset
-            guard TraceReader.startsMember(bytes, at: start) else {
-                if bytes.count - start < 3, TraceReader.gzipPrefix(bytes, at: start) {
-                    scan.lose(.truncated, at: start, until: bytes.count)
+            guard try window.startsMember(at: start) else {
+                if window.count - start < 3, try window.gzipPrefix(at: start) {
+                    scan.lose(.truncated, at: start, until: window.count)
                 } else {
-                    scan.lose(.corruptChunk("bytes that are not a gzip member"), at: start, until: TraceReader.nextMember(in: bytes, after: start))
+                    scan.lose(.corruptChunk("bytes that are not a gzip member"), at: start, until: try window.nextMember(after: start))
                 }
                 continue
             }
-            switch inflater.inflateMember(bytes, from: start, limit: maximumChunk, into: &member) {
+            switch try window.inflateMember(inflater, at: start, limit: maximumChunk, into: &member) {
             case .complete(let consumed):
                 scan.offset = start + consumed
             case .truncated:
-                scan.lose(.truncated, at: start, until: bytes.count)
+                scan.lose(.truncated, at: start, until: window.count)
                 continue
             case .overLimit:
-                scan.lose(.chunkTooLarge(limit: maximumChunk), at: start, until: TraceReader.nextMember(in: bytes, after: start))
+                scan.lose(.chunkTooLarge(limit: maximumChunk), at: start, until: try window.nextMember(after: start))
                 continue
             case .corrupt(let message, let at):
-                scan.lose(.corruptChunk("\(message) (zlib, near byte \(at))"), at: start, until: TraceReader.nextMember(in: bytes, after: start))
+                scan.lose(.corruptChunk("\(message) (zlib, near byte \(at))"), at: start, until: try window.nextMember(after: start))
                 continue
             }
             guard member.first == CorpusFormat.gestureRecord else {
@@ -287,10 +298,11 @@ public final class CorpusReader {
                 }
                 let base = baseName
                 var ends: [Int]
+                let window = scan.window
                 if let length {
-                    ends = [min(memberEnd + length, scan.bytes.count)]
+                    ends = [min(memberEnd + min(length, window.count), window.count)]
                 } else {
-                    let (clean, extended) = liveEnd(scan.bytes, from: memberEnd)
+                    let (clean, extended) = try liveEnd(window, from: memberEnd)
                     ends = clean == extended ? [clean] : [clean, extended]
                 }
                 var outcome: Result<TraceFile, PanTraceError> = .failure(PanTraceError(.emptyFile))
@@ -299,8 +311,13 @@ public final class CorpusReader {
                     gesture.fileRange = memberEnd..<end
                     scan.offset = end
                     do throws(PanTraceError) {
+                        // A gesture is a file of its own: the one-file limit holds for it.
+                        let limit = reader.configuration.maximumFileBytes
+                        guard end - memberEnd <= limit else {
+                            throw PanTraceError(.io("a gesture of \(end - memberEnd) bytes, larger than the \(limit)-byte file limit"), byteOffset: 0)
+                        }
                         // Cut inside the gesture: its whole chunks read as a cut-off file's do.
-                        let file = try reader.decode(Array(scan.bytes[memberEnd..<end]), into: &samples, name: base)
+                        let file = try reader.decode(try window.bytes(memberEnd..<end), into: &samples, name: base)
                         outcome = .success(file)
                         if file.isComplete { break }
                         if ends.count > 1 { kept = (file, samples, end) }
@@ -367,35 +384,35 @@ public final class CorpusReader {
     /// the file). `extended`: at the next gesture record's chunk or the end of the file,
     /// damage included. Damage right after a gesture cannot be told apart from a damaged
     /// corpus chunk by itself: the gesture takes it only when it is not complete without it.
-    private func liveEnd(_ bytes: [UInt8], from start: Int) -> (clean: Int, extended: Int) {
+    private func liveEnd(_ window: CorpusWindow, from start: Int) throws(PanTraceError) -> (clean: Int, extended: Int) {
         var at = start
         var clean: Int?
-        while at < bytes.count {
-            guard TraceReader.startsMember(bytes, at: at) else {
+        while at < window.count {
+            guard try window.startsMember(at: at) else {
                 clean = clean ?? at
-                if bytes.count - at < 3 && TraceReader.gzipPrefix(bytes, at: at) { return (clean ?? at, bytes.count) }
-                at = TraceReader.nextMember(in: bytes, after: at) ?? bytes.count
+                if window.count - at < 3, try window.gzipPrefix(at: at) { return (clean ?? at, window.count) }
+                at = try window.nextMember(after: at) ?? window.count
                 continue
             }
-            switch inflater.inflateMember(bytes, from: at, limit: reader.configuration.maximumChunkBytes, into: &probe) {
+            switch try window.inflateMember(inflater, at: at, limit: reader.configuration.maximumChunkBytes, into: &probe) {
             case .complete(let consumed):
                 if probe.first == CorpusFormat.gestureRecord { return (clean ?? at, at) }
                 at += consumed
             case .truncated:
                 // Cut inside a member: the next gesture's record if what inflated so far says so.
-                return (clean ?? at, probe.first == CorpusFormat.gestureRecord ? at : bytes.count)
+                return (clean ?? at, probe.first == CorpusFormat.gestureRecord ? at : window.count)
             case .overLimit, .corrupt:
                 clean = clean ?? at
-                at = TraceReader.nextMember(in: bytes, after: at) ?? bytes.count
+                at = try window.nextMember(after: at) ?? window.count
             }
         }
-        return (clean ?? bytes.count, bytes.count)
+        return (clean ?? window.count, window.count)
     }
 }
 
 /// Where a corpus read is and what it has found between gestures.
 private struct CorpusScan {
-    let bytes: [UInt8]
+    let window: CorpusWindow
     let file: String?
     var offset = 0
     /// The index the next gesture record should have.
@@ -404,8 +421,8 @@ private struct CorpusScan {
     /// After damage, until the next gesture record: further orphan chunks are part of it.
     var isLosing = false
 
-    init(bytes: [UInt8], file: String?) {
-        self.bytes = bytes
+    init(window: CorpusWindow, file: String?) {
+        self.window = window
         self.file = file
     }
 
@@ -417,7 +434,7 @@ private struct CorpusScan {
     /// Records damage at `start` that loses the gestures from ``expected`` on up to the next
     /// readable record, and moves on to `next` (nil: the end of the file).
     mutating func lose(_ code: PanTraceError.Code, at start: Int, until next: Int?, quietly: Bool = false) {
-        offset = next ?? bytes.count
+        offset = next ?? window.count
         if !quietly {
             var problem = located(PanTraceError(code, byteOffset: start))
             problem.gesture = expected

@@ -1,0 +1,59 @@
+import PanCapture
+import PanTrace
+import Testing
+import TransitionEngine
+
+@testable import PanReplay
+
+/// The columns `tune` keeps per gesture give back exactly what was put in.
+struct TuneStorageTests {
+    static func state(_ index: Int, _ random: inout SeededGenerator) -> ReleaseState {
+        func value() -> Double { Double(Int(random.next() % 20_001) - 10_000) / 977 }
+        return ReleaseState(
+            progress: value(), velocity: Vector2(x: value(), y: value()), axisVelocity: value(), crossVelocity: value(),
+            distance: 390, gain: 1, phase: index % 7 == 3 ? .cancelled : .ended, time: Double(index) / 60, lastMoveTime: Double(index) / 60,
+            startProgress: nil, hasChanged: index % 5 != 1)
+    }
+
+    /// Each shadow column (start progress, last move, distance, gain) is stored only from the
+    /// first trace that differs from its base, before it (index 0), in the middle, or never.
+    @Test(arguments: [nil, 0, 1, 57])
+    func releaseColumnsGiveBackEveryStateToTheBit(divergingAt: Int?) {
+        var random = SeededGenerator(seed: 11)
+        var states = (0..<120).map { Self.state($0, &random) }
+        if let divergingAt {
+            states[divergingAt].startProgress = -0.0
+            states[divergingAt + 3].lastMoveTime = states[divergingAt + 3].time - 0.25
+            states[divergingAt + 5].distance = 844
+            states[divergingAt + 7].gain = 0.5
+            states[divergingAt + 9].progress = Double.nan
+        }
+        let columns = ReleaseColumns(states)
+        #expect(columns.count == states.count)
+        for (index, state) in states.enumerated() {
+            let back = columns[index]
+            let fields: [(Double, Double)] = [
+                (back.progress, state.progress), (back.startProgress, state.startProgress), (back.velocity.x, state.velocity.x),
+                (back.velocity.y, state.velocity.y), (back.axisVelocity, state.axisVelocity), (back.crossVelocity, state.crossVelocity),
+                (back.distance, state.distance), (back.gain, state.gain), (back.time, state.time), (back.lastMoveTime, state.lastMoveTime)
+            ]
+            #expect(fields.allSatisfy { $0.0.bitPattern == $0.1.bitPattern }, "trace \(index)")
+            #expect(back.phase == state.phase && back.hasChanged == state.hasChanged, "trace \(index)")
+        }
+    }
+
+    /// Labels come back as added, a corpus gesture's `file#id` included, and a file name with a
+    /// `#` that is not followed by the identifier is kept whole.
+    @Test func tunedTracesGiveBackEveryLabel() throws {
+        let traces = [
+            TunedTrace(file: "c.pantraces#g-1", id: "g-1", intent: .finish, tags: ["a", "b"], source: "synth", foldHash: 1),
+            TunedTrace(file: "c.pantraces#g-2", id: "g-2", intent: .cancel, tags: ["a", "b"], source: "synth", foldHash: 2),
+            TunedTrace(file: "odd#name.pantrace", id: "name", intent: .cancel, tags: [], source: "phone", foldHash: .max),
+            TunedTrace(file: "plain.pantrace", id: "", intent: .finish, tags: ["ü"], source: "", foldHash: 0),
+            TunedTrace(file: "x#", id: "", intent: .finish, tags: ["a", "b"], source: "synth", foldHash: 9)
+        ]
+        let stored = try TunedTraces(traces)
+        #expect(Array(stored) == traces)
+        #expect(stored.labelSets.count == 3)
+    }
+}
