@@ -147,8 +147,8 @@ struct CorpusLibraryTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("live")) == ["unsaved-android-1-x.pantraces"])
     }
-    /// A corpus larger than the first read (1 MiB): read further until the limit or its end,
-    /// every gesture listed and the last one loadable, with nothing said.
+    /// A corpus larger than one read (1 MiB): read on until the limit or its end, every gesture
+    /// listed and the last one loadable, with nothing said.
     @Test func aCorpusPastTheFirstReadIsListedWhole() throws {
         let folder = try TemporaryFolder("corpus-large")
         let traces = Self.traces(4_000)
@@ -161,23 +161,5 @@ struct CorpusLibraryTests {
         #expect(library.recordings.count == 4_000)
         #expect(try library.trace("large.pantraces#live/g-3999").samples.count == traces[3999].samples.count)
         #expect(try library.trace("large.pantraces#g-3000").samples.count == traces[3000].samples.count)
-    }
-    /// The bytes read to list a corpus, both sides: the whole file lists every gesture and says
-    /// nothing; one byte less lists the gestures wholly inside and says so.
-    @Test(arguments: [0, 1])
-    func theListingByteLimitIsSaidWhenReached(short: Int) throws {
-        let folder = try TemporaryFolder("corpus-bytes")
-        try Self.writeCorpus(Self.traces(6), to: folder.appending("c.pantraces"), live: true)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.appending("c.pantraces"))[.size] as? Int)
-        var library = Library(folder: folder.path, maximumCorpusListingBytes: size - short)
-        let found = library.rescan()
-        #expect(found.problems.isEmpty, "\(found)")
-        if short == 0 {
-            #expect(library.recordings.count == 6 && found.notices.isEmpty)
-        } else {
-            // The last (live) gesture is cut by the limit: not listed, and not reported as damage.
-            #expect(library.recordings.count == 5, "\(library.recordings.map(\.id))")
-            #expect(found.notices == ["c.pantraces: only the gestures in its first \(size - 1) bytes are listed (5 of them; the corpus has \(size))"])
-        }
     }
 }

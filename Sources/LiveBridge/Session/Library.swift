@@ -15,8 +15,8 @@ internal import PanTrace
 /// A corpus file (`.pantraces`, docs/FORMAT.md §11) is listed as one entry per gesture, id
 /// `path/corpus.pantraces#name`, up to ``maximumCorpusGestures`` of them (`serve
 /// --max-corpus-gestures`): past it the rest are not read, and ``notices`` says so (the page
-/// and serve's output show it). Only the corpus's first ``maximumCorpusListingBytes`` are read
-/// to list it. Each listed gesture keeps where its record is, so loading it inflates one
+/// and serve's output show it). The corpus is read a MiB at a time and only as far as that.
+/// Each listed gesture keeps where its record is, so loading it inflates one
 /// chunk, not the corpus.
 struct Library {
     /// The largest recording the library reads: far above any gesture (a 10-minute trace at
@@ -36,9 +36,6 @@ struct Library {
     /// The default of ``maximumCorpusGestures``: five library pages of a `hello`'s size over,
     /// a few milliseconds of decoding per scan, whatever the corpus holds.
     static let defaultCorpusGestureLimit = 1_000
-    /// How much of a corpus file is read to list it: its gestures past this are not listed
-    /// (and a notice says so). 64 MiB unless a test says otherwise.
-    let maximumCorpusListingBytes: Int
     /// Where each listed corpus gesture is, by id.
     private(set) var corpusGestures: [String: CorpusLocation] = [:]
 
@@ -79,14 +76,10 @@ struct Library {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    init(
-        folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit,
-        maximumCorpusListingBytes: Int = 64 << 20
-    ) {
+    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
         self.maximumRecordings = maximumRecordings
         self.maximumCorpusGestures = maximumCorpusGestures
-        self.maximumCorpusListingBytes = maximumCorpusListingBytes
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
@@ -150,38 +143,18 @@ struct Library {
             complete: file.isComplete)
     }
 
-    /// Lists the gestures of a corpus file, up to ``maximumCorpusGestures``, from its first
-    /// ``maximumCorpusListingBytes``.
+    /// Lists the gestures of a corpus file, up to ``maximumCorpusGestures``.
     private func readCorpus(_ relative: String, at path: String, stamp: FileStamp) -> Entry {
-        // The first MiB, then four times more while the limit is not reached and the file goes
-        // on: a corpus of 10⁶ gestures costs what its first ones do, a small one one read.
-        var window = min(1 << 20, maximumCorpusListingBytes)
-        while true {
-            let (entry, isDone) = readCorpus(relative, at: path, stamp: stamp, window: window)
-            if isDone { return entry }
-            window = min(window * 4, maximumCorpusListingBytes)
-        }
-    }
-
-    /// Lists from the corpus's first `window` bytes; `isDone` is false when the limit was not
-    /// reached and more of the file is there to read (within ``maximumCorpusListingBytes``).
-    private func readCorpus(_ relative: String, at path: String, stamp: FileStamp, window: Int) -> (Entry, isDone: Bool) {
         var entry = Entry(stamp: stamp, outcome: .success([]))
-        let bytes: [UInt8]
-        let fileSize: Int
-        do {
-            (bytes, fileSize) = try FileDescriptor.readRange(path, count: window)
-        } catch {
-            entry.outcome = .failure(error)
-            return (entry, true)
-        }
+        // A MiB at a time, and only as far as the gesture after the limit: a corpus of 10⁶
+        // gestures costs what its first ones do.
         let corpusReader = CorpusReader(reader: reader)
+        corpusReader.windowBytes = 1 << 20
         var infos: [RecordingInfo] = []
         var seen = 0
-        var samples: [PanSample] = []
         let limit = maximumCorpusGestures
         do {
-            let between = try corpusReader.decode(bytes, file: path, samples: &samples) { gesture, outcome, samples in
+            let between = try corpusReader.read(contentsOf: path) { gesture, outcome in
                 seen += 1
                 guard seen <= limit else {
                     corpusReader.stop()
@@ -193,8 +166,7 @@ struct Library {
                     return
                 }
                 switch outcome {
-                case .success(var file):
-                    file.trace.samples = samples
+                case .success(let file):
                     infos.append(Self.info(id: id, file: file))
                     entry.locations.append(
                         (id, CorpusLocation(corpus: relative, chunkOffset: gesture.byteOffset, index: gesture.index, name: gesture.name)))
@@ -205,27 +177,15 @@ struct Library {
             if seen > limit {
                 entry.notice =
                     "\(relative): a corpus of more than \(limit) gestures; only its first \(limit) are listed (serve --max-corpus-gestures raises the limit)"
-            } else if bytes.count < fileSize {
-                guard window >= maximumCorpusListingBytes else { return (entry, false) }
-                // What the read left off reads as a cut: not damage, a limit. A last gesture
-                // that reads as cut may be whole past it: not listed.
-                if let last = infos.last, !last.complete, entry.locations.last?.id == last.id {
-                    infos.removeLast()
-                    entry.locations.removeLast()
-                }
-                entry.notice =
-                    "\(relative): only the gestures in its first \(maximumCorpusListingBytes) bytes are listed (\(infos.count) of them; the corpus has \(fileSize))"
             } else {
                 entry.problems += between.map { "\($0)" }
             }
         } catch {
-            // The first chunk cut by the window (a large verbatim gesture first): read more.
-            if bytes.count < fileSize && window < maximumCorpusListingBytes { return (entry, false) }
             entry.outcome = .failure(error)
-            return (entry, true)
+            return entry
         }
         entry.outcome = .success(infos)
-        return (entry, true)
+        return entry
     }
 
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
