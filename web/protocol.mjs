@@ -28,6 +28,7 @@ const boolean = (o, k, p) => need(o, k, (v) => typeof v === "boolean", "a boolea
 const object = (o, k, p) => need(o, k, (v) => v !== null && typeof v === "object" && !Array.isArray(v), "an object", p);
 const array = (o, k, p) => need(o, k, Array.isArray, "an array", p);
 const optional = (o, k, check, p) => { if (o[k] !== undefined && o[k] !== null) check(o, k, p); };
+const strings = (o, k, p) => array(o, k, p).forEach((_, i) => string(o[k], i, `${p ? `${p}.` : ""}${k}`));
 
 function vector(o, k, p) {
   const v = object(o, k, p);
@@ -161,6 +162,7 @@ const validators = {
     const s = object(m, "state");
     array(s, "library", "state").forEach((r, i) => recordingInfo(r, `state.library[${i}]`));
     number(s, "library_total", "state");
+    optional(s, "library_notices", strings, "state");
     array(s, "pages", "state").forEach((q, i) => pageInfo(q, `state.pages[${i}]`));
     array(s, "presets", "state").forEach((e, i) => presetEntry(e, `state.presets[${i}]`));
     if (s.playback !== undefined) playback(object(s, "playback", "state"), "state.playback");
@@ -195,6 +197,7 @@ const validators = {
     array(m, "recordings").forEach((r, i) => recordingInfo(r, `recordings[${i}]`));
     number(m, "offset");
     number(m, "total");
+    optional(m, "notices", strings, "");
   },
   pages(m) {
     array(m, "pages").forEach((q, i) => pageInfo(q, `pages[${i}]`));

@@ -31,8 +31,15 @@ export function keyMessage(key, playback) {
 /** The `load` for recording `id` under `preset`, keeping the parameters when the preset stays. */
 export const loadMessage = (id, preset, playback) => P.load(id, preset, playback?.preset === preset ? playback.parameters : {});
 
-/** The folder of a library id (`.` at the top). */
-const folderOf = (id) => (id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : ".");
+/**
+ * The folder of a library id (`.` at the top); a corpus's gesture (`path/c.pantraces#name`)
+ * goes under its corpus file, whatever its name holds.
+ */
+function folderOf(id) {
+  const corpus = id.indexOf(".pantraces#");
+  if (corpus >= 0) return id.slice(0, corpus + ".pantraces".length);
+  return id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : ".";
+}
 
 /** The library grouped by folder, in the library's order: `[[folder, recordings], …]`. */
 export function recordingGroups(library) {

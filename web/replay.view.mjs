@@ -224,6 +224,10 @@ export class ReplayView {
     select.replaceChildren(...recordingGroups(this.store.library).map(([folder, list]) => h("optgroup", { label: folder },
       ...list.map((r) => h("option", { value: r.id, text: recordingLabel(r), title: r.id })))));
     if (this.store.playback) select.value = this.store.playback.recording;
+    // A limit the server's listing reached is said, never left to a shorter menu.
+    const notice = $("library-notice");
+    notice.textContent = this.store.libraryNotices.join(" ");
+    notice.hidden = this.store.libraryNotices.length === 0;
   }
 
   onPlayback(playback) {

@@ -40,6 +40,8 @@ export class Store {
     this.library = [];
     /** How many recordings the library holds; the rest of `library` is asked for a page at a time. */
     this.libraryTotal = 0;
+    /** Limits the server's listing reached, one line each (a corpus listed in part). */
+    this.libraryNotices = [];
     /** The pages with control this page may follow, and how many pages are open. */
     this.pages = { pages: [], total: 0 };
     /** The page this page follows, or null. */
@@ -161,7 +163,7 @@ export class Store {
     this.page = hello.page;
     this.following = null;
     this.setControl(hello.can_control);
-    this.applyLibraryPage({ recordings: state.library, offset: 0, total: state.library_total });
+    this.applyLibraryPage({ recordings: state.library, offset: 0, total: state.library_total, notices: state.library_notices });
     this.setPages({ pages: state.pages, total: this.pages.total });
     this.emit("following", null);
     this.emit("presets", state.playback?.preset);
@@ -210,11 +212,13 @@ export class Store {
    * A page of the library (`offset`, `total`): the first page replaces the list; the next is
    * asked for until the list is whole, so `hello` stays small whatever the library holds.
    */
-  applyLibraryPage({ recordings, offset, total }) {
+  applyLibraryPage({ recordings, offset, total, notices }) {
     if (offset === 0) this.library = recordings;
     else if (offset === this.library.length) this.library = this.library.concat(recordings);
     else return;  // a page of an older listing: the next first page starts again
     this.libraryTotal = total;
+    // Limits the server's listing reached (a corpus listed in part): every page says them.
+    this.libraryNotices = notices ?? [];
     this.emit("library", this.library);
     if (this.library.length < total && recordings.length > 0) this.send(P.libraryFrom(this.library.length));
   }

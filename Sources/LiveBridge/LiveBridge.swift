@@ -67,6 +67,10 @@ package final class LiveBridge: Sendable {
         /// The most `.pantrace` files the recordings folder may hold (`serve --max-files`):
         /// a scan that finds more lists none and logs the limit.
         package var maximumRecordings = TraceFolder.defaultLimit
+        /// The most gestures listed of one corpus file in the recordings folder (`serve
+        /// --max-corpus-gestures`): past it the rest are not listed, and the page and the log
+        /// say so.
+        package var maximumCorpusGestures = 1_000
 
         /// Creates a configuration with a fresh random token.
         package init(
@@ -195,9 +199,11 @@ package final class LiveBridge: Sendable {
             var controller = BridgeController(
                 configuration: .init(
                     recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate,
-                    maximumRecordings: configuration.maximumRecordings))
+                    maximumRecordings: configuration.maximumRecordings, maximumCorpusGestures: configuration.maximumCorpusGestures))
             let loadProblem = controller.loadDefault(recording: configuration.firstRecording, preset: configuration.firstPreset)
-            startupProblems.withLock { $0 = controller.libraryProblems.map { "skipped \($0)" } + (loadProblem.map { [$0] } ?? []) }
+            startupProblems.withLock {
+                $0 = controller.libraryProblems.map { "skipped \($0)" } + controller.libraryNotices + (loadProblem.map { [$0] } ?? [])
+            }
             ready.signal()
             runController(&controller)
             controller.finaliseRecording()

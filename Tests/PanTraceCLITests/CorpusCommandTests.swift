@@ -62,4 +62,64 @@ struct CorpusCommandTests {
         #expect(out.status == 0)
         #expect(out.stderr.contains("warning: kept as it is: \(dir)/bad.pantraces: gesture 31"))
     }
+    /// A folder holding a corpus: tune and inspect read every gesture in it, as when the corpus
+    /// is named; --max-files counts it as one file (both sides of the limit).
+    @Test func aCorpusInAFolderIsReadAsWhenItIsNamed() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        try FileManager.default.createDirectory(atPath: "\(dir)/set/sub", withIntermediateDirectories: true)
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/set/sub/s.pantraces", "--count", "7", "--seed", "3"]).status == 0)
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/one", "--count", "1", "--seed", "4"]).status == 0)
+        let single = try #require(FileManager.default.contentsOfDirectory(atPath: "\(dir)/one").first)
+        try FileManager.default.copyItem(atPath: "\(dir)/one/\(single)", toPath: "\(dir)/set/\(single)")
+        // In the folder's sorted order: "sub/…" before "synth-…".
+        let named = ["\(dir)/set/sub/s.pantraces", "\(dir)/set/\(single)"]
+
+        let inspectFolder = try BinaryTests.run(["inspect", "\(dir)/set"])
+        let inspectNamed = try BinaryTests.run(["inspect"] + named)
+        #expect(inspectFolder.status == 0, "\(inspectFolder.stderr)")
+        #expect(inspectFolder.stdout.split(separator: "\n").count == 8)
+        #expect(inspectFolder.stdout == inspectNamed.stdout)
+
+        let options = ["--preset", "zoom", "--grid", "threshold=0.2:0.8:0.1", "--json"]
+        let tuneFolder = try BinaryTests.run(["tune", "\(dir)/set"] + options)
+        let tuneNamed = try BinaryTests.run(["tune"] + named + options)
+        #expect(tuneFolder.status == 0, "\(tuneFolder.stderr)")
+        #expect(tuneFolder.stdout.contains("\"traces\" : 8") || tuneFolder.stdout.contains("s.pantraces#"), "\(tuneFolder.stdout.prefix(400))")
+        #expect(tuneFolder.stdout == tuneNamed.stdout)
+
+        // Two files (one of them a corpus of 7 gestures): --max-files 2 reads them, 1 refuses the folder.
+        #expect(try BinaryTests.run(["inspect", "\(dir)/set", "--max-files", "2"]).stdout == inspectFolder.stdout)
+        let over = try BinaryTests.run(["tune", "\(dir)/set", "--max-files", "1"] + options)
+        #expect(over.status == 1 && over.stderr.contains("more than 1 trace files"), "\(over.stderr)")
+        let overInspect = try BinaryTests.run(["inspect", "\(dir)/set", "--max-files", "1"])
+        #expect(overInspect.status == 1 && overInspect.stderr.contains("more than 1 trace files"), "\(overInspect.stderr)")
+    }
+
+    /// Folder → corpus with a corpus inside: not nested; the rest is packed and the left-out corpus named.
+    @Test func aCorpusInsideAFolderBeingPackedIsLeftOutByName() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/set", "--count", "3", "--seed", "3"]).status == 0)
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/set/inner.pantraces", "--count", "2", "--seed", "4"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/set/inner.pantraces"))
+        let packed = try BinaryTests.run(["convert", "\(dir)/set", "\(dir)/out.pantraces"])
+        #expect(packed.status == 1)
+        #expect(packed.stdout.contains("3 gestures") && packed.stdout.contains("1 left out"), "\(packed.stdout)")
+        #expect(packed.stderr.contains("error: \(dir)/set/inner.pantraces: left out: a corpus inside the folder is not nested"), "\(packed.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/set/inner.pantraces")) == before)
+        #expect(try BinaryTests.run(["inspect", "\(dir)/out.pantraces"]).stdout.split(separator: "\n").count == 3)
+    }
+    /// serve's corpus options are checked before it listens: the limit is at least 1, and
+    /// --open names a corpus's gesture by the corpus file, which must exist.
+    @Test func serveChecksItsCorpusOptionsBeforeListening() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["synth", "-o", "\(dir)/c.pantraces", "--count", "1", "--seed", "3"]).status == 0)
+        let serve = ["serve", "--recordings", dir, "--port", "0", "--web", "/nonexistent/web"]
+        let zero = try BinaryTests.run(serve + ["--max-corpus-gestures", "0"])
+        #expect(zero.status == 64 && zero.stderr.contains("--max-corpus-gestures must be at least 1, got 0"), "\(zero.stderr)")
+        let missing = try BinaryTests.run(serve + ["--open", "d.pantraces#synth-3-00000"])
+        #expect(missing.status == 64 && missing.stderr.contains("--open d.pantraces#synth-3-00000: no such recording"), "\(missing.stderr)")
+        // The corpus exists: past validation, stopped by the missing web folder instead.
+        let present = try BinaryTests.run(serve + ["--open", "c.pantraces#synth-3-00000"])
+        #expect(present.status == 1 && !present.stderr.contains("no such recording"), "\(present.stderr)")
+    }
 }

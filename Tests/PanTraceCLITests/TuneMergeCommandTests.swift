@@ -151,4 +151,55 @@ struct TuneMergeCommandTests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("--partial writes the shard's share"))
     }
+    /// `tune merge --emit` prints `tune --emit`'s code for the whole corpus: byte for byte
+    /// but for the two comment lines saying how it was made (the command, what was read).
+    @Test(arguments: [UInt64(21), 22])
+    func mergedEmitIsTheWholeRunsCode(trial: UInt64) throws {
+        var generator = SeededGenerator(seed: trial)
+        let folder = try TemporaryFolder("pantrace-merge-emit")
+        let files = try Self.corpus(in: folder, count: 14 + Int(generator.next() % 10), seed: trial, kind: "swipe-down")
+        let options = ["--preset", "swipe-dismiss", "--grid", "threshold=0.1:0.9:0.05", "--grid", "velocity=recorded"]
+        let shards = Self.cut(files, into: 3, using: &generator)
+        let paths = try Self.partials(shards, options: options, in: folder)
+        let whole = try BinaryTests.run(["tune"] + files + options + ["--emit", "swift"])
+        let merged = try BinaryTests.run(["tune", "merge"] + paths + ["--emit", "swift"])
+        #expect(whole.status == 0 && merged.status == 0, "\(whole.stderr) \(merged.stderr)")
+        func split(_ text: String) -> (made: [Substring], code: [Substring]) {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let made = lines.filter { $0.hasPrefix("// Command: ") || $0.hasPrefix("// Tuned on: ") }
+            return (made, lines.filter { !made.contains($0) })
+        }
+        let (wholeMade, wholeCode) = split(whole.stdout)
+        let (mergedMade, mergedCode) = split(merged.stdout)
+        #expect(mergedCode == wholeCode)
+        #expect(wholeCode.contains { $0.contains("threshold") })
+        #expect(wholeMade.count == 2 && mergedMade.count == 2)
+        #expect(mergedMade.first?.hasPrefix("// Command: pantrace tune merge ") == true, "\(mergedMade)")
+        #expect(mergedMade.last?.hasPrefix("// Tuned on: \(paths.joined(separator: ", ")) (") == true, "\(mergedMade)")
+        // The counts after the names are the whole run's.
+        #expect(mergedMade.last?.split(separator: " (").last == wholeMade.last?.split(separator: " (").last)
+        #expect(merged.stderr == whole.stderr)
+
+        // A grid no point of which the code can reproduce: refused by both, the same line, before the sweep.
+        let lsq = ["--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.1", "--grid", "velocity=lsq2"]
+        let lsqFolder = try TemporaryFolder("pantrace-merge-emit-lsq")
+        let lsqPaths = try Self.partials([files], options: lsq, in: lsqFolder)
+        let refusedWhole = try BinaryTests.run(["tune"] + files + lsq + ["--emit", "swift"])
+        let refusedMerge = try BinaryTests.run(["tune", "merge"] + lsqPaths + ["--emit", "swift"])
+        #expect(refusedWhole.status != 0 && refusedWhole.stdout.isEmpty)
+        #expect(refusedMerge.status == refusedWhole.status && refusedMerge.stdout.isEmpty)
+        #expect(
+            refusedMerge.stderr == refusedWhole.stderr && refusedMerge.stderr.contains("velocity=recorded"),
+            "\(refusedWhole.stderr) // \(refusedMerge.stderr)")
+    }
+
+    /// The report flags are one option group: merge takes --emit and refuses --emit with --json as tune does.
+    @Test func mergeTakesTunesReportFlags() throws {
+        for command in [["tune", "x.pantrace", "--preset", "zoom", "--grid", "threshold=0.2,0.4"], ["tune", "merge", "x.json"]] {
+            let both = try BinaryTests.run(command + ["--emit", "swift", "--json"])
+            #expect(both.status == 64 && both.stderr.contains("--emit and --json both print to standard output"), "\(command) \(both.stderr)")
+            let same = try BinaryTests.run(command + ["--csv", "a", "--svg", "a"])
+            #expect(same.status == 64 && same.stderr.contains("--csv and --svg name the same file"), "\(command) \(same.stderr)")
+        }
+    }
 }

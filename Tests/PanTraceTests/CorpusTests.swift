@@ -427,6 +427,39 @@ import Testing
             #expect(read.gestures.map(\.0.index) == [0])
         }
     }
+    /// One gesture decoded from its chunk alone (the bytes from the chunk on) equals what reading
+    /// the whole corpus gives, for packed gestures sharing headers and for live ones; a wrong
+    /// index or name is an error naming the gesture.
+    @Test func aGestureDecodedFromItsChunkAloneEqualsTheWholeRead() throws {
+        try withTemporaryFolder("corpus-one") { folder in
+            let path = folder + "/c.pantraces"
+            let writer = try CorpusWriter(creatingFileAt: path, publication: .atFinish)
+            for i in 0..<40 { try writer.add(TestTraces.synthetic(i), name: "set/g-\(i)") }
+            let live = try writer.beginLive(name: "live", metadata: TestTraces.synthetic(40).metadata)
+            try live.append(contentsOf: TestTraces.synthetic(40).samples)
+            try live.finish()
+            try writer.finish()
+            let bytes = try FileDescriptor.readAll(path, limit: 1 << 30)
+            var whole: [(CorpusGesture, TraceFile)] = []
+            try CorpusReader().read(contentsOf: path) { gesture, outcome in whole.append((gesture, try! outcome.get())) }
+            #expect(whole.count == 41)
+            let reader = CorpusReader()
+            for (gesture, file) in whole {
+                let one = try reader.gesture(
+                    Array(bytes[gesture.byteOffset...]), chunkOffset: gesture.byteOffset, index: gesture.index, name: gesture.name, file: path)
+                #expect(one.trace == file.trace, "\(gesture.name)")
+            }
+            let last = whole[39].0
+            #expect(throws: PanTraceError.self) {
+                _ = try reader.gesture(Array(bytes[last.byteOffset...]), chunkOffset: last.byteOffset, index: 39, name: "set/g-38", file: path)
+            }
+            do {
+                _ = try reader.gesture(Array(bytes[last.byteOffset...]), chunkOffset: last.byteOffset, index: 39, name: "set/g-38", file: path)
+            } catch {
+                #expect("\(error)".contains("set/g-38") && "\(error)".contains("changed since"), "\(error)")
+            }
+        }
+    }
 }
 
 extension Result {

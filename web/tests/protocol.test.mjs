@@ -85,6 +85,17 @@ test("unknown message types are ignored, broken ones are refused with the field 
   assert.throws(() => protocol.decodeServerMessage(JSON.stringify(playback)), /load/);
 });
 
+test("library notices are optional lines; one that is not a string is refused by its path", () => {
+  const page = { type: "library", recordings: [], offset: 0, total: 0 };
+  assert.deepEqual(protocol.decodeServerMessage(JSON.stringify(page)).notices, undefined);
+  assert.deepEqual(protocol.decodeServerMessage(JSON.stringify({ ...page, notices: ["c.pantraces: only its first 1000"] })).notices,
+    ["c.pantraces: only its first 1000"]);
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify({ ...page, notices: [3] })), (e) => e.path === "notices[0]" || /notices/.test(e.message));
+  const hello = JSON.parse(server.hello);
+  hello.state.library_notices = "one";
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(hello)), /library_notices/);
+});
+
 test("frames of an earlier load are dropped, live preview frames are kept", () => {
   const frame = JSON.parse(fixture("server", "frame"));
   assert.equal(protocol.isCurrentFrame(frame, 1), true);

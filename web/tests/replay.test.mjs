@@ -38,6 +38,10 @@ test("the recording menu groups by folder in library order", () => {
   assert.deepEqual(r.recordingGroups(library).map(([folder, list]) => [folder, list.map((e) => e.id)]),
     [["real", ["real/a", "real/b"]], [".", ["top"]], ["synthetic/x", ["synthetic/x/c"]]]);
   assert.equal(r.recordingLabel({ name: "a", intent: "finish", source: "synthetic" }), "a · finish · synthetic");
+  // A corpus's gestures go under the corpus file, a "/" in a gesture's name notwithstanding.
+  const corpus = [{ id: "sets/c.pantraces#g-0" }, { id: "sets/c.pantraces#live/g-1" }, { id: "sets/d.pantrace" }];
+  assert.deepEqual(r.recordingGroups(corpus).map(([folder, list]) => [folder, list.map((e) => e.id)]),
+    [["sets/c.pantraces", ["sets/c.pantraces#g-0", "sets/c.pantraces#live/g-1"]], ["sets", ["sets/d.pantrace"]]]);
 });
 
 test("the decision line says the outcome, its reason and margin, and whether it matches the intent", () => {

@@ -397,6 +397,15 @@ extension BridgeController {
         var seen = Set<String>()
         var found: [(String?, String)] = []
         for file in files where seen.insert(file).inserted {
+            // A gesture inside a corpus file is never edited: keep and drop rename, rewrite or
+            // delete whole files, and the corpus's other gestures share its file.
+            if let location = library.corpusLocation(of: file) {
+                throw BridgeFailure(
+                    .invalid,
+                    "\"\(String(file.prefix(200)))\" is a gesture inside the corpus file \(String(location.corpus.prefix(200))); "
+                        + "gestures in a corpus cannot be kept, relabelled or dropped here (convert it into a folder to edit them); nothing was changed"
+                )
+            }
             if let session = owner(ofUnsaved: file) {
                 found.append((session, file))
             } else if isLeftUnsaved(file) {

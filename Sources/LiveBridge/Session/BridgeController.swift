@@ -19,6 +19,8 @@ struct BridgeController {
         var frameRate: Double = 60
         /// The most recordings the library lists (``Library/maximumRecordings``).
         var maximumRecordings = TraceFolder.defaultLimit
+        /// The most gestures listed of one corpus file (``Library/maximumCorpusGestures``).
+        var maximumCorpusGestures = Library.defaultCorpusGestureLimit
         /// Pointer events a client may send per second (sustained), and in one burst.
         var pointerRate: Double = 500
         var pointerBurst: Double = 500
@@ -118,7 +120,9 @@ struct BridgeController {
 
     init(configuration: Configuration) {
         self.configuration = configuration
-        library = Library(folder: configuration.recordingsFolder, maximumRecordings: configuration.maximumRecordings)
+        library = Library(
+            folder: configuration.recordingsFolder, maximumRecordings: configuration.maximumRecordings,
+            maximumCorpusGestures: configuration.maximumCorpusGestures)
         library.rescan()
         watcherWork = WorkBudget(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
     }
@@ -134,11 +138,15 @@ struct BridgeController {
 
     /// Rescans the library; a file that newly cannot be read is logged once.
     mutating func rescanLibrary() {
-        pendingLog += library.rescan().map { "skipped \($0)" }
+        let fresh = library.rescan()
+        pendingLog += fresh.problems.map { "skipped \($0)" } + fresh.notices
     }
 
     /// Files in the recordings folder that could not be read.
     var libraryProblems: [String] { library.problems }
+
+    /// Limits the library reached (a corpus listed in part), one line each naming the flag.
+    var libraryNotices: [String] { library.notices }
 
     /// Whether frames should be produced (some page watches a replay that moves).
     var wantsTicks: Bool { clients.keys.contains { isTicking($0) } }
@@ -198,6 +206,7 @@ struct BridgeController {
         let view = shownView(of: id)
         return Snapshot(
             library: Array(library.recordings.prefix(Self.helloLibraryLimit)), libraryTotal: library.recordings.count,
+            libraryNotices: Self.boundedNotices(library.notices),
             presets: PresetCatalog.entries, playback: view?.state, summary: view?.summary,
             recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages,
             sources: sources.isEmpty ? nil : sourcesMessage.sources)
@@ -403,7 +412,12 @@ struct BridgeController {
             throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
         }
         tuningFor = id
-        pendingTune = (id, TuneJob(folder: library.folder, ids: paths, preset: request.preset, grid: request.grid))
+        pendingTune = (
+            id,
+            TuneJob(
+                folder: library.folder, ids: paths, preset: request.preset, grid: request.grid,
+                corpusGestures: library.corpusGestures.filter { seen.contains($0.key) })
+        )
         return []
     }
 
@@ -413,12 +427,25 @@ struct BridgeController {
         return pendingTune
     }
 
+    /// The most limit notices a `hello` or `library` page carries (each names its corpus).
+    static let noticesListed = 8
+
+    /// The library's notices as the wire carries them: nil when there are none, at most
+    /// ``noticesListed``, the last saying how many more there are.
+    static func boundedNotices(_ notices: [String]) -> [String]? {
+        guard !notices.isEmpty else { return nil }
+        guard notices.count > noticesListed else { return notices.map { Library.bounded($0, to: 600) } }
+        return notices.prefix(noticesListed - 1).map { Library.bounded($0, to: 600) }
+            + ["and \(notices.count - noticesListed + 1) more corpora listed in part (the server's output names them)"]
+    }
+
     /// Recordings `offset…` of the library, one page.
     func libraryPage(from offset: Int) -> LibraryPage {
         let all = library.recordings
         let start = min(offset, all.count)
         return LibraryPage(
-            recordings: Array(all[start..<min(all.count, start + Self.libraryPageLimit)]), offset: start, total: all.count)
+            recordings: Array(all[start..<min(all.count, start + Self.libraryPageLimit)]), offset: start, total: all.count,
+            notices: Self.boundedNotices(library.notices))
     }
 
     /// The library changed: every page gets its first page again (and the total).
@@ -505,7 +532,10 @@ struct BridgeController {
         }
         clients[id]!.lastCompare = now
         comparing[key] = [id]
-        pendingCompares.append(CompareJob(key: key, folder: library.folder, request: request, frameRate: configuration.frameRate))
+        pendingCompares.append(
+            CompareJob(
+                key: key, folder: library.folder, request: request, frameRate: configuration.frameRate,
+                location: library.corpusLocation(of: request.recording)))
         return []
     }
 

@@ -11,6 +11,8 @@ struct CompareJob: Sendable {
     var folder: String
     var request: LoadRequest
     var frameRate: Double
+    /// Where the recording is when it is a gesture of a corpus file.
+    var location: Library.CorpusLocation?
 
     /// The `series` message with role `compare`, encoded as the runtime encodes every message.
     func run() -> Result<[UInt8], BridgeFailure> {
@@ -18,8 +20,7 @@ struct CompareJob: Sendable {
             let parameters = try Player.parameters(of: request)
             let trace: Trace
             do {
-                trace = try TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
-                    .read(contentsOf: folder + "/" + request.recording).trace
+                trace = try Library.trace(request.recording, folder: folder, location: location)
             } catch {
                 throw BridgeFailure(.notFound, "\(error)")
             }

@@ -11,6 +11,13 @@ internal import PanTrace
 /// regular files are read (the reader opens non-blocking and checks with `fstat`), so a FIFO
 /// or device named `*.pantrace` is skipped with one problem line instead of blocking the
 /// controller, and a file over ``maximumFileBytes`` is skipped from its size alone.
+///
+/// A corpus file (`.pantraces`, docs/FORMAT.md §11) is listed as one entry per gesture, id
+/// `path/corpus.pantraces#name`, up to ``maximumCorpusGestures`` of them (`serve
+/// --max-corpus-gestures`): past it the rest are not read, and ``notices`` says so (the page
+/// and serve's output show it). The corpus is read a MiB at a time and only as far as that.
+/// Each listed gesture keeps where its record is, so loading it inflates one
+/// chunk, not the corpus.
 struct Library {
     /// The largest recording the library reads: far above any gesture (a 10-minute trace at
     /// 240 Hz is about 1 MiB), and a bound on the memory one junk file can cost a scan.
@@ -22,10 +29,33 @@ struct Library {
     private(set) var recordings: [RecordingInfo] = []
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
+    /// Limits the last scan reached (a corpus listed in part), one line each naming the flag.
+    private(set) var notices: [String] = []
+    /// The most gestures listed of one corpus file (`serve --max-corpus-gestures`).
+    let maximumCorpusGestures: Int
+    /// The default of ``maximumCorpusGestures``: five library pages of a `hello`'s size over,
+    /// a few milliseconds of decoding per scan, whatever the corpus holds.
+    static let defaultCorpusGestureLimit = 1_000
+    /// Where each listed corpus gesture is, by id.
+    private(set) var corpusGestures: [String: CorpusLocation] = [:]
+
+    /// Where a gesture of a corpus file is: what loading it needs to inflate one chunk.
+    struct CorpusLocation: Sendable, Equatable {
+        /// The corpus file, its path under the recordings folder.
+        var corpus: String
+        /// Where the chunk holding the gesture's record starts (``CorpusGesture/byteOffset``).
+        var chunkOffset: Int
+        var index: Int
+        var name: String
+    }
 
     private struct Entry {
         var stamp: FileStamp
-        var outcome: Result<RecordingInfo, PanTraceError>
+        var outcome: Result<[RecordingInfo], PanTraceError>
+        var locations: [(id: String, location: CorpusLocation)] = []
+        /// Gestures of a corpus that could not be read, and limits reached.
+        var problems: [String] = []
+        var notice: String?
     }
 
     private var cache: [String: Entry] = [:]
@@ -46,19 +76,22 @@ struct Library {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit) {
+    init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit) {
         self.folder = URL(fileURLWithPath: folder).standardizedFileURL.path
         self.maximumRecordings = maximumRecordings
+        self.maximumCorpusGestures = maximumCorpusGestures
     }
 
     /// Brings the list up to date with the folder (not following symlinks out of it).
-    /// - Returns: problems not reported by the previous scan, one line each.
+    /// - Returns: problems and notices not reported by the previous scan, one line each.
     @discardableResult
-    mutating func rescan() -> [String] {
+    mutating func rescan() -> (problems: [String], notices: [String]) {
         var found: [RecordingInfo] = []
         var problems: [String] = []
+        var notices: [String] = []
+        var locations: [String: CorpusLocation] = [:]
         var seen: [String: Entry] = [:]
-        let listing = TraceFolder.list(folder, formats: [.pantrace], limit: maximumRecordings)
+        let listing = TraceFolder.list(folder, formats: [.pantrace], corpora: true, limit: maximumRecordings)
         problems += listing.problems.map { listing.limitReached ? "\($0); none are listed (serve --max-files raises the limit)" : $0 }
         let paths = listing.files
         for relative in paths {
@@ -72,39 +105,120 @@ struct Library {
             guard let stamp = FileStamp(of: path) else { continue }  // gone since it was listed
             let entry =
                 cache[relative].flatMap { $0.stamp == stamp ? $0 : nil }
-                ?? Entry(stamp: stamp, outcome: read(relative, at: path))
+                ?? (GestureCorpus.isCorpus(path: relative)
+                    ? readCorpus(relative, at: path, stamp: stamp) : Entry(stamp: stamp, outcome: read(relative, at: path).map { [$0] }))
             seen[relative] = entry
             switch entry.outcome {
-            case .success(let info): found.append(info)
+            case .success(let infos): found += infos
             case .failure(let error): problems.append("\(error)")
             }
+            problems += entry.problems
+            if let notice = entry.notice { notices.append(notice) }
+            for (id, location) in entry.locations { locations[id] = location }
         }
-        let fresh = problems.filter { !self.problems.contains($0) }
+        let fresh = (problems.filter { !self.problems.contains($0) }, notices.filter { !self.notices.contains($0) })
         cache = seen
         recordings = found
+        corpusGestures = locations
         self.problems = problems
+        self.notices = notices
         return fresh
     }
 
     private func read(_ relative: String, at path: String) -> Result<RecordingInfo, PanTraceError> {
         do {
             let file = try reader.read(contentsOf: path)
-            let m = file.trace.metadata
-            return .success(
-                RecordingInfo(
-                    id: relative, name: Self.bounded(m.id), intent: m.intent, source: Self.bounded(m.source, to: Self.maximumShortField),
-                    samples: file.trace.samples.count, durationSeconds: file.trace.duration,
-                    tags: m.tags.prefix(Self.maximumTags).map { Self.bounded($0, to: Self.maximumShortField) }, screen: m.screen, edge: m.edge,
-                    complete: file.isComplete))
+            return .success(Self.info(id: relative, file: file))
         } catch {
             return .failure(error)
         }
     }
 
+    private static func info(id: String, file: TraceFile) -> RecordingInfo {
+        let m = file.trace.metadata
+        return RecordingInfo(
+            id: id, name: Self.bounded(m.id), intent: m.intent, source: Self.bounded(m.source, to: Self.maximumShortField),
+            samples: file.trace.samples.count, durationSeconds: file.trace.duration,
+            tags: m.tags.prefix(Self.maximumTags).map { Self.bounded($0, to: Self.maximumShortField) }, screen: m.screen, edge: m.edge,
+            complete: file.isComplete)
+    }
+
+    /// Lists the gestures of a corpus file, up to ``maximumCorpusGestures``.
+    private func readCorpus(_ relative: String, at path: String, stamp: FileStamp) -> Entry {
+        var entry = Entry(stamp: stamp, outcome: .success([]))
+        // A MiB at a time, and only as far as the gesture after the limit: a corpus of 10⁶
+        // gestures costs what its first ones do.
+        let corpusReader = CorpusReader(reader: reader)
+        corpusReader.windowBytes = 1 << 20
+        var infos: [RecordingInfo] = []
+        var seen = 0
+        let limit = maximumCorpusGestures
+        do {
+            let between = try corpusReader.read(contentsOf: path) { gesture, outcome in
+                seen += 1
+                guard seen <= limit else {
+                    corpusReader.stop()
+                    return
+                }
+                let id = gesture.label(in: relative)
+                guard id.utf8.count <= Self.maximumIDBytes else {
+                    entry.problems.append("\(id.prefix(80))…: its id under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
+                    return
+                }
+                switch outcome {
+                case .success(let file):
+                    infos.append(Self.info(id: id, file: file))
+                    entry.locations.append(
+                        (id, CorpusLocation(corpus: relative, chunkOffset: gesture.byteOffset, index: gesture.index, name: gesture.name)))
+                case .failure(let error):
+                    entry.problems.append("\(error)")
+                }
+            }
+            if seen > limit {
+                entry.notice =
+                    "\(relative): a corpus of more than \(limit) gestures; only its first \(limit) are listed (serve --max-corpus-gestures raises the limit)"
+            } else {
+                entry.problems += between.map { "\($0)" }
+            }
+        } catch {
+            entry.outcome = .failure(error)
+            return entry
+        }
+        entry.outcome = .success(infos)
+        return entry
+    }
+
     func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
+
+    /// Where `id` is, when it names a gesture of a corpus file.
+    func corpusLocation(of id: String) -> CorpusLocation? { corpusGestures[id] }
 
     /// The trace of a listed recording.
     func trace(_ id: String) throws(PanTraceError) -> Trace {
-        try reader.read(contentsOf: folder + "/" + id).trace
+        try Self.trace(id, folder: folder, location: corpusGestures[id])
+    }
+
+    /// The trace of recording `id` under `folder`: a file, or (with `location`) one gesture of
+    /// a corpus file, for which only the chunk holding it is inflated. Used off the controller
+    /// thread too (tune and compare jobs).
+    static func trace(_ id: String, folder: String, location: CorpusLocation?) throws(PanTraceError) -> Trace {
+        let reader = TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes))
+        guard let location else { return try reader.read(contentsOf: folder + "/" + id).trace }
+        let path = folder + "/" + location.corpus
+        let corpusReader = CorpusReader(reader: reader)
+        // The gesture's chunk and a window after it; the gesture's own bytes past the window
+        // (a verbatim or live file over 8 MiB) are read on a second try.
+        var window = 8 << 20
+        while true {
+            let (bytes, fileSize) = try FileDescriptor.readRange(path, from: location.chunkOffset, count: window)
+            let isWhole = location.chunkOffset + bytes.count >= fileSize || window >= maximumFileBytes
+            do throws(PanTraceError) {
+                let file = try corpusReader.gesture(bytes, chunkOffset: location.chunkOffset, index: location.index, name: location.name, file: path)
+                if file.isComplete || isWhole { return file.trace }
+            } catch {
+                if isWhole { throw error }
+            }
+            window = maximumFileBytes
+        }
     }
 }

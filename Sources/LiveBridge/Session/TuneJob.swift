@@ -15,6 +15,8 @@ struct TuneJob: Sendable {
     var ids: [String]
     var preset: String
     var grid: [String]
+    /// Where the ids that name gestures of corpus files are (``Library/corpusGestures``).
+    var corpusGestures: [String: Library.CorpusLocation] = [:]
 
     /// Runs the sweep; the report is the `pantrace tune --json` document.
     func run() -> Result<TuneOutcome, BridgeFailure> {
@@ -30,10 +32,9 @@ struct TuneJob: Sendable {
             let tuner = try Tuner(presetNamed: preset, grid: parsed)
             var entries: [TraceCorpus.Entry] = []
             var failures: [TraceCorpus.Failure] = []
-            let reader = TraceReader()
             for id in ids {
                 do {
-                    entries.append(TraceCorpus.Entry(file: id, trace: try reader.read(contentsOf: folder + "/" + id).trace))
+                    entries.append(TraceCorpus.Entry(file: id, trace: try Library.trace(id, folder: folder, location: corpusGestures[id])))
                 } catch {
                     failures.append(TraceCorpus.Failure(file: id, reason: "\(error)"))
                 }

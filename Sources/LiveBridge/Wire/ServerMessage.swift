@@ -100,6 +100,8 @@ package struct Snapshot: Codable, Sendable {
     package var library: [RecordingInfo]
     /// How many recordings the library holds in all.
     package var libraryTotal: Int
+    /// Limits the library reached (a corpus listed in part), one line each; absent when none.
+    package var libraryNotices: [String]? = nil
     package var presets: [PresetCatalog.Entry]
     /// This page's own view.
     package var playback: PlaybackState?
@@ -114,6 +116,7 @@ package struct Snapshot: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case library, presets, playback, summary, recording, pages, sources
         case libraryTotal = "library_total"
+        case libraryNotices = "library_notices"
     }
 }
 
@@ -163,6 +166,8 @@ package struct LibraryPage: Codable, Sendable, Equatable {
     package var recordings: [RecordingInfo]
     package var offset: Int
     package var total: Int
+    /// Limits the library reached (a corpus listed in part), one line each; absent when none.
+    package var notices: [String]? = nil
 }
 
 /// `playback`: what the player is doing.

@@ -54,9 +54,9 @@ package struct TraceCorpus: Sendable {
 
     /// Reads every trace under `paths`.
     ///
-    /// A folder is searched recursively for `.pantrace`, `.jsonl` and `.csv` files (hidden
-    /// names and other files, such as a README, are passed over); a file is read whatever its
-    /// name. A file that is missing, unreadable or damaged is recorded in ``failures`` and the
+    /// A folder is searched recursively for `.pantrace`, `.jsonl` and `.csv` files and corpus
+    /// files, `.pantraces`, each standing for its gestures (hidden names and other files, such
+    /// as a README, are passed over); a file is read whatever its name. A file that is missing, unreadable or damaged is recorded in ``failures`` and the
     /// rest are still read.
     ///
     /// - Parameters:
@@ -96,7 +96,8 @@ package struct TraceCorpus: Sendable {
             }
             var files = [path]
             if isFolder.boolValue {
-                let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], limit: maximumFiles)
+                // A corpus file inside stands for its gestures, as when named (one file for the limit).
+                let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], corpora: true, limit: maximumFiles)
                 if listing.limitReached { return path }
                 for problem in listing.problems { body(.failure(Failure(file: path, reason: problem))) }
                 let base = path.hasSuffix("/") ? path : path + "/"

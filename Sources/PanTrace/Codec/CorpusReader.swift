@@ -16,6 +16,8 @@ public final class CorpusReader {
     private var probe: [UInt8] = []
     /// A packed gesture's payloads with the header's magic put back, reused from one to the next.
     private var packed: [UInt8] = []
+    /// Set by ``stop()``: the read in progress ends after the gesture being visited.
+    private var isStopping = false
 
     /// The least each read of a corpus file takes (tests make it small to cross many windows).
     package var windowBytes = CorpusWindow.windowBytes
@@ -25,6 +27,78 @@ public final class CorpusReader {
     /// Creates a reader.
     public init(reader: TraceReader = TraceReader()) {
         self.reader = reader
+    }
+
+    /// Called from a `visit`: the read ends after this gesture, as if the file ended there
+    /// (no problem is reported for what is not read).
+    public func stop() {
+        isStopping = true
+    }
+
+    /// Decodes only the gesture with `index` and `name` whose record is in the chunk starting
+    /// at `chunkOffset` of the corpus file (its ``CorpusGesture/byteOffset``, as an earlier read
+    /// found it): one chunk is inflated, not the corpus. `bytes` are the file's bytes from
+    /// `chunkOffset` on, as many as hold the gesture (a verbatim or live gesture's file follows
+    /// its record's chunk); errors give offsets in the file.
+    /// - Throws: ``PanTraceError`` naming the file and gesture when that chunk does not hold
+    ///   the gesture (the file changed since) or the gesture cannot be decoded.
+    public func gesture(
+        _ bytes: [UInt8], chunkOffset: Int, index: Int, name: String, file: String? = nil
+    ) throws(PanTraceError) -> TraceFile {
+        var scan = CorpusScan(window: CorpusWindow(bytes: bytes), file: file)
+        func inFile(_ error: PanTraceError) -> PanTraceError {
+            var error = error
+            error.byteOffset = (error.byteOffset ?? 0) + chunkOffset
+            error.gesture = index
+            error.gestureName = name
+            return error
+        }
+        let changed = PanTraceError(.badCorpus("no chunk of gesture records starts here (the corpus changed since it was read)"), byteOffset: 0)
+        guard chunkOffset >= 0, TraceReader.startsMember(bytes, at: 0) else { throw inFile(scan.located(changed)) }
+        var member = self.member
+        self.member = []
+        defer { self.member = member }
+        guard case .complete(let consumed) = inflater.inflateMember(bytes, from: 0, limit: reader.configuration.maximumChunkBytes, into: &member)
+        else { throw inFile(scan.located(changed)) }
+        scan.offset = consumed
+        var r = ByteReader(member)
+        if chunkOffset == 0 {
+            // The first chunk: the corpus header before its records.
+            guard member.starts(with: CorpusFormat.magic) else { throw inFile(scan.located(changed)) }
+            do throws(PanTraceError) {
+                _ = try r.raw(CorpusFormat.magic.count)
+                _ = try r.count("corpus version", limit: Int(Int32.max))
+            } catch {
+                throw inFile(scan.located(changed))
+            }
+        } else if member.first != CorpusFormat.gestureRecord {
+            throw inFile(scan.located(changed))
+        }
+        var samples: [PanSample] = []
+        var found: Result<TraceFile, PanTraceError>?
+        isStopping = false
+        defer { isStopping = false }
+        try records(&r, ofMemberAt: 0, &scan, &samples, only: index) { gesture, outcome, samples in
+            guard gesture.index == index else { return }
+            if gesture.name == name {
+                found = outcome.map { file in
+                    var file = file
+                    file.trace.samples = samples
+                    file.warnings = file.warnings.map(inFile)
+                    return file
+                }
+            }
+            stop()
+        }
+        guard let found else {
+            throw inFile(
+                scan.located(
+                    PanTraceError(.badCorpus("the chunk here does not hold this gesture (the corpus changed since it was read)"), byteOffset: 0)))
+        }
+        switch found {
+        case .success(let file): return file
+        case .failure(let error): throw inFile(error)
+        }
     }
 
     /// Reads the corpus at `path`, calling `visit` with each gesture and its trace (samples
@@ -71,6 +145,8 @@ public final class CorpusReader {
     ) throws(PanTraceError) -> [PanTraceError] {
         var scan = CorpusScan(window: window, file: file)
         guard window.count > 0 else { throw scan.located(PanTraceError(.emptyFile)) }
+        isStopping = false
+        defer { isStopping = false }
         let maximumChunk = reader.configuration.maximumChunkBytes
         var member = self.member
         self.member = []
@@ -105,7 +181,7 @@ public final class CorpusReader {
             throw located
         }
         try records(&r, ofMemberAt: 0, &scan, &samples, visit)
-        while scan.offset < window.count {
+        while scan.offset < window.count, !isStopping {
             let start = scan.offset
             guard try window.startsMember(at: start) else {
                 if window.count - start < 3, try window.gzipPrefix(at: start) {
@@ -140,15 +216,17 @@ public final class CorpusReader {
         return scan.problems
     }
 
-    /// The gesture records of one corpus chunk, each decoded and visited.
+    /// The gesture records of one corpus chunk, each decoded and visited; with `only`, the
+    /// packed gestures of other indexes are stepped over (their headers kept for sharing) and
+    /// not decoded.
     private func records(
-        _ r: inout ByteReader, ofMemberAt start: Int, _ scan: inout CorpusScan, _ samples: inout [PanSample],
+        _ r: inout ByteReader, ofMemberAt start: Int, _ scan: inout CorpusScan, _ samples: inout [PanSample], only: Int? = nil,
         _ visit: (CorpusGesture, Result<TraceFile, PanTraceError>, [PanSample]) -> Void
     ) throws(PanTraceError) {
         let memberEnd = scan.offset
         var previousName: [UInt8] = []
         var keptHeaders: [ArraySlice<UInt8>] = []
-        while !r.isAtEnd {
+        while !r.isAtEnd, !isStopping {
             var gesture: CorpusGesture
             var length: Int?
             var baseName: String
@@ -198,6 +276,7 @@ public final class CorpusReader {
                         packed += keptHeaders[index]
                     }
                     packed += bytes
+                    if let only, gesture.index != only { continue }
                     // Built in place, not mapped afterwards: a TraceFile copy retains every field.
                     outcome = .success(
                         scan.locating(warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName), gesture: gesture, base: start))

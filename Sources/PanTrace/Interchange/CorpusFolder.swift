@@ -30,15 +30,26 @@ public enum CorpusFolder {
     /// into a new corpus at `corpus`, each named by its path in the folder without
     /// `.pantrace`. The corpus is named only once written whole. A file that cannot be read
     /// is a problem and left out; one that reads with a warning is kept verbatim and warned about.
+    /// A corpus file (`.pantraces`) in the folder is not nested into the new corpus (its
+    /// gestures would come back out as files, not as that corpus): it is a problem naming it,
+    /// left out.
     /// - Throws: ``PanTraceError`` when the corpus cannot be created or written.
     public static func pack(folder: String, into corpus: String, reader: TraceReader = TraceReader()) throws(PanTraceError) -> Report {
         var report = Report()
-        let listing = TraceFolder.list(folder, formats: [.pantrace])
+        let listing = TraceFolder.list(folder, formats: [.pantrace], corpora: true)
         report.problems += listing.problems.map { PanTraceError(.io($0)) }
         let writer = try CorpusWriter(creatingFileAt: corpus, publication: .atFinish)
         let base = folder.hasSuffix("/") ? folder : folder + "/"
         for relative in listing.files {
             let path = base + relative
+            if GestureCorpus.isCorpus(path: relative) {
+                report.problems.append(
+                    PanTraceError(
+                        .unsupportedFormat(
+                            "left out: a corpus inside the folder is not nested into the new one (convert it into a folder of its own first)"),
+                        file: path))
+                continue
+            }
             guard relative.hasSuffix(".pantrace") else {
                 report.problems.append(
                     PanTraceError(.unsupportedFormat("left out: a corpus keeps files whose names end in .pantrace (lower case)"), file: path))

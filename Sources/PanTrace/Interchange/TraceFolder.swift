@@ -1,10 +1,12 @@
 /// The trace files under a folder, by one set of rules for every command and for `serve`.
 ///
-/// Walks the whole tree; lists files whose extension names one of `formats`; skips hidden
+/// Walks the whole tree; lists files whose extension names one of `formats` (and, when asked
+/// with `corpora`, corpus files, `.pantraces`, docs/FORMAT.md §11); skips hidden
 /// names at any depth (a writer's `.NAME.partial-PID` among them, and nothing under a hidden
 /// folder is read), folders, and anything a symlink takes outside the folder; sorts by path.
 /// More than `limit` files is not cut short quietly: the walk stops, lists none, and says so
-/// (``Listing/limitReached``), and the caller reports it as an error naming its flag.
+/// (``Listing/limitReached``), and the caller reports it as an error naming its flag. A corpus
+/// file counts as one file, however many gestures it holds.
 ///
 /// The walk reads each folder once with `readdir`, taking every entry's kind from the entry
 /// itself; only symlinks are resolved, one `realpath` each, against the folder's own path,
@@ -35,8 +37,9 @@ public enum TraceFolder {
     /// The most files one walk lists unless a caller says otherwise (the CLI's `--max-files`).
     public static let defaultLimit = 100_000
 
-    /// Lists the trace files under `folder`.
-    public static func list(_ folder: String, formats: Set<InterchangeFormat>, limit: Int = defaultLimit) -> Listing {
+    /// Lists the trace files under `folder`; with `corpora`, the corpus files (`.pantraces`,
+    /// any case) too, in the same sorted list (``GestureCorpus/isCorpus(path:)`` tells them apart).
+    public static func list(_ folder: String, formats: Set<InterchangeFormat>, corpora: Bool = false, limit: Int = defaultLimit) -> Listing {
         var listing = Listing(files: [], problems: [])
         guard let root = DirectoryEntries.resolve(folder), root.isFolder else {
             listing.problems.append("\(folder): cannot list the folder: not a folder, or it cannot be reached")
@@ -63,7 +66,11 @@ public enum TraceFolder {
                     continue
                 }
                 // Not a trace file: not a problem.
-                guard let format = try? InterchangeFormat(path: entry.name), formats.contains(format) else { continue }
+                if corpora && GestureCorpus.isCorpus(path: entry.name) {
+                    // listed
+                } else {
+                    guard let format = try? InterchangeFormat(path: entry.name), formats.contains(format) else { continue }
+                }
                 if entry.kind == .symlink, let target = DirectoryEntries.resolve(root.path + "/" + name) {
                     // A dangling symlink (no target) stays listed: reading it reports the problem.
                     guard !target.isFolder, target.path.hasPrefix(inside) else { continue }

@@ -177,6 +177,27 @@ package final class FileDescriptor {
         }
     }
 
+    /// Reads `count` bytes of a regular file from `offset` on (fewer when it ends sooner),
+    /// refusing anything else as ``readAll(_:limit:)`` does; also returns the file's size.
+    package static func readRange(_ path: String, from offset: Int = 0, count: Int) throws(PanTraceError) -> (bytes: [UInt8], fileSize: Int) {
+        let (fd, size) = try openRegularFile(path)
+        defer { _ = posixClose(fd) }
+        let wanted = max(0, min(count, size - offset))
+        var bytes = [UInt8](repeating: 0, count: wanted)
+        var filled = 0
+        while filled < wanted {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PanTraceError(.io("read failed: \(describe(errno))"), file: path)
+            }
+            if n == 0 { break }  // shrunk since fstat
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return (bytes, size)
+    }
+
     private static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])

@@ -9,7 +9,9 @@ struct InspectCommand: PathListCommand {
         commandName: "inspect",
         abstract: "Summarize trace files: samples, duration, rate, peak velocity, intent, chunks, size, completeness.",
         discussion: """
-            A folder stands for every trace file under it (sorted; hidden names skipped). \
+            A folder stands for every trace file under it (sorted; hidden names skipped), a corpus \
+            file in it for each of its gestures, as when it is named; --max-files counts a corpus \
+            as one file. \
             Peak velocity is the largest speed Android's lsq2 tracker reports at any sample from \
             the third on, recomputed from the translations (degree 2, the last 100 ms), in pt/s: \
             the velocities recorded in the file are not used, since a recorder's first ones are \
@@ -17,7 +19,7 @@ struct InspectCommand: PathListCommand {
             (390x844@3x, 411x731@2.625x).
             """)
 
-    @Argument(help: "Trace files (.pantrace, .jsonl, .csv), corpora (.pantraces: one line per gesture) or folders of traces.")
+    @Argument(help: "Trace files (.pantrace, .jsonl, .csv), corpora (.pantraces: one line per gesture) or folders of them.")
     var files: [String]
 
     static let optionsTakingValues: Set<String> = ["--max-files"]
@@ -70,10 +72,12 @@ struct InspectCommand: PathListCommand {
                 files.append(path)
                 continue
             }
-            let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], limit: maxFiles)
+            let listing = TraceFolder.list(path, formats: [.pantrace, .jsonl, .csv], corpora: true, limit: maxFiles)
             if listing.limitReached { throw FolderLimitOptions.failure(folder: path, limit: maxFiles) }
             for problem in listing.problems { StandardError.line("warning: \(problem)") }
-            guard !listing.files.isEmpty else { throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) in the folder") }
+            guard !listing.files.isEmpty else {
+                throw CLIFailure("\(path): no trace files (.pantrace, .jsonl, .csv) or corpora (.pantraces) in the folder")
+            }
             let base = path.hasSuffix("/") ? path : path + "/"
             files += listing.files.map { base + $0 }
         }

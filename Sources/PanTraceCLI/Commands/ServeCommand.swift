@@ -15,7 +15,11 @@ struct ServeCommand: ParsableCommand {
             carries a token; without it a viewer can watch but not control or record. The token \
             is kept for the next serve of the same recordings folder, in a file only you can \
             read ($XDG_STATE_HOME/pantrace, else ~/.local/state/pantrace), so open tabs stay in \
-            control across a restart; --new-token replaces it.
+            control across a restart; --new-token replaces it. A corpus file (.pantraces) in the \
+            recordings folder is listed one entry per gesture, PATH.pantraces#NAME, up to \
+            --max-corpus-gestures of each (said on the page and here when reached); --max-files \
+            counts a corpus as one file. Gestures inside a corpus replay like files but are not \
+            edited (keep and drop refuse them).
             """)
 
     @Option(help: "Address to listen on (127.0.0.1, or 0.0.0.0 for every interface).")
@@ -33,7 +37,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "Another origin allowed to connect, e.g. http://192.168.1.5:8080 (repeatable).")
     var allowedOrigins: [String] = []
 
-    @Option(help: "Recording a new page opens on (its path under the recordings folder); by default a labelled edge swipe.")
+    @Option(
+        help:
+            "Recording a new page opens on (its path under the recordings folder, or PATH.pantraces#NAME for a corpus's gesture); by default a labelled edge swipe."
+    )
     var open: String?
 
     @Option(help: "Preset of the first view (default: best for an edge swipe, swipe-dismiss for a swipe down).")
@@ -50,6 +57,13 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var folders: FolderLimitOptions
 
+    @Option(
+        name: .customLong("max-corpus-gestures"),
+        help:
+            "The most gestures the library lists of one corpus file (.pantraces); past it the rest are not listed, and the page and this output say so."
+    )
+    var maxCorpusGestures = 1_000
+
     @Flag(help: "Also log libwebsockets' own warnings and notices (to standard error).")
     var verbose = false
 
@@ -64,9 +78,18 @@ struct ServeCommand: ParsableCommand {
     var echo = false
 
     func validate() throws {
-        if let open, !FileManager.default.fileExists(atPath: recordings + "/" + open) {
-            throw ValidationError("--open \(open): no such recording under \(recordings)/")
+        if let open {
+            // A corpus's gesture: the corpus file must exist; whether it holds the gesture is
+            // found when the library is read (an error line naming it, as for a damaged file).
+            let file =
+                open.range(of: GestureCorpus.fileExtension + "#", options: [.caseInsensitive]).map {
+                    String(open[..<$0.lowerBound]) + GestureCorpus.fileExtension
+                } ?? open
+            if !FileManager.default.fileExists(atPath: recordings + "/" + file) {
+                throw ValidationError("--open \(open): no such recording under \(recordings)/")
+            }
         }
+        guard maxCorpusGestures >= 1 else { throw ValidationError("--max-corpus-gestures must be at least 1, got \(maxCorpusGestures)") }
         if let token {
             let allowed = token.utf8.allSatisfy { byte in
                 (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
@@ -89,7 +112,7 @@ struct ServeCommand: ParsableCommand {
             : nil
         // A library over --max-files is an error before the server starts (a folder that
         // grows past it while serving is logged, and lists none until it shrinks).
-        if TraceFolder.list(recordings, formats: [.pantrace], limit: folders.maxFiles).limitReached {
+        if TraceFolder.list(recordings, formats: [.pantrace], corpora: true, limit: folders.maxFiles).limitReached {
             throw FolderLimitOptions.failure(folder: recordings, limit: folders.maxFiles)
         }
         var configuration = LiveBridge.Configuration(
@@ -101,6 +124,7 @@ struct ServeCommand: ParsableCommand {
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
         configuration.maximumRecordings = folders.maxFiles
+        configuration.maximumCorpusGestures = maxCorpusGestures
         // A bridge that cannot start is a LiveBridgeError: one `error:` line, exit 1.
         try withLiveBridge(configuration) { bridge in
             for problem in bridge.libraryProblems { StandardError.line("warning: \(problem)") }

@@ -16,7 +16,7 @@ struct TuneCommand: PathListCommand {
             `pantrace tune merge PARTIAL…` (see `pantrace tune merge --help`) instead of a report.
             """)
 
-    @Argument(help: "Trace files and folders (searched recursively for .pantrace, .jsonl, .csv).")
+    @Argument(help: "Trace files, corpora (.pantraces) and folders (searched recursively for .pantrace, .jsonl, .csv and .pantraces).")
     var paths: [String]
 
     static let optionsTakingValues: Set<String> = [
@@ -30,26 +30,10 @@ struct TuneCommand: PathListCommand {
         name: .customLong("grid"), help: "An axis: KEY=FROM:TO:STEP or KEY=V1,V2,… (repeatable); keys from `pantrace presets NAME`, plus velocity.")
     var grids: [String] = []
 
-    @Flag(help: "Print the report as JSON (docs/TUNE.md).")
-    var json = false
-
-    @Option(help: "Also write every grid point as CSV to this file (never over an existing file without --force).")
-    var csv: String?
-
-    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
-    var svg: String?
+    @OptionGroup var report: TuneReportOptions
 
     @Option(help: "Write this shard's share of the sweep to this file, for `pantrace tune merge`, instead of a report (docs/TUNE.md).")
     var partial: String?
-
-    @Flag(help: "Replace the --csv, --svg and --partial files if they exist. Without it an existing file is an error, found before the sweep.")
-    var force = false
-
-    @Option(help: "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\").")
-    var emit: EmitLanguage?
-
-    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
-    var all = false
 
     @Flag(help: "Run a grid of more than 10,000,000 points.")
     var yes = false
@@ -70,16 +54,21 @@ struct TuneCommand: PathListCommand {
     /// The exit status when the sweep ran but some files or traces were skipped.
     static let skippedStatus: Int32 = 3
 
+    var json: Bool { report.json }
+    var csv: String? { report.csv }
+    var svg: String? { report.svg }
+    var force: Bool { report.force }
+    var emit: EmitLanguage? { report.emit }
+    var all: Bool { report.all }
+
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
-        if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
         if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
         if partial != nil && (json || csv != nil || svg != nil || emit != nil || all) {
             throw ValidationError(
                 "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` "
-                    + "(--emit needs the whole run)")
+                    + "(--emit too: the merged result is the whole run's)")
         }
     }
 
@@ -111,28 +100,8 @@ struct TuneCommand: PathListCommand {
             if let bar { progress = { done, total in bar.update(done, of: total) } }
             return made.run(on: preparation, progress: progress)
         }()
-        for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
-        // The files first: if one cannot be written, the error is the only thing said.
-        if let csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: force) }
-        if let svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: force) }
-
-        if emit != nil, let tuner {
-            let command = ShellQuoting.invocation
-            print(
-                try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
-                terminator: "")
-            for note in result.notes { StandardError.line("note: \(note)") }
-        } else if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-            print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
-        } else {
-            print(result.text(listingAll: all))
-        }
-        if result.hasSkipped {
-            StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
-            throw ExitCode(Self.skippedStatus)
-        }
+        guard let tuner else { preconditionFailure("a sweep has its tuner") }
+        try Self.report(result, tuner: tuner, options: report, paths: paths)
     }
 
     /// `--partial FILE`: admits the shard's traces and writes what the merge needs.
@@ -159,17 +128,25 @@ struct TuneCommand: PathListCommand {
         }
     }
 
-    /// Prints a sweep's report (or writes its files) as `tune` and `tune merge` do.
-    static func report(_ result: TuningResult, json: Bool, csv: String?, svg: String?, force: Bool, all: Bool) throws {
+    /// Prints a sweep's report, or its best point as code (`--emit`), and writes its files, as
+    /// `tune` and `tune merge` do; `paths` are what the sweep read (traces, or partials).
+    static func report(_ result: TuningResult, tuner: Tuner, options: TuneReportOptions, paths: [String]) throws {
         for failure in result.unreplayable { StandardError.line("skipped: \(failure.reason)") }
-        if let csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: force) }
-        if let svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: force) }
-        if json {
+        // The files first: if one cannot be written, the error is the only thing said.
+        if let csv = options.csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: options.force) }
+        if let svg = options.svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: options.force) }
+        if options.emit != nil {
+            let command = ShellQuoting.invocation
+            print(
+                try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
+                terminator: "")
+            for note in result.notes { StandardError.line("note: \(note)") }
+        } else if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
         } else {
-            print(result.text(listingAll: all))
+            print(result.text(listingAll: options.all))
         }
         if result.hasSkipped {
             StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")
@@ -178,7 +155,7 @@ struct TuneCommand: PathListCommand {
     }
 
     /// Fails before the sweep when no grid point could be emitted (none reads `recorded` velocity).
-    private static func checkEmittable(_ tuner: Tuner) throws {
+    static func checkEmittable(_ tuner: Tuner) throws {
         let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
         if !(axis?.values.contains(.choice(VelocitySource.recorded.rawValue)) ?? false) {
             try SwiftSnippet.check(tuner.parameters(atPoint: 0))
@@ -199,39 +176,28 @@ struct TuneMergeCommand: ParsableCommand {
         discussion: """
             The partials must come from the same preset, grid, --fps and --screen. The report is the one \
             `pantrace tune` prints for all the shards' traces at once, byte for byte, in any order of \
-            the partials.
+            the partials, and so are --json, --csv, --svg and --all. --emit prints the code `pantrace \
+            tune --emit` prints for the whole run (the partials hold the preset, the grid and every \
+            gesture's decisions, all the code needs); only its two comment lines that say how it was \
+            made differ: Command names this merge, Tuned on the partial files.
             """)
 
     @Argument(help: "Partial files written by `pantrace tune … --partial FILE`.")
     var partials: [String]
 
-    @Flag(help: "Print the report as JSON (docs/TUNE.md).")
-    var json = false
-
-    @Option(help: "Also write every grid point as CSV to this file (never over an existing file without --force).")
-    var csv: String?
-
-    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
-    var svg: String?
-
-    @Flag(help: "Replace the --csv and --svg files if they exist.")
-    var force = false
-
-    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
-    var all = false
+    @OptionGroup var report: TuneReportOptions
 
     @Option(help: "Worker threads (default: the active cores).")
     var threads: Int?
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
-        if force && csv == nil && svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
+        if report.force && report.csv == nil && report.svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
     }
 
     func run() throws {
-        if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
-        if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
+        if let csv = report.csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: report.force) }
+        if let svg = report.svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: report.force) }
         var read: [(name: String, partial: TunePartial)] = []
         for path in partials {
             let data: Data
@@ -243,8 +209,10 @@ struct TuneMergeCommand: ParsableCommand {
             read.append((path, try TunePartial(json: data, file: path)))
         }
         let (tuner, preparation) = try Tuner.merging(read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        // Before the sweep, as tune checks: the partials carry the preset and grid, all the code needs.
+        if report.emit != nil { try TuneCommand.checkEmittable(tuner) }
         let result = tuner.run(on: preparation)
         for failure in result.unreadable { StandardError.line("skipped: \(failure.reason)") }
-        try TuneCommand.report(result, json: json, csv: csv, svg: svg, force: force, all: all)
+        try TuneCommand.report(result, tuner: tuner, options: report, paths: partials)
     }
 }

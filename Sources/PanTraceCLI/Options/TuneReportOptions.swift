@@ -1,0 +1,34 @@
+internal import ArgumentParser
+
+/// The report flags of `pantrace tune` and `pantrace tune merge`: one definition, so both
+/// commands take the same flags with the same meaning (docs/TUNE.md).
+struct TuneReportOptions: ParsableArguments {
+    @Flag(help: "Print the report as JSON (docs/TUNE.md).")
+    var json = false
+
+    @Option(help: "Also write every grid point as CSV to this file (never over an existing file without --force).")
+    var csv: String?
+
+    @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
+    var svg: String?
+
+    @Flag(
+        help:
+            "Replace the files this run writes (--csv, --svg; tune's --partial) if they exist. Without it an existing file is an error, found before the sweep."
+    )
+    var force = false
+
+    @Option(
+        help:
+            "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\"). After a merge, the code is the whole run's; its comment names the merge and the partials."
+    )
+    var emit: EmitLanguage?
+
+    @Flag(help: "List every misjudged recording in the text report, not only the first 10.")
+    var all = false
+
+    func validate() throws {
+        if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
+        if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
+    }
+}
