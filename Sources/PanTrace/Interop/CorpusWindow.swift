@@ -57,22 +57,9 @@ final class CorpusWindow {
         if start >= base && end <= base + buffer.count { return start - base }
         guard fd >= 0, start < count else { return start - base }
         let wanted = min(count, start + max(length, loadBytes)) - start
-        var loaded = [UInt8](repeating: 0, count: wanted)
-        var got = 0
-        while got < wanted {
-            let n = loaded.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, wanted - got, off_t(start + got)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PanTraceError(.io("read failed at byte \(start + got): \(Self.describe(errno))"), file: path)
-            }
-            if n == 0 {
-                // The file shrank while it was read: it ends here.
-                count = start + got
-                loaded.removeSubrange(got...)
-                break
-            }
-            got += n
-        }
+        let loaded = try FileDescriptor.readRange(fd, count: wanted, at: start, path: path)
+        // Fewer bytes: the file shrank while it was read, and it ends there.
+        if loaded.count < wanted { count = start + loaded.count }
         buffer = loaded
         base = start
         largestBuffer = max(largestBuffer, buffer.count)
@@ -130,5 +117,4 @@ final class CorpusWindow {
         return Array(buffer[at..<min(buffer.count, at + range.count)])
     }
 
-    private static func describe(_ err: Int32) -> String { String(cString: strerror(err)) }
 }

@@ -182,20 +182,26 @@ package final class FileDescriptor {
     package static func readRange(_ path: String, from offset: Int = 0, count: Int) throws(PanTraceError) -> (bytes: [UInt8], fileSize: Int) {
         let (fd, size) = try openRegularFile(path)
         defer { _ = posixClose(fd) }
-        let wanted = max(0, min(count, size - offset))
-        var bytes = [UInt8](repeating: 0, count: wanted)
+        let bytes = try readRange(fd, count: max(0, min(count, size - offset)), at: offset, path: path)
+        return (bytes, size)
+    }
+
+    /// Reads `count` bytes of the open file `fd` from `offset` on, with `pread(2)`; fewer when
+    /// the file ends sooner (it may shrink while read). `path` names the file in errors.
+    static func readRange(_ fd: Int32, count: Int, at offset: Int, path: String?) throws(PanTraceError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
-        while filled < wanted {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, wanted - filled, off_t(offset + filled)) }
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PanTraceError(.io("read failed: \(describe(errno))"), file: path)
+                throw PanTraceError(.io("read failed at byte \(offset + filled): \(describe(errno))"), file: path)
             }
-            if n == 0 { break }  // shrunk since fstat
+            if n == 0 { break }
             filled += n
         }
         bytes.removeSubrange(filled...)
-        return (bytes, size)
+        return bytes
     }
 
     private static func folder(of path: String) -> String {
