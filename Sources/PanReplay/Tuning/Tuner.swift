@@ -279,26 +279,56 @@ package struct Tuner: Sendable {
     /// leaves only its release state in each of ``releaseParameters()``'s sets, not its
     /// tracks, so the trace itself can be dropped once added.
     struct Admission {
+        let judge: Judge
+        var admitted = Admitted()
+
+        init(tuner: Tuner, sources: [VelocitySource], compact: Bool) throws {
+            judge = Judge(tuner: tuner, sources: sources, variants: tuner.mappingVariants(), sets: compact ? tuner.releaseParameters() : nil)
+            if let sets = judge.sets { for set in sets { admitted.stored[set.key] = ReleaseColumns() } }
+        }
+
+        mutating func add(_ entry: TraceCorpus.Entry) { record(judge.verdict(on: entry)) }
+
+        /// Adds what ``Judge/verdict(on:)`` found, in corpus order.
+        mutating func record(_ verdict: Verdict) {
+            switch verdict {
+            case .unknownIntent: admitted.unknownIntent += 1
+            case .notFitting(let misfit): admitted.notFitting.append(misfit)
+            case .unreplayable(let failure): admitted.unreplayable.append(failure)
+            case .kept(let trace, let states, let tracks):
+                do {
+                    // The label first: it is the one step that can refuse (past 4 GiB of identifiers).
+                    try admitted.kept.append(trace)
+                } catch {
+                    admitted.unreplayable.append(TraceCorpus.Failure(file: trace.file, reason: "\(trace.file): \(error)"))
+                    return
+                }
+                for (set, state) in zip(judge.sets ?? [], states) { admitted.stored[set.key]!.append(state) }
+                for (source, track) in tracks { admitted.tracks[source, default: []].append(track) }
+            }
+        }
+    }
+
+    /// What admitting one trace found.
+    enum Verdict: Sendable {
+        case unknownIntent
+        case notFitting(TuningResult.Misfit)
+        case unreplayable(TraceCorpus.Failure)
+        /// Kept: its label, its release state in each compact set, or its tracks.
+        case kept(TunedTrace, states: [ReleaseState], tracks: [VelocitySource: GestureTrack])
+    }
+
+    /// Decides whether a trace is tuned and computes what is kept of it: a pure function of
+    /// the trace, so traces can be judged on several threads and recorded in order.
+    struct Judge: Sendable {
         let tuner: Tuner
         let sources: [VelocitySource]
         let variants: [Preset]
         let sets: [(key: String, parameters: ReplayParameters)]?
-        var admitted = Admitted()
 
-        init(tuner: Tuner, sources: [VelocitySource], compact: Bool) throws {
-            self.tuner = tuner
-            self.sources = sources
-            variants = tuner.mappingVariants()
-            sets = compact ? tuner.releaseParameters() : nil
-            if let sets { for set in sets { admitted.stored[set.key] = ReleaseColumns() } }
-        }
-
-        mutating func add(_ entry: TraceCorpus.Entry) {
+        func verdict(on entry: TraceCorpus.Entry) -> Verdict {
             let defaults = tuner.defaultParameters
-            guard entry.trace.metadata.intent != .unknown else {
-                admitted.unknownIntent += 1
-                return
-            }
+            guard entry.trace.metadata.intent != .unknown else { return .unknownIntent }
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {
@@ -311,21 +341,35 @@ package struct Tuner: Sendable {
                 let track = built[defaults.velocity]!
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
-                    admitted.notFitting.append(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
-                    return
+                    return .notFitting(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                 }
-                // The label first: it is the one step that can refuse (past 4 GiB of identifiers).
-                try admitted.kept.append(TunedTrace(file: entry.file, trace: entry.trace))
-                if let sets {
-                    for set in sets { admitted.stored[set.key]!.append(built[set.parameters.velocity]!.releaseState(preset: set.parameters.preset)) }
-                } else {
-                    for (source, track) in built { admitted.tracks[source, default: []].append(track) }
-                }
+                let trace = TunedTrace(file: entry.file, trace: entry.trace)
+                guard let sets else { return .kept(trace, states: [], tracks: built) }
+                return .kept(trace, states: sets.map { built[$0.parameters.velocity]!.releaseState(preset: $0.parameters.preset) }, tracks: [:])
             } catch {
-                admitted.unreplayable.append(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
+                return .unreplayable(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
         }
+
+        /// The verdicts on `entries`, in order, judged on up to `threads` threads.
+        func verdicts(on entries: [TraceCorpus.Entry], threads: Int) -> [Verdict] {
+            guard threads > 1 && entries.count > 1 else { return entries.map(verdict(on:)) }
+            let found = Mutex([Verdict?](repeating: nil, count: entries.count))
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: min(threads, entries.count)) { _ in
+                while true {
+                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard index < entries.count else { break }
+                    let verdict = self.verdict(on: entries[index])
+                    found.withLock { $0[index] = verdict }
+                }
+            }
+            return found.withLock { $0.map { $0! } }
+        }
     }
+
+    /// How many traces are judged together (on every thread) while reading.
+    static let admissionBatch = 512
 
     /// Reads and admits the traces under `paths` one file at a time, keeping per gesture only
     /// what the sweep needs (its label and release states), so memory grows with the number
@@ -338,14 +382,25 @@ package struct Tuner: Sendable {
     ) throws -> (preparation: Preparation?, folderOverLimit: String?) {
         var admission = try Admission(tuner: self, sources: velocitySources(), compact: true)
         var failures: [TraceCorpus.Failure] = []
+        // Traces are read and decoded on this thread and judged in batches on every thread:
+        // judging (velocity, release states, the fold hash) is most of the work.
+        var batch: [TraceCorpus.Entry] = []
+        batch.reserveCapacity(Self.admissionBatch)
+        func flush() {
+            for verdict in admission.judge.verdicts(on: batch, threads: configuration.threadCount) { admission.record(verdict) }
+            batch.removeAll(keepingCapacity: true)
+        }
         let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
             switch item {
-            case .entry(let entry): admission.add(entry)
+            case .entry(let entry):
+                batch.append(entry)
+                if batch.count == Self.admissionBatch { flush() }
             case .failure(let problem):
                 failures.append(problem)
                 failure(problem)
             }
         }
+        flush()
         if let folder { return (nil, folder) }
         guard allowsNone || !admission.admitted.kept.isEmpty else { throw Self.noTraces(admission.admitted, unreadable: failures.count) }
         return (Preparation(admitted: admission.admitted, failures: failures), nil)
