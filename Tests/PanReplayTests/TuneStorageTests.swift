@@ -59,3 +59,22 @@ struct TuneStorageTests {
         #expect(stored.labelSets.count == 3)
     }
 }
+
+/// A track that estimates the velocity at the release only gives every release state the
+/// whole track gives, to the bit, for every estimator and preset.
+struct ReleaseOnlyVelocityTests {
+    @Test(arguments: VelocitySource.allCases)
+    func releaseStatesEqualTheWholeTrack(source: VelocitySource) throws {
+        var traces = Fixtures.swipes(12) + Fixtures.edgeSwipes(12)
+        traces.append(Fixtures.handMade(times: [0, 0.008, 0.016, 0.05], endPhase: .cancelled, intent: .cancel))
+        for trace in traces {
+            let whole = try GestureTrack(trace: trace, velocity: source)
+            let fast = try GestureTrack(trace: trace, velocity: source, releaseVelocityOnly: true)
+            #expect(fast.release == whole.release && fast.lastMoveTime == whole.lastMoveTime, "\(trace.metadata.id)")
+            for name in ["swipe-dismiss", "swipe-back", "drawer", "uikit-percent"] {
+                let preset = try Preset(named: name)
+                #expect(fast.releaseState(preset: preset) == whole.releaseState(preset: preset), "\(trace.metadata.id) \(name)")
+            }
+        }
+    }
+}

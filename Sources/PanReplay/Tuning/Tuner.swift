@@ -332,7 +332,9 @@ package struct Tuner: Sendable {
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {
-                    built[source] = try GestureTrack(trace: entry.trace, velocity: source, screen: tuner.configuration.screen)
+                    // Kept compactly, a track gives only its release states: no other velocity is read.
+                    built[source] = try GestureTrack(
+                        trace: entry.trace, velocity: source, screen: tuner.configuration.screen, releaseVelocityOnly: sets != nil)
                 }
                 // A gesture that does not drive the transition under any of the grid's mappings
                 // (moving mostly across its axis, never reaching a meaningful progress, or the
