@@ -309,6 +309,11 @@ package struct Tuner: Sendable {
         }
     }
 
+    /// The verdicts of a batch judged on another thread.
+    final class VerdictBox: Sendable {
+        let value = Mutex<[Verdict]>([])
+    }
+
     /// What admitting one trace found.
     enum Verdict: Sendable {
         case unknownIntent
@@ -384,13 +389,36 @@ package struct Tuner: Sendable {
     ) throws -> (preparation: Preparation?, folderOverLimit: String?) {
         var admission = try Admission(tuner: self, sources: velocitySources(), compact: true)
         var failures: [TraceCorpus.Failure] = []
-        // Traces are read and decoded on this thread and judged in batches on every thread:
-        // judging (velocity, release states, the fold hash) is most of the work.
+        // Traces are read and decoded on this thread while the batch before is judged on the
+        // others (velocity, release states, the fold hash: most of the work); verdicts are
+        // recorded in corpus order. With one thread, each batch is judged here in turn.
         var batch: [TraceCorpus.Entry] = []
         batch.reserveCapacity(Self.admissionBatch)
+        var inFlight: (group: DispatchGroup, verdicts: VerdictBox)?
+        func finishInFlight() {
+            guard let (group, verdicts) = inFlight else { return }
+            group.wait()
+            for verdict in verdicts.value.withLock({ $0 }) { admission.record(verdict) }
+            inFlight = nil
+        }
         func flush() {
-            for verdict in admission.judge.verdicts(on: batch, threads: configuration.threadCount) { admission.record(verdict) }
-            batch.removeAll(keepingCapacity: true)
+            let entries = batch
+            batch = []
+            batch.reserveCapacity(Self.admissionBatch)
+            finishInFlight()
+            let judge = admission.judge
+            guard configuration.threadCount > 1 else {
+                for verdict in judge.verdicts(on: entries, threads: 1) { admission.record(verdict) }
+                return
+            }
+            let verdicts = VerdictBox()
+            let group = DispatchGroup()
+            let threads = configuration.threadCount - 1
+            DispatchQueue.global().async(group: group) {
+                let found = judge.verdicts(on: entries, threads: threads)
+                verdicts.value.withLock { $0 = found }
+            }
+            inFlight = (group, verdicts)
         }
         let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
             switch item {
@@ -403,6 +431,7 @@ package struct Tuner: Sendable {
             }
         }
         flush()
+        finishInFlight()
         if let folder { return (nil, folder) }
         guard allowsNone || !admission.admitted.kept.isEmpty else { throw Self.noTraces(admission.admitted, unreadable: failures.count) }
         return (Preparation(admitted: admission.admitted, failures: failures), nil)
