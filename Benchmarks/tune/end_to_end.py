@@ -15,7 +15,7 @@ For each size N, untimed and cached under --cache (never committed):
    (t, phase, tx, ty, vx, vy).
 
 Then, timed and interleaved, each run a child process measured alike (wall clock, user + system
-CPU and peak RSS from wait4):
+CPU and peak RSS from GNU time):
 - `pantrace tune corpus.pantraces --preset swipe-dismiss --grid GRID --json`;
 - the peer (this script with --peer): pyarrow reads the Parquet (the columns it needs,
   strings as dictionaries, numpy views of the rest) and numpy computes what tune computes, as
@@ -426,9 +426,9 @@ def gesture_stats(table, first, codes, label, distance_of):
 
     # Tags and source, as global codes.
     tags = table.column("tags").take(pa.array(starts)).combine_chunks()
-    tag_codes = codes["tag"].of(tags.values.dictionary_encode())
-    tag_offsets = tags.offsets.to_numpy()
-    tag_owner = np.repeat(np.arange(count), np.diff(tag_offsets)) + first
+    tag_codes = codes["tag"].of(tags.flatten())
+    lengths = tags.value_lengths().fill_null(0).to_numpy(zero_copy_only=False)
+    tag_owner = np.repeat(np.arange(count), lengths) + first
     source = codes["source"].of(dictionary_column(table, "source"))[starts]
     return {
         "known": known, "off_axis": off_axis, "no_progress": no_progress, "has_changed": has_changed, "shown": shown,
@@ -440,7 +440,7 @@ def gesture_stats(table, first, codes, label, distance_of):
 def read_export(path, label, distance_of):
     import pyarrow.parquet as pq
 
-    parquet = pq.ParquetFile(path, read_dictionary=["name", "id", "intent", "source", "phase"])
+    parquet = pq.ParquetFile(path, read_dictionary=["name", "id", "intent", "source", "phase", "tags.list.element"])
     codes = {"intent": Codes(), "tag": Codes(), "source": Codes()}
     parts = []
     first = 0
@@ -494,11 +494,12 @@ def fold_hashes(rows, id_data, id_offsets, id_lengths):
         ordered_counts = counts[order]
         for sample in range(int(ordered_counts.max())):
             active = int(np.searchsorted(-ordered_counts, -sample, side="left"))
-            block = sample_bytes[first[:active] + sample].astype(np.uint64)
+            # The sample's 40 bytes of every active gesture, one contiguous row a byte.
+            block = np.ascontiguousarray(sample_bytes[first[:active] + sample].T)
             part = by_count[:active]
             for byte in range(40):
-                part ^= block[:, byte]
-                part *= prime
+                np.bitwise_xor(part, block[byte], out=part)
+                np.multiply(part, prime, out=part)
         hashes[order] = by_count
     return hashes
 
@@ -727,9 +728,11 @@ def peer_report(parquet, corpus_label, grid_spec):
     position_of[kept_index] = np.arange(n)
     labels = {}
     tag_position = position_of[gestures["tag_owner"]]
-    pairs = np.unique(np.stack([gestures["tag"][tag_position >= 0], tag_position[tag_position >= 0]]), axis=1)
-    for code in np.unique(pairs[0]).tolist():
-        labels[("tag", codes["tag"].names[code])] = pairs[1][pairs[0] == code]
+    # Each tag once per trace (a tag may repeat), members in trace order.
+    pairs = np.unique(gestures["tag"][tag_position >= 0] * np.int64(n) + tag_position[tag_position >= 0])
+    pair_tag, pair_position = pairs // n, pairs % n
+    for code in np.unique(pair_tag).tolist():
+        labels[("tag", codes["tag"].names[code])] = pair_position[pair_tag == code]
     sources = gestures["source"][kept_index]
     for code in np.unique(sources).tolist():
         labels[("source", codes["source"].names[code])] = np.flatnonzero(sources == code)
@@ -1135,18 +1138,20 @@ def check_same(pantrace, folder, parquet):
 
 
 def measured(command, stdout_path, cwd):
-    """Wall time, user + system CPU and peak RSS (KiB) of one child, from wait4."""
-    with open(stdout_path, "wb") as out, tempfile.TemporaryFile() as err:
+    """Wall time, user + system CPU and peak RSS (KiB) of one child. CPU and peak RSS come from
+    /usr/bin/time (GNU time), a small parent: the rusage of a child forked straight from this
+    script would count this script's own pages in the child's peak."""
+    with open(stdout_path, "wb") as out, tempfile.NamedTemporaryFile("r") as usage, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd)
-        _, status, usage = os.wait4(process.pid, 0)
+        status = subprocess.call(["/usr/bin/time", "-f", "%U %S %M", "-o", usage.name, *command], stdout=out, stderr=err, cwd=cwd)
         wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         message = err.read().decode(errors="replace").strip()
-    if process.returncode != 0:
-        sys.exit(f"tune e2e: `{' '.join(command)}` exited {process.returncode}: {message[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        fields = usage.read().split()
+    if status != 0:
+        sys.exit(f"tune e2e: `{' '.join(command)}` exited {status}: {message[-2000:]}")
+    user, system, peak = float(fields[-3]), float(fields[-2]), int(fields[-1])
+    return wall, user + system, peak
 
 
 def median(values):
@@ -1220,7 +1225,7 @@ def main():
     print("")
     print(f"`pantrace tune corpus.pantraces --preset {PRESET} --grid {arguments.grid} --json` against the peer on the same "
           f"gestures; every field of the report checked equal, floats exactly. Medians of {arguments.repeats} interleaved runs; "
-          "CPU is user + system of the child, peak RSS from wait4.")
+          "CPU (user + system) and peak RSS from GNU time.")
     print("")
     print("| gestures | samples/gesture | pantrace wall | pantrace CPU | pantrace peak RSS | peer wall | peer CPU | peer peak RSS | ratio peer/pantrace, wall (CPU) | load average (before → after) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
