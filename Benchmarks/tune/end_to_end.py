@@ -1082,7 +1082,10 @@ def prepare(pantrace, cache, count, seed):
             run(["rm", "-rf", partial])
         run([pantrace, *synth, "--format", "jsonl", "-o", partial])
         os.replace(partial, jsonl)
-    names = sorted(name[:-len(".jsonl")] for name in os.listdir(jsonl) if name.endswith(".jsonl"))
+    # The corpus's order: synth writes gesture i as synth-SEED-i (zero-padded to five digits,
+    # so past 99,999 the names no longer sort in that order); `check_same` checks it.
+    names = sorted((name[:-len(".jsonl")] for name in os.listdir(jsonl) if name.endswith(".jsonl")),
+                   key=lambda name: (int(name.rsplit("-", 1)[1]) if name.rsplit("-", 1)[-1].isdigit() else -1, name))
     if len(names) != count:
         sys.exit(f"tune e2e: {jsonl} holds {len(names)} gestures, not {count}")
     print(f"setup: writing {parquet}", file=sys.stderr)
@@ -1114,6 +1117,9 @@ def check_same(pantrace, folder, parquet):
     by_file = {f"corpus.pantraces#{name}": index for index, name in enumerate(gestures["names"])}
     if len(expected) != int(np.sum(gestures["known"] & ~gestures["off_axis"] & ~gestures["no_progress"])):
         sys.exit(f"tune e2e: tune admitted {len(expected)} gestures, the export's admission differs")
+    order = [by_file.get(gesture["file"], -1) for gesture in expected]
+    if order != sorted(order):
+        sys.exit("tune e2e: the export's gestures are not in the corpus's order")
     tags_of = {}
     for owner, tag in zip(gestures["tag_owner"].tolist(), gestures["tag"].tolist()):
         tags_of.setdefault(owner, []).append(codes["tag"].names[tag])
