@@ -9,10 +9,15 @@ Usage:
 
 For each size N, untimed and cached under --cache (never committed):
 1. `pantrace synth -o corpus.pantraces --count N --seed S --kind swipe-down`;
-2. `pantrace convert corpus.pantraces jsonl/ --to jsonl`: the same gestures as JSON Lines;
-3. a Parquet export, written by pyarrow from that JSON Lines: one row per sample, with the
-   gesture's columns (index, name, id, intent, tags, source, screen) and every sample field
-   (t, phase, tx, ty, vx, vy).
+2. `pantrace synth -o jsonl --format jsonl` with the same seed and options: the same gestures
+   as JSON Lines, before they are snapped to the .pantrace grid (`pantrace convert` of each
+   gesture, one process a file, is too slow for 10^6 files);
+3. a Parquet export, written by pyarrow from those JSON Lines snapped as a .pantrace stores
+   them, in the corpus's order: one row per sample, with the gesture's columns (index, name,
+   id, intent, tags, source, screen) and every sample field (t, phase, tx, ty, vx, vy);
+4. the check that the export is the corpus: for every gesture, its fold hash (an FNV-1a hash
+   of the id and every sample's bytes), id, intent, tags, source and order as
+   `pantrace tune --partial` reports them. The JSON Lines are then deleted.
 
 Then, timed and interleaved, each run a child process measured alike (wall clock, user + system
 CPU and peak RSS from GNU time):
