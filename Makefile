@@ -74,6 +74,7 @@ bench: setup
 	@$(MAKE) --no-print-directory .venv-bench/pinned
 	.venv-bench/bin/python Benchmarks/tune/peer.py .build/release/TuneBench
 	$(SWIFT) build -c release --product pantrace
+	.venv-bench/bin/python Benchmarks/tune/end_to_end.py --sizes 100000,1000000 --repeats 3
 	.venv-bench/bin/python Benchmarks/size_floor.py
 	.venv-bench/bin/python Benchmarks/replay/peer.py
 	.venv-bench/bin/python Benchmarks/tune/dask_shards.py
