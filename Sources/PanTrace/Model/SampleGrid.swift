@@ -52,3 +52,36 @@ public struct SampleGrid: Hashable, Sendable, Codable {
         return out
     }
 }
+
+extension Trace {
+    /// The trace with every value as a `.pantrace` file stores it and gives it back
+    /// (``SampleGrid/snapped(_:)``).
+    public var snappedToGrid: Trace {
+        var copy = self
+        copy.samples = samples.map(grid.snapped)
+        return copy
+    }
+
+    /// The values a `.pantrace` file would round to its grid (a text format may hold finer
+    /// ones): how many, and the first, by sample index and field.
+    public func offGridValues() -> (count: Int, first: (sample: Int, field: String, value: Double, stored: Double)?) {
+        var count = 0
+        var first: (sample: Int, field: String, value: Double, stored: Double)?
+        for (index, sample) in samples.enumerated() {
+            let stored = grid.snapped(sample)
+            var pairs: [(String, Double, Double)] = [
+                ("t", sample.time, stored.time), ("tx", sample.translation.x, stored.translation.x),
+                ("ty", sample.translation.y, stored.translation.y), ("vx", sample.velocity.x, stored.velocity.x),
+                ("vy", sample.velocity.y, stored.velocity.y)
+            ]
+            if let location = sample.location, let kept = stored.location {
+                pairs += [("x", location.x, kept.x), ("y", location.y, kept.y)]
+            }
+            for (field, value, kept) in pairs where value.bitPattern != kept.bitPattern {
+                count += 1
+                if first == nil { first = (index, field, value, kept) }
+            }
+        }
+        return (count, first)
+    }
+}

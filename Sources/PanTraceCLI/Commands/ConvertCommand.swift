@@ -50,6 +50,15 @@ struct ConvertCommand: ParsableCommand {
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }
         guard let preset else {
             try TraceFiles.write(contents.trace, to: output)
+            // A text format may hold values finer than the file's grid: a .pantrace keeps them rounded.
+            if output.lowercased().hasSuffix(".pantrace") {
+                let off = contents.trace.offGridValues()
+                if let first = off.first {
+                    StandardError.line(
+                        "warning: \(input): \(off.count) value(s) finer than the file's grid were rounded to it "
+                            + "(first: sample \(first.sample) \(first.field) \(first.value) → \(first.stored))")
+                }
+            }
             if output.lowercased().hasSuffix(".trace.json") {
                 StandardError.line("note: the trace carries the samples only; add --preset NAME for the replay's tracks")
             }

@@ -130,7 +130,8 @@ struct SynthCommand: ParsableCommand {
         defer { bar?.finish() }
         for index in 0..<count {
             bar?.update(index, of: count)
-            let trace = synthesizer.trace(at: index)
+            // Every format holds the same gesture: the values a .pantrace stores.
+            let trace = synthesizer.trace(at: index).snappedToGrid
             try TraceFiles.write(trace, to: "\(output)/\(trace.metadata.id).\(format)")
             samples += trace.samples.count
         }
