@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
 /// A corpus's bytes, read from its file a window at a time, so that reading a corpus of any
 /// size holds a few MiB of it, not all of it.
 ///
@@ -47,7 +39,7 @@ final class CorpusWindow {
     }
 
     deinit {
-        if fd >= 0 { _ = close(fd) }
+        if fd >= 0 { FileDescriptor.close(descriptor: fd) }
     }
 
     /// Loads the file's bytes from `start` for `length` (or to the end) and returns where

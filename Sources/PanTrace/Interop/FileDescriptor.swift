@@ -204,6 +204,9 @@ package final class FileDescriptor {
         return bytes
     }
 
+    /// Closes a descriptor ``openRegularFile(_:)`` opened.
+    static func close(descriptor: Int32) { _ = posixClose(descriptor) }
+
     private static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
