@@ -439,22 +439,20 @@ import Testing
             try live.append(contentsOf: TestTraces.synthetic(40).samples)
             try live.finish()
             try writer.finish()
-            let bytes = try FileDescriptor.readAll(path, limit: 1 << 30)
             var whole: [(CorpusGesture, TraceFile)] = []
             try CorpusReader().read(contentsOf: path) { gesture, outcome in whole.append((gesture, try! outcome.get())) }
             #expect(whole.count == 41)
             let reader = CorpusReader()
             for (gesture, file) in whole {
-                let one = try reader.gesture(
-                    Array(bytes[gesture.byteOffset...]), chunkOffset: gesture.byteOffset, index: gesture.index, name: gesture.name, file: path)
+                let one = try reader.gesture(inFile: path, chunkOffset: gesture.byteOffset, index: gesture.index, name: gesture.name)
                 #expect(one.trace == file.trace, "\(gesture.name)")
             }
             let last = whole[39].0
             #expect(throws: PanTraceError.self) {
-                _ = try reader.gesture(Array(bytes[last.byteOffset...]), chunkOffset: last.byteOffset, index: 39, name: "set/g-38", file: path)
+                _ = try reader.gesture(inFile: path, chunkOffset: last.byteOffset, index: 39, name: "set/g-38")
             }
             do {
-                _ = try reader.gesture(Array(bytes[last.byteOffset...]), chunkOffset: last.byteOffset, index: 39, name: "set/g-38", file: path)
+                _ = try reader.gesture(inFile: path, chunkOffset: last.byteOffset, index: 39, name: "set/g-38")
             } catch {
                 #expect("\(error)".contains("set/g-38") && "\(error)".contains("changed since"), "\(error)")
             }

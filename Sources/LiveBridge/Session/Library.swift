@@ -205,20 +205,9 @@ struct Library {
         let reader = TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes))
         guard let location else { return try reader.read(contentsOf: folder + "/" + id).trace }
         let path = folder + "/" + location.corpus
-        let corpusReader = CorpusReader(reader: reader)
-        // The gesture's chunk and a window after it; the gesture's own bytes past the window
-        // (a verbatim or live file over 8 MiB) are read on a second try.
-        var window = 8 << 20
-        while true {
-            let (bytes, fileSize) = try FileDescriptor.readRange(path, from: location.chunkOffset, count: window)
-            let isWhole = location.chunkOffset + bytes.count >= fileSize || window >= maximumFileBytes
-            do throws(PanTraceError) {
-                let file = try corpusReader.gesture(bytes, chunkOffset: location.chunkOffset, index: location.index, name: location.name, file: path)
-                if file.isComplete || isWhole { return file.trace }
-            } catch {
-                if isWhole { throw error }
-            }
-            window = maximumFileBytes
-        }
+        // Only the chunk holding the gesture is inflated; the file is read a window at a time.
+        return try CorpusReader(reader: reader).gesture(
+            inFile: path, chunkOffset: location.chunkOffset, index: location.index, name: location.name
+        ).trace
     }
 }

@@ -36,68 +36,71 @@ public final class CorpusReader {
     }
 
     /// Decodes only the gesture with `index` and `name` whose record is in the chunk starting
-    /// at `chunkOffset` of the corpus file (its ``CorpusGesture/byteOffset``, as an earlier read
-    /// found it): one chunk is inflated, not the corpus. `bytes` are the file's bytes from
-    /// `chunkOffset` on, as many as hold the gesture (a verbatim or live gesture's file follows
-    /// its record's chunk); errors give offsets in the file.
+    /// at byte `chunkOffset` of the corpus file at `path` (its ``CorpusGesture/byteOffset``,
+    /// as an earlier read found it): one chunk is inflated, not the corpus, and the file is
+    /// read a window at a time from there (a verbatim or live gesture's file follows its
+    /// record's chunk, and is read as far as it goes).
     /// - Throws: ``PanTraceError`` naming the file and gesture when that chunk does not hold
     ///   the gesture (the file changed since) or the gesture cannot be decoded.
-    public func gesture(
-        _ bytes: [UInt8], chunkOffset: Int, index: Int, name: String, file: String? = nil
-    ) throws(PanTraceError) -> TraceFile {
-        var scan = CorpusScan(window: CorpusWindow(bytes: bytes), file: file)
-        func inFile(_ error: PanTraceError) -> PanTraceError {
+    public func gesture(inFile path: String, chunkOffset: Int, index: Int, name: String) throws(PanTraceError) -> TraceFile {
+        let window = try CorpusWindow(path: path, loadBytes: windowBytes)
+        var scan = CorpusScan(window: window, file: path)
+        func named(_ error: PanTraceError) -> PanTraceError {
             var error = error
-            error.byteOffset = (error.byteOffset ?? 0) + chunkOffset
             error.gesture = index
             error.gestureName = name
             return error
         }
-        let changed = PanTraceError(.badCorpus("no chunk of gesture records starts here (the corpus changed since it was read)"), byteOffset: 0)
-        guard chunkOffset >= 0, TraceReader.startsMember(bytes, at: 0) else { throw inFile(scan.located(changed)) }
+        let changed = named(
+            scan.located(
+                PanTraceError(.badCorpus("no chunk of gesture records starts here (the corpus changed since it was read)"), byteOffset: chunkOffset)))
+        guard chunkOffset >= 0, chunkOffset < window.count, try window.startsMember(at: chunkOffset) else { throw changed }
         var member = self.member
         self.member = []
         defer { self.member = member }
-        guard case .complete(let consumed) = inflater.inflateMember(bytes, from: 0, limit: reader.configuration.maximumChunkBytes, into: &member)
-        else { throw inFile(scan.located(changed)) }
-        scan.offset = consumed
+        guard
+            case .complete(let consumed) = try window.inflateMember(
+                inflater, at: chunkOffset, limit: reader.configuration.maximumChunkBytes, into: &member)
+        else { throw changed }
+        scan.offset = chunkOffset + consumed
         var r = ByteReader(member)
         if chunkOffset == 0 {
             // The first chunk: the corpus header before its records.
-            guard member.starts(with: CorpusFormat.magic) else { throw inFile(scan.located(changed)) }
+            guard member.starts(with: CorpusFormat.magic) else { throw changed }
             do throws(PanTraceError) {
                 _ = try r.raw(CorpusFormat.magic.count)
                 _ = try r.count("corpus version", limit: Int(Int32.max))
             } catch {
-                throw inFile(scan.located(changed))
+                throw changed
             }
         } else if member.first != CorpusFormat.gestureRecord {
-            throw inFile(scan.located(changed))
+            throw changed
         }
         var samples: [PanSample] = []
         var found: Result<TraceFile, PanTraceError>?
         isStopping = false
         defer { isStopping = false }
-        try records(&r, ofMemberAt: 0, &scan, &samples, only: index) { gesture, outcome, samples in
+        try records(&r, ofMemberAt: chunkOffset, &scan, &samples, only: index) { gesture, outcome, samples in
             guard gesture.index == index else { return }
             if gesture.name == name {
                 found = outcome.map { file in
                     var file = file
                     file.trace.samples = samples
-                    file.warnings = file.warnings.map(inFile)
+                    file.warnings = file.warnings.map(named)
                     return file
                 }
             }
             stop()
         }
         guard let found else {
-            throw inFile(
+            throw named(
                 scan.located(
-                    PanTraceError(.badCorpus("the chunk here does not hold this gesture (the corpus changed since it was read)"), byteOffset: 0)))
+                    PanTraceError(
+                        .badCorpus("the chunk here does not hold this gesture (the corpus changed since it was read)"), byteOffset: chunkOffset)))
         }
         switch found {
         case .success(let file): return file
-        case .failure(let error): throw inFile(error)
+        case .failure(let error): throw named(error)
         }
     }
 

@@ -177,15 +177,6 @@ package final class FileDescriptor {
         }
     }
 
-    /// Reads `count` bytes of a regular file from `offset` on (fewer when it ends sooner),
-    /// refusing anything else as ``readAll(_:limit:)`` does; also returns the file's size.
-    package static func readRange(_ path: String, from offset: Int = 0, count: Int) throws(PanTraceError) -> (bytes: [UInt8], fileSize: Int) {
-        let (fd, size) = try openRegularFile(path)
-        defer { _ = posixClose(fd) }
-        let bytes = try readRange(fd, count: max(0, min(count, size - offset)), at: offset, path: path)
-        return (bytes, size)
-    }
-
     /// Reads `count` bytes of the open file `fd` from `offset` on, with `pread(2)`; fewer when
     /// the file ends sooner (it may shrink while read). `path` names the file in errors.
     static func readRange(_ fd: Int32, count: Int, at offset: Int, path: String?) throws(PanTraceError) -> [UInt8] {
