@@ -30,10 +30,14 @@ package enum StatisticSweep {
         statistics: [Double], meantFinish: [Bool], thresholds: [Double], isStrict: Bool, defaultThreshold: Double,
         folds: (count: Int, ofTrace: [Int])?
     ) throws -> Summary {
-        let entries = statistics.map { ThresholdSweep.Entry.compared(statistic: $0, cancel: (0, 0), finish: (0, 0)) }
         let subsets = folds.map { TraceSubsets(foldCount: $0.count, foldOfTrace: $0.ofTrace) }
-        let sweep = ThresholdSweep(
-            entries: entries, meantFinish: meantFinish, flips: nil, comparison: isStrict ? .greaterThan : .atLeast, subsets: subsets)
+        var builder = ThresholdSweep.Builder(
+            meantFinish: meantFinish, usesVelocity: false, comparison: isStrict ? .greaterThan : .atLeast, subsets: subsets,
+            expectedCompared: statistics.count)
+        for (trace, statistic) in statistics.enumerated() {
+            builder.addCompared(trace: trace, statistic: statistic, cancel: (0, 0), finish: (0, 0))
+        }
+        let sweep = ThresholdSweep(builder)
         let subsetCount = subsets?.count ?? 0
         let evaluation = sweep.evaluate(thresholds: thresholds)
         let scores = evaluation.scores
