@@ -97,9 +97,4 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
         index[value] = number
         return number
     }
-
-    /// Adds every trace of `other` at the end.
-    package mutating func append(contentsOf other: TunedTraces) throws(ReplayError) {
-        for index in other.indices { try append(other[index]) }
-    }
 }
