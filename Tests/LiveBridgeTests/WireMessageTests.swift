@@ -57,6 +57,13 @@ struct WireMessageTests {
                         summary: replayer.summary, recording: nil,
                         pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss")]))),
             "library": .library(LibraryPage(recordings: [info], offset: 0, total: 1)),
+            "library-notices": .library(
+                LibraryPage(
+                    recordings: [info], offset: 0, total: 1,
+                    notices: [
+                        "sets/c.pantraces: a corpus of more than 3 gestures; only its first 3 are listed "
+                            + "(serve --max-corpus-gestures raises the limit)"
+                    ])),
             "pages": .pages(
                 PagesMessage(
                     pages: [PageInfo(page: 1, recording: info.id, preset: "swipe-dismiss"), PageInfo(page: 4, recording: nil, preset: nil)], total: 7)

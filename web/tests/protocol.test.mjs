@@ -11,7 +11,7 @@ test("every server fixture decodes to a message of its type", () => {
   for (const [name, text] of Object.entries(server)) {
     const message = protocol.decodeServerMessage(text);
     assert.ok(message, name);
-    assert.equal(message.type, name.replace(/-(release|busy|live)$/, "").replace("-", "_"), name);
+    assert.equal(message.type, name.replace(/-(release|busy|live|notices)$/, "").replace("-", "_"), name);
   }
 });
 
@@ -91,6 +91,8 @@ test("library notices are optional lines; one that is not a string is refused by
   assert.deepEqual(protocol.decodeServerMessage(JSON.stringify({ ...page, notices: ["c.pantraces: only its first 1000"] })).notices,
     ["c.pantraces: only its first 1000"]);
   assert.throws(() => protocol.decodeServerMessage(JSON.stringify({ ...page, notices: [3] })), (e) => e.path === "notices[0]" || /notices/.test(e.message));
+  // The server's own encoding (the golden fixture) decodes to the line it carries.
+  assert.match(protocol.decodeServerMessage(fixture("server", "library-notices")).notices[0], /only its first 3 are listed/);
   const hello = JSON.parse(server.hello);
   hello.state.library_notices = "one";
   assert.throws(() => protocol.decodeServerMessage(JSON.stringify(hello)), /library_notices/);
