@@ -345,7 +345,7 @@ package final class LiveBridge: Sendable {
                 if let written = frameBodies[body] {
                     if let bytes = frame.sortedKeysJSON(body: written) { return OutboundMessage(bytes) }
                 } else if let written = FrameMessage.bodyJSON(frame.frame) {
-                    if frameBodies.count >= BridgeController.frameCacheLimit { frameBodies.removeAll(keepingCapacity: true) }
+                    if frameBodies.count >= FrameCache.limit { frameBodies.removeAll(keepingCapacity: true) }
                     frameBodies[body] = written
                     if let bytes = frame.sortedKeysJSON(body: written) { return OutboundMessage(bytes) }
                 }

@@ -303,3 +303,75 @@ struct HiddenPageTests {
         #expect(PageViewTests.recipients(controller.tick(now: 0.1)) == [1, 2])
     }
 }
+
+/// Pages whose views agree are shown one view: each frame is made, numbered and encoded once
+/// for all of them, and a page that changes anything leaves it at once.
+struct SharedViewTests {
+    typealias Base = BridgeControllerTests
+
+    static func frames(_ out: [Outgoing]) -> [(FrameMessage, [ConnectionID])] {
+        out.compactMap { outgoing in
+            guard case .frame(let frame) = outgoing.message, case .framesFor(let to) = outgoing.target else { return nil }
+            return (frame, to)
+        }
+    }
+
+    @Test func pagesOnTheFirstViewAreShownOneViewAndEachFrameGoesOnceToAll() throws {
+        var controller = try Base.controller()
+        for id in ConnectionID(1)...200 { _ = controller.handle(.opened(id, canControl: false), now: 0) }
+        #expect(controller.views.views.count == 1)
+        let ticked = Self.frames(controller.tick(now: 1.0 / 60))
+        #expect(ticked.count == 1, "one frame message for 200 pages")
+        #expect(ticked.first?.1 == Array(1...200))
+    }
+
+    @Test func aPageJoiningASharedViewIsSentTheLastFrameUnderItsNumber() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: false), now: 0)
+        var last: UInt64 = 0
+        for k in 1...5 { last = Self.frames(controller.tick(now: Double(k) / 60)).last?.0.seq ?? last }
+        let joined = Self.frames(controller.handle(.opened(2, canControl: false), now: 5.0 / 60))
+        #expect(joined.map(\.0.seq) == [last] && joined.map(\.1) == [[2]])
+        let next = Self.frames(controller.tick(now: 6.0 / 60))
+        #expect(next.map(\.0.seq) == [last + 1] && next.map(\.1) == [[1, 2]], "page 1 sees no gap")
+    }
+
+    /// Both sides of the rule: the page that changes leaves with a copy; a page that only
+    /// watches stays on the shared view.
+    @Test(arguments: [#"{"type":"pause"}"#, #"{"type":"seek","time":0.1}"#, #"{"type":"speed","value":2}"#, #"{"type":"visible","visible":false}"#])
+    func aPageThatChangesAnythingLeavesTheSharedViewAndTheOthersGoOn(_ change: String) throws {
+        var controller = try Base.controller()
+        for id in ConnectionID(1)...3 { _ = controller.handle(.opened(id, canControl: true), now: 0) }
+        _ = controller.tick(now: 1.0 / 60)
+        let before = try #require(controller.shownView(of: 2)?.state)
+        let out = controller.handle(.message(1, Array(change.utf8)), now: 1.0 / 60)
+        #expect(PageViewTests.recipients(out).isSubset(of: [1]))
+        #expect(controller.views.viewOf[1] != controller.views.viewOf[2])
+        #expect(controller.views.viewOf[2] == controller.views.viewOf[3], "the pages that did nothing still share")
+        let after = try #require(controller.shownView(of: 2)?.state)
+        #expect(after.playing == before.playing && after.speed == before.speed && after.time == before.time)
+        let ticked = Self.frames(controller.tick(now: 2.0 / 60))
+        #expect(ticked.contains { $0.1 == [2, 3] })
+        #expect(!ticked.contains { $0.1.contains(1) && $0.1.count > 1 })
+    }
+
+    @Test func aLeaderThatChangesTakesItsFollowersAndLeavesTheOthers() throws {
+        var controller = try Base.controller()
+        for id in ConnectionID(1)...3 { _ = controller.handle(.opened(id, canControl: true), now: 0) }
+        let pageOfOne = try #require(controller.clients[1]?.page)
+        _ = controller.handle(.message(2, Array(#"{"type":"follow","page":\#(pageOfOne)}"#.utf8)), now: 0.1)
+        _ = controller.handle(.message(1, PageViewTests.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.2)
+        #expect(controller.views.viewOf[1] == controller.views.viewOf[2])
+        #expect(controller.views.viewOf[3] != controller.views.viewOf[1])
+        #expect(controller.shownView(of: 3)?.recording == controller.firstView?.recording)
+    }
+
+    @Test func theFirstViewChangedByItsOnlyPageIsNotJoinedByTheNext() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.message(1, Array(#"{"type":"pause"}"#.utf8)), now: 0.1)
+        _ = controller.handle(.opened(2, canControl: true), now: 0.2)
+        #expect(controller.views.viewOf[1] != controller.views.viewOf[2])
+        #expect(controller.shownView(of: 2)?.isPlaying == true)
+    }
+}

@@ -154,38 +154,15 @@ extension BridgeController {
     }
 
     /// The preview frame of the latest sample for every page: one frame per distinct setting,
-    /// to the pages (and their followers) that view with it.
+    /// to the pages that view with it (a page with no view reads it with the recorder's).
     private mutating func previewFrames(recording: String) -> [Outgoing] {
         // Taken out while it changes (its transitions are not copied), put back at the end.
         guard var preview = livePreview.take() else { return [] }
-        var bySetting: [String: (ReplayParameters, [ConnectionID])] = [:]
-        for id in clients.keys where clients[id]!.leader == nil {
-            let key: String
-            let parameters: ReplayParameters
-            if let ownKey = clients[id]!.view?.settingKey, let own = clients[id]!.view?.configuration.parameters {
-                key = ownKey
-                parameters = own
-            } else if let holder = padHolder, let session = clients[holder]?.session,
-                let own = try? ReplayParameters(presetNamed: session.presetName, overrides: session.parameters)
-            {
-                key = Self.settingKey(LoadRequest(recording: "", preset: session.presetName, parameters: session.parameters))
-                parameters = own
-            } else {
-                continue
-            }
-            bySetting[key, default: (parameters, [])].1 += audience(of: id)
+        defer { livePreview = preview }
+        let recorder = padHolder.flatMap { clients[$0]?.session }.map {
+            LoadRequest(recording: "", preset: $0.presetName, parameters: $0.parameters)
         }
-        var out: [Outgoing] = []
-        for key in bySetting.keys.sorted() {
-            let (parameters, pages) = bySetting[key]!
-            guard let frame = preview.frame(for: key, parameters: parameters) else { continue }
-            out.append(
-                Outgoing(
-                    target: .framesFor(pages.sorted()),
-                    message: .frame(FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: recording, frame: frame))))
-        }
-        livePreview = preview
-        return out
+        return liveFrames(of: &preview, recording: recording, source: nil, to: clients.keys.sorted(), fallback: recorder)
     }
 
     /// The gesture was released: the library lists the unsaved file, and the recording page's
@@ -213,7 +190,7 @@ extension BridgeController {
         clients[id]?.beforeRecording = nil
         // The view showed the unsaved file: it now shows the saved one (its name, its label), at
         // the same time, with the setting it was recorded with.
-        if let unsaved, let session = clients[id]?.session, let saved = session.status(at: now).id, let shown = clients[id]?.view,
+        if let unsaved, let session = clients[id]?.session, let saved = session.status(at: now).id, let shown = views.player(of: id),
             shown.recording == unsaved
         {
             let time = shown.state.time
@@ -239,7 +216,7 @@ extension BridgeController {
         // Back to the view the page had before it recorded.
         let before = clients[id]?.beforeRecording
         clients[id]?.beforeRecording = nil
-        if let unsaved, clients[id]?.view?.recording == unsaved || clients[id]?.view == nil {
+        if let unsaved, views.player(of: id).map({ $0.recording == unsaved }) ?? true {
             if let before, library.contains(before.recording) {
                 out += try load(before, for: id)
             } else if let (first, preset) = Self.firstView(in: library.recordings) {

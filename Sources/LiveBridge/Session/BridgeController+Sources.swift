@@ -285,20 +285,24 @@ extension BridgeController {
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
-        // Pages watching with the same setting share one replay (its frames are made and
-        // encoded once for all of them).
-        var made: [String: Player] = [:]
+        // Pages watching with the same setting share one view (its frames are made and encoded
+        // once for all of them).
+        var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
         for id in watchers(of: source.number) {
             let setting = watchSetting(of: id)
             let request = LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters)
-            let key = Self.settingKey(request)
+            bySetting[Self.settingKey(request), default: (request, [])].1.append(id)
+        }
+        for key in bySetting.keys.sorted() {
+            guard let (request, pages) = bySetting[key] else { continue }
+            for id in pages { out += leaveFollowing(id) }
             do {
-                out += leaveFollowing(id)
-                if made[key] == nil { made[key] = try player(for: request) }
-                out += try load(request, for: id, made: made[key])
+                out += try load(request, for: pages)
             } catch {
                 let message = (error as? BridgeFailure)?.message ?? "\(error)"
-                out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)
+                for id in pages {
+                    out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)
+                }
             }
         }
         return out
@@ -306,12 +310,12 @@ extension BridgeController {
 
     /// The pages watching source `number` that are shown.
     func watchers(of number: Int) -> [ConnectionID] {
-        clients.keys.filter { clients[$0]!.watching == number && !clients[$0]!.isHidden }.sorted()
+        clients.filter { $0.value.watching == number && !views.hidden.contains($0.key) }.keys.sorted()
     }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
     func watchSetting(of id: ConnectionID) -> LoadRequest {
-        if let view = clients[id]?.view { return LoadRequest(recording: "", preset: view.presetName, parameters: view.parameters) }
+        if let view = views.player(of: id) { return LoadRequest(recording: "", preset: view.presetName, parameters: view.parameters) }
         return LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
     }
 
@@ -319,23 +323,32 @@ extension BridgeController {
     private mutating func liveFrames(of source: inout DeviceSource) -> [Outgoing] {
         guard var preview = source.preview.take(), let file = source.gestureFile else { return [] }
         defer { source.preview = preview }
+        let fallback = LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
+        return liveFrames(of: &preview, recording: file, source: source.number, to: watchers(of: source.number), fallback: fallback)
+    }
+
+    /// The frame of a live gesture's latest sample (the pad's or a device's) for `pages`: one
+    /// frame per distinct setting among the views they are shown, made once and sent to every
+    /// page with that setting; a page with no view reads it with `fallback`.
+    mutating func liveFrames(
+        of preview: inout LivePreview, recording: String, source: Int?, to pages: [ConnectionID], fallback: LoadRequest?
+    ) -> [Outgoing] {
         var bySetting: [String: (ReplayParameters?, [ConnectionID])] = [:]
-        for id in watchers(of: source.number) {
-            if let key = clients[id]!.view?.settingKey {
-                bySetting[key, default: (clients[id]!.view?.configuration.parameters, [])].1.append(id)
-            } else {
-                let setting = watchSetting(of: id)
-                let parameters = try? ReplayParameters(presetNamed: setting.preset, overrides: setting.parameters)
-                bySetting[Self.settingKey(setting), default: (parameters, [])].1.append(id)
+        var fallbackParameters: ReplayParameters??
+        for id in pages {
+            if let viewID = views.viewOf[id], let setting = views.modify(viewID, { ($0.player.settingKey, $0.player.configuration.parameters) }) {
+                bySetting[setting.0, default: (setting.1, [])].1.append(id)
+            } else if let fallback {
+                if fallbackParameters == nil { fallbackParameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters) }
+                bySetting[Self.settingKey(fallback), default: (fallbackParameters ?? nil, [])].1.append(id)
             }
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            let (parameters, pages) = bySetting[key]!
-            guard let parameters, let frame = preview.frame(for: key, parameters: parameters) else { continue }
-            var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: file, frame: frame)
-            message.source = source.number
-            out.append(Outgoing(target: .framesFor(pages), message: .frame(message)))
+            guard let (parameters, to) = bySetting[key], let parameters, let frame = preview.frame(for: key, parameters: parameters) else { continue }
+            var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: recording, frame: frame)
+            message.source = source
+            out.append(Outgoing(target: .framesFor(to), message: .frame(message)))
         }
         return out
     }
@@ -453,25 +466,25 @@ extension BridgeController {
         return out
     }
 
-    /// Pages whose own view showed a gesture just kept now show the kept file (its name, its
-    /// label), at the same time, with the setting they had; one replay per setting.
+    /// Views that showed a gesture just kept now show the kept file (its name, its label), at
+    /// the same time, with the setting they had, to the same pages.
     private mutating func showKept(_ moved: [KeptMessage.Moved]) -> [Outgoing] {
         var out: [Outgoing] = []
         for move in moved {
-            var made: [String: Player] = [:]
-            for id in clients.keys.sorted() {
-                // A page that follows another sees that page's view; its own is left as it is.
-                guard clients[id]?.leader == nil, let shown = clients[id]?.view, shown.recording == move.from else { continue }
+            for viewID in views.views.keys.sorted() {
+                guard let shown = views.modify(viewID, { $0.player }), shown.recording == move.from else { continue }
                 let request = LoadRequest(recording: move.to, preset: shown.presetName, parameters: shown.parameters)
                 let time = shown.state.time
                 let wasPlaying = shown.isPlaying
                 do {
-                    if made[shown.settingKey] == nil { made[shown.settingKey] = try player(for: request) }
-                    out += try load(request, for: id, made: made[shown.settingKey])
-                    out += try changeView(of: id) {
-                        $0.seek(to: time)
-                        $0.isPlaying = wasPlaying
-                    }
+                    var kept = try player(for: request)
+                    kept.speed = shown.speed
+                    kept.loops = shown.loops
+                    kept.sequence = shown.sequence
+                    kept.seek(to: time)
+                    kept.isPlaying = wasPlaying
+                    views.modify(viewID) { $0.player = kept }
+                    out += reloaded(viewID)
                 } catch {
                     continue  // the kept file is in the library either way; the view stays as it was
                 }

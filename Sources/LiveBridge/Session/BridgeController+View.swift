@@ -1,35 +1,105 @@
 internal import PanReplay
 internal import TransitionEngine
 
-// Each page's own view: loading, playing, following another page, and the frames of every
-// view that moves.
+/// Frames already made, by replay and index, shared by every view showing them (views on one
+/// load that went their own ways); at most ``limit`` are kept (about 2 MiB), then it starts again.
+struct FrameCache {
+    static let limit = 4096
+    private var frames: [FrameBody: FrameState] = [:]
+
+    var count: Int { frames.count }
+
+    /// The cache, leaving an empty one in its place (a move: its storage is not copied when
+    /// the taker adds to it).
+    mutating func take() -> FrameCache {
+        defer { self = FrameCache() }
+        return self
+    }
+
+    /// The message of frame `index` of `player` (at its playhead when nil), numbered next in
+    /// the view's own sequence: a page that keeps up sees consecutive numbers, and a gap is a
+    /// frame it was not sent.
+    mutating func message(at index: Int? = nil, of player: inout Player) -> FrameMessage {
+        player.sequence += 1
+        return made(at: index ?? player.currentIndex, of: &player)
+    }
+
+    /// The frame at the playhead that the view's pages were last sent, under its number again:
+    /// for a page that joins a view others already see, so their numbering goes on unbroken.
+    mutating func repeated(of player: inout Player) -> FrameMessage {
+        made(at: player.currentIndex, of: &player)
+    }
+
+    private mutating func made(at index: Int, of player: inout Player) -> FrameMessage {
+        let body = FrameBody(load: player.load, index: index)
+        let frame: FrameState
+        if let cached = frames[body] {
+            frame = cached
+        } else {
+            frame = player.frame(at: index)
+            if frames.count >= Self.limit { frames.removeAll(keepingCapacity: true) }
+            frames[body] = frame
+        }
+        var message = FrameMessage(seq: player.sequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
+        message.body = body
+        return message
+    }
+}
+
+// Each page's view (``PageViews``): loading, playing, following another page, and the frames
+// of every view that moves.
 extension BridgeController {
-    /// Loads `request` as page `id`'s view (speed and loop kept); its audience is told.
-    /// - Parameter made: the replay of `request` already made for another page (pages that
-    ///   load the same thing at once share one replay, its frames and their encodings).
-    mutating func load(_ request: LoadRequest, for id: ConnectionID, made: Player? = nil) throws -> [Outgoing] {
-        var loaded = try made ?? player(for: request)
-        if let previous = clients[id]?.view {
+    /// Page `id` and the pages that follow it, sorted: what moves together when it changes.
+    func withFollowers(_ id: ConnectionID) -> [ConnectionID] {
+        guard let following = followers[id], !following.isEmpty else { return [id] }
+        return [id] + following.sorted()
+    }
+
+    /// Loads `request` as page `id`'s own view (speed and loop kept; its followers go with it);
+    /// its audience is told.
+    mutating func load(_ request: LoadRequest, for id: ConnectionID) throws -> [Outgoing] {
+        try load(request, for: [id])
+    }
+
+    /// Loads `request` once as one view shown to `pages` and their followers (pages that load the
+    /// same thing at once share one replay, its frames and their encodings). Speed and loop are
+    /// the first page's; the view's numbering goes on from the highest any of them saw.
+    mutating func load(_ request: LoadRequest, for pages: [ConnectionID]) throws -> [Outgoing] {
+        guard let first = pages.first else { return [] }
+        var loaded = try player(for: request)
+        if let previous = views.player(of: first) {
             loaded.speed = previous.speed
             loaded.loops = previous.loops
-            loaded.sequence = previous.sequence  // the page's frame numbers go on
         }
-        clients[id]?.view = loaded
-        let to = audience(of: id)
-        // The series after the playback that starts the load, so a viewer files it under it.
-        return [Outgoing(target: .clients(to), message: .summary(loaded.summary), shareKey: "summary \(loaded.load)")]
-            + playbackAndFrame(of: id) + [
-                Outgoing(target: .clients(to), message: .series(loaded.seriesMessage), shareKey: "series \(loaded.load)")
+        loaded.sequence = pages.compactMap { views.player(of: $0)?.sequence }.max() ?? 0
+        let viewID = views.add(loaded, for: pages.flatMap(withFollowers))
+        return reloaded(viewID)
+    }
+
+    /// The summary, playback, frame and series of view `viewID` after a load (or a new player
+    /// put in it), to its pages.
+    mutating func reloaded(_ viewID: PageViews.ViewID) -> [Outgoing] {
+        var cache = frameCache.take()
+        defer { frameCache = cache }
+        return views.modify(viewID) { view in
+            let to = view.members
+            let frame = cache.message(of: &view.player)
+            // The series after the playback that starts the load, so a viewer files it under it.
+            return [
+                Outgoing(target: .clients(to), message: .summary(view.player.summary), shareKey: "summary \(view.player.load)"),
+                Outgoing(target: .clients(to), message: .playback(view.player.state)),
+                Outgoing(target: .framesFor(to), message: .frame(frame)),
+                Outgoing(target: .clients(to), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)")
             ]
+        } ?? []
     }
 
     /// Changes page `id`'s own view (a page that was following leaves first, keeping the view
-    /// it saw) and tells its audience.
+    /// it saw; a page sharing a view gets its own copy first) and tells its audience.
     mutating func changeView(of id: ConnectionID, _ change: (inout Player) -> Void) throws -> [Outgoing] {
         let left = leaveFollowing(id)
-        guard var view = clients[id]?.view else { throw BridgeFailure(.invalid, "nothing is loaded: send load first") }
-        change(&view)
-        clients[id]?.view = view
+        guard let viewID = views.separate(withFollowers(id)) else { throw BridgeFailure(.invalid, "nothing is loaded: send load first") }
+        views.modify(viewID) { change(&$0.player) }
         return left + playbackAndFrame(of: id)
     }
 
@@ -46,69 +116,57 @@ extension BridgeController {
         let mine = followers.removeValue(forKey: id) ?? []
         for follower in mine { setLeader(target, of: follower) }
         setLeader(target, of: id)
-        let page = clients[target]!.page
-        var out: [Outgoing] = []
-        for viewer in [id] + mine.sorted() {
-            out.append(Outgoing(target: .client(viewer), message: .following(FollowingMessage(page: page, reason: nil))))
-        }
-        guard var view = clients[target]?.view else { return out }
+        let page = clients[target]?.page ?? number
         let to = [id] + mine.sorted()
-        out.append(Outgoing(target: .clients(to), message: .summary(view.summary)))
-        out.append(Outgoing(target: .clients(to), message: .playback(view.state)))
-        // The frame the leader was last sent, under its number: the leader's own sequence goes on unbroken.
-        let frame = FrameMessage(seq: view.sequence, load: view.load, emittedMicroseconds: 0, recording: view.recording, frame: view.frame())
-        out.append(Outgoing(target: .framesFor(to), message: .frame(frame)))
-        out.append(Outgoing(target: .clients(to), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
-        clients[target]?.view = view
+        var out = to.map { Outgoing(target: .client($0), message: .following(FollowingMessage(page: page, reason: nil))) }
+        guard let viewID = views.viewOf[target] else { return out }
+        views.move(to, to: viewID)
+        var cache = frameCache.take()
+        defer { frameCache = cache }
+        out += views.modify(viewID) { view in
+            // The frame the leader was last sent, under its number: the view's sequence goes on unbroken.
+            [
+                Outgoing(target: .clients(to), message: .summary(view.player.summary)),
+                Outgoing(target: .clients(to), message: .playback(view.player.state)),
+                Outgoing(target: .framesFor(to), message: .frame(cache.repeated(of: &view.player))),
+                Outgoing(target: .clients(to), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)")
+            ]
+        } ?? []
         return out
     }
 
-    /// Page `id` stops following (if it was): its own view becomes the one it saw.
+    /// Page `id` stops following (if it was): its own view becomes a copy of the one it saw.
     mutating func leaveFollowing(_ id: ConnectionID, reason: String = "you changed the view") -> [Outgoing] {
-        guard let leader = clients[id]?.leader else { return [] }
-        let seen = clients[leader]?.view
-        clients[id]?.view = seen
+        guard clients[id]?.leader != nil else { return [] }
         setLeader(nil, of: id)
+        views.separate([id])
         return [Outgoing(target: .client(id), message: .following(FollowingMessage(page: nil, reason: reason)))]
     }
 
     /// The `playback` and the frame at the playhead of page `id`'s view, to its audience.
     mutating func playbackAndFrame(of id: ConnectionID) -> [Outgoing] {
-        guard var view = clients[id]?.view else { return [] }
-        let frame = frameMessage(of: &view)
-        clients[id]?.view = view
-        let to = audience(of: id)
-        return [
-            Outgoing(target: .clients(to), message: .playback(view.state)),
-            Outgoing(target: .framesFor(to), message: .frame(frame))
-        ]
+        guard let viewID = views.viewOf[id] else { return [] }
+        var cache = frameCache.take()
+        defer { frameCache = cache }
+        return views.modify(viewID) { view in
+            let frame = cache.message(of: &view.player)
+            return [
+                Outgoing(target: .clients(view.members), message: .playback(view.player.state)),
+                Outgoing(target: .framesFor(view.members), message: .frame(frame))
+            ]
+        } ?? []
     }
 
-    /// A frame of `player`'s view, numbered in that view's own sequence (a page that keeps up
-    /// sees consecutive numbers; a gap is a frame it was not sent).
-    func frameMessage(_ frame: FrameState, of player: inout Player) -> FrameMessage {
-        player.sequence += 1
-        return FrameMessage(seq: player.sequence, load: player.load, emittedMicroseconds: 0, recording: player.recording, frame: frame)
-    }
-
-    /// The message of frame `index` of `view` (at its playhead when nil). Pages showing the same
-    /// frame of the same replay (pages on the first view, a leader and its followers) share one
-    /// computation of it and one encoding (``FrameBody``): a page costs the writing of its
-    /// frames, not their making.
-    mutating func frameMessage(at index: Int? = nil, of view: inout Player) -> FrameMessage {
-        let index = index ?? view.currentIndex
-        let body = FrameBody(load: view.load, index: index)
-        let frame: FrameState
-        if let cached = frameCache[body] {
-            frame = cached
-        } else {
-            frame = view.frame(at: index)
-            if frameCache.count >= Self.frameCacheLimit { frameCache.removeAll(keepingCapacity: true) }
-            frameCache[body] = frame
-        }
-        var message = frameMessage(frame, of: &view)
-        message.body = body
-        return message
+    /// `visible`: page `id` went to the background (its view waits, unless a page following it
+    /// is shown) or came back (the frame at its playhead, so its stage is current at once).
+    mutating func setVisible(_ visible: Bool, of id: ConnectionID) -> [Outgoing] {
+        let following = clients[id]?.leader != nil
+        // A page sharing a view by agreement takes its own before it waits; a follower goes on
+        // seeing its leader's view.
+        if !visible, !following { views.separate(withFollowers(id)) }
+        views.setHidden(id, !visible)
+        guard visible, !following else { return [] }
+        return playbackAndFrame(of: id)
     }
 
     // MARK: Time
@@ -118,33 +176,34 @@ extension BridgeController {
     /// at the benchmark rate instead of ``tick(now:)``.
     mutating func benchmarkTick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
+        var cache = frameCache.take()
+        defer { frameCache = cache }
         var out: [Outgoing] = []
-        for id in clients.keys.sorted() where isTicking(id) {
-            // Moved out and back (`take`), not copied: a player is a large value.
-            guard var view = clients[id]!.view.take() else { continue }
-            defer { clients[id]!.view = view }
-            guard let index = view.advanceOneFrame() else { continue }
-            let message = frameMessage(at: index, of: &view)
-            out.append(Outgoing(target: .framesFor(audience(of: id)), message: .frame(message)))
+        for viewID in views.tickingViews {
+            views.modify(viewID) { view in
+                guard let index = view.player.advanceOneFrame() else { return }
+                out.append(Outgoing(target: .framesFor(view.members), message: .frame(cache.message(at: index, of: &view.player))))
+            }
         }
         return out
     }
 
-    /// Advances every playing view to `now`; returns the frames to show.
+    /// Advances every playing view to `now`; returns the frames to show, one per view and frame
+    /// for all of its pages.
     mutating func tick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         guard let last = lastTick else { return [] }
+        var cache = frameCache.take()
+        defer { frameCache = cache }
         var out: [Outgoing] = []
-        for id in clients.keys.sorted() where isTicking(id) {
-            // Moved out and back (`take`), not copied: a player is a large value.
-            guard var view = clients[id]!.view.take() else { continue }
-            let passed = view.advance(by: now - last)
-            let to = audience(of: id)
-            for index in passed {
-                out.append(Outgoing(target: .framesFor(to), message: .frame(frameMessage(at: index, of: &view))))
+        for viewID in views.tickingViews {
+            views.modify(viewID) { view in
+                let to = view.members
+                for index in view.player.advance(by: now - last) {
+                    out.append(Outgoing(target: .framesFor(to), message: .frame(cache.message(at: index, of: &view.player))))
+                }
+                if !view.player.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.player.state))) }
             }
-            if !view.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.state))) }
-            clients[id]!.view = view
         }
         return out
     }

@@ -38,8 +38,6 @@ struct BridgeController {
         var canControl: Bool
         /// The number people see ("page 3").
         let page: Int
-        /// This page's own player; while following, the leader's is shown instead.
-        var view: Player?
         /// The page this one follows, if it chose to.
         var leader: ConnectionID?
         /// The view before this page armed the pad, restored by a discard.
@@ -55,8 +53,6 @@ struct BridgeController {
         var lastCompare = -Double.infinity
         /// When this client's last `library` page was answered.
         var lastLibraryPage = -Double.infinity
-        /// The page said it is hidden (a background tab): its view waits, and is sent no frames.
-        var isHidden = false
         /// The live source this page watches (``DeviceSource/number``), if it chose one.
         var watching: Int?
     }
@@ -73,7 +69,9 @@ struct BridgeController {
     /// Counts changes everyone was told about (broadcasts).
     private(set) var broadcastVersion = 0
     var clients: [ConnectionID: Client] = [:]
-    /// Who follows whom: the audience of a view is its page and these.
+    /// Which page is shown which view (pages whose views agree share one).
+    var views = PageViews()
+    /// Who follows whom: a page's followers are shown its view and go with it when it changes.
     var followers: [ConnectionID: Set<ConnectionID>] = [:]
     private(set) var frameSequence: UInt64 = 0
     /// Load numbers are unique across pages, so a page that takes over another's view (stops
@@ -102,10 +100,8 @@ struct BridgeController {
     private var pendingCompares: [CompareJob] = []
     private var compareCacheOrder: [String] = []
     static let compareCacheLimit = 16
-    /// Frames already made, by replay and index, shared by the pages shown them; at most this
-    /// many are kept (about 2 MiB), then the cache starts again.
-    var frameCache: [FrameBody: FrameState] = [:]
-    static let frameCacheLimit = 4096
+    /// Frames already made, shared by every view showing them.
+    var frameCache = FrameCache()
     static let captureStatusInterval = 0.1
     /// The shortest time between two answered `compare`s (or `library` pages) of one client.
     static let compareInterval = 0.2
@@ -149,23 +145,11 @@ struct BridgeController {
     var libraryNotices: [String] { library.notices }
 
     /// Whether frames should be produced (some page watches a replay that moves).
-    var wantsTicks: Bool { clients.keys.contains { isTicking($0) } }
+    var wantsTicks: Bool { views.wantsTicks }
 
-    /// Whether page `id`'s view moves with time: it plays, follows nobody, and it or one of
-    /// its followers is shown.
-    func isTicking(_ id: ConnectionID) -> Bool {
-        // Fields read in place: a copy of the page would copy its player, for every page on every tick.
-        guard let index = clients.index(forKey: id), clients.values[index].leader == nil, clients.values[index].view?.isPlaying == true
-        else { return false }
-        return !clients.values[index].isHidden || followers[id, default: []].contains { clients[$0]?.isHidden == false }
-    }
-
-    /// The player page `id` sees: its own, or its leader's while it follows one.
-    func shownView(of id: ConnectionID) -> Player? {
-        guard let client = clients[id] else { return nil }
-        if let leader = client.leader { return clients[leader]?.view }
-        return client.view
-    }
+    /// The player page `id` sees: its own, its leader's while it follows one, or the one it
+    /// shares with the pages that agree with it.
+    func shownView(of id: ConnectionID) -> Player? { views.player(of: id) }
 
     /// The first view of a new page: `recording` under `preset` when given, otherwise a
     /// gesture that shows what PanTrace does (``firstView(in:)``).
@@ -214,9 +198,12 @@ struct BridgeController {
 
     /// The pages with control, which others may follow.
     var pagesListing: PagesMessage {
-        let controlling = clients.values.filter(\.canControl).sorted { $0.page < $1.page }.prefix(Self.pagesListed)
+        let controlling = clients.filter(\.value.canControl).sorted { $0.value.page < $1.value.page }.prefix(Self.pagesListed)
         return PagesMessage(
-            pages: controlling.map { PageInfo(page: $0.page, recording: $0.view?.recording, preset: $0.view?.state.preset) },
+            pages: controlling.map { id, client in
+                let shown = views.player(of: id)
+                return PageInfo(page: client.page, recording: shown?.recording, preset: shown?.presetName)
+            },
             total: clients.count)
     }
 
@@ -232,21 +219,30 @@ struct BridgeController {
         switch input {
         case .opened(let id, let canControl):
             let ticking = wantsTicks
-            clients[id] = Client(
-                canControl: canControl, page: nextPage, view: firstView, pointerTokens: configuration.pointerBurst, lastRefill: now)
+            let page = nextPage
+            clients[id] = Client(canControl: canControl, page: page, pointerTokens: configuration.pointerBurst, lastRefill: now)
             nextPage += 1
+            views.open(id, template: firstView)
             let hello = Hello(
-                v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, page: clients[id]!.page,
+                v: wireProtocolVersion, server: configuration.serverName, canControl: canControl, page: page,
                 state: snapshot(for: id, now: now))
             // Pages joining a quiet scene get the same hello but for their number: the runtime
             // encodes it once and writes each page's number in (``HelloTemplate``). While the pad
             // is held the status in it changes with time, so each is encoded on its own.
             let shared = padHolder == nil ? "hello \(canControl) \(broadcastVersion)" : nil
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: shared)]
-            if var view = firstView {
-                out.append(Outgoing(target: .client(id), message: .series(view.seriesMessage), shareKey: "series \(view.load)"))
-                out.append(Outgoing(target: .framesFor([id]), message: .frame(frameMessage(of: &view))))
-                clients[id]?.view = view
+            if let viewID = views.viewOf[id] {
+                var cache = frameCache.take()
+                out += views.modify(viewID) { view in
+                    // Alone on the view: its next frame. Joining pages already shown it: the frame
+                    // they were last sent, under its number, so their numbering goes on unbroken.
+                    let frame = view.members == [id] ? cache.message(of: &view.player) : cache.repeated(of: &view.player)
+                    return [
+                        Outgoing(target: .client(id), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)"),
+                        Outgoing(target: .framesFor([id]), message: .frame(frame))
+                    ]
+                } ?? []
+                frameCache = cache
             }
             if !ticking { lastTick = now }
             if canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
@@ -260,10 +256,10 @@ struct BridgeController {
             guard let client = clients.removeValue(forKey: id) else { return [] }
             var out: [Outgoing] = []
             if let leader = client.leader { followers[leader]?.remove(id) }
+            views.close(id)
             // Those who followed this page keep what they saw, as their own view.
             for follower in (followers.removeValue(forKey: id) ?? []).sorted() {
                 clients[follower]?.leader = nil
-                clients[follower]?.view = client.view
                 out.append(
                     Outgoing(
                         target: .client(follower), message: .following(FollowingMessage(page: nil, reason: "page \(client.page) closed"))))
@@ -286,7 +282,7 @@ struct BridgeController {
             guard clients[id] != nil else { return [] }
             switch result {
             case .success(let outcome):
-                return [Outgoing(target: .clients(audience(of: id)), message: .tune(outcome))]
+                return [Outgoing(target: .clients(withFollowers(id)), message: .tune(outcome))]
             case .failure(let failure):
                 return reply(failure, to: id, replyingTo: "tune")
             }
@@ -343,10 +339,7 @@ struct BridgeController {
         case .follow(let page):
             return try follow(page: page, from: id)
         case .visible(let visible):
-            clients[id]!.isHidden = !visible
-            // Back in view: the frame at the playhead, so the stage is current at once.
-            guard visible, clients[id]!.leader == nil else { return [] }
-            return playbackAndFrame(of: id)
+            return setVisible(visible, of: id)
         case .library(let offset):
             guard now - clients[id]!.lastLibraryPage >= Self.compareInterval else {
                 throw BridgeFailure(.rateLimited, "at most five library pages a second", retryAfter: Self.compareInterval)
@@ -476,11 +469,6 @@ struct BridgeController {
 
     // MARK: Audiences
 
-    /// The pages that see `id`'s view: it and those that follow it, in id order.
-    func audience(of id: ConnectionID) -> [ConnectionID] {
-        guard let following = followers[id], !following.isEmpty else { return [id] }
-        return [id] + following.sorted()
-    }
 
     mutating func setLeader(_ leader: ConnectionID?, of id: ConnectionID) {
         if let old = clients[id]?.leader { followers[old]?.remove(id) }

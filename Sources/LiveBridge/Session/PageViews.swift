@@ -1,0 +1,169 @@
+/// The views the pages are shown, and which page is shown which.
+///
+/// **One view, many pages, each its own.** Pages whose views agree are shown one view: the
+/// pages on the first view that have not changed it, a page and those that chose to follow it,
+/// the pages watching one live source with one setting. Each frame of a view is made once,
+/// encoded once and the same bytes written to every page shown it, with one `seq` numbering
+/// (docs/PROTOCOL.md §2: `seq` numbers the frames of one view). A page that changes anything
+/// (loads, plays, seeks, goes to the background) leaves its view at once: it gets a copy of what
+/// it saw, and its followers go with it, so nothing one page does reaches a page that did not
+/// choose to follow it.
+///
+/// A value state machine with no clock: the controller passes in what happened and reads back
+/// who is shown what.
+struct PageViews {
+    typealias ViewID = Int
+
+    /// One view and the pages shown it.
+    struct View {
+        var player: Player
+        /// Every page shown this view, sorted: the pages its frames and changes go to.
+        private(set) var members: [ConnectionID] = []
+        /// Members not in the background: while there are none, the view waits.
+        private(set) var shownCount = 0
+
+        init(player: Player) { self.player = player }
+
+        /// Whether the view moves with time: it plays and a page sees it.
+        var isTicking: Bool { player.isPlaying && shownCount > 0 }
+
+        fileprivate mutating func insert(_ page: ConnectionID, hidden: Bool) {
+            let at = members.partitioningIndex { $0 >= page }
+            guard at == members.endIndex || members[at] != page else { return }
+            members.insert(page, at: at)
+            if !hidden { shownCount += 1 }
+        }
+
+        fileprivate mutating func remove(_ page: ConnectionID, hidden: Bool) {
+            let at = members.partitioningIndex { $0 >= page }
+            guard at < members.endIndex, members[at] == page else { return }
+            members.remove(at: at)
+            if !hidden { shownCount -= 1 }
+        }
+
+        fileprivate mutating func shownCountChanged(by delta: Int) { shownCount += delta }
+    }
+
+    /// The views by number; a view with no page is forgotten.
+    private(set) var views: [ViewID: View] = [:]
+    /// The view each page is shown (a page has none while the library is empty).
+    private(set) var viewOf: [ConnectionID: ViewID] = [:]
+    /// Pages in the background (``setHidden(_:_:)``).
+    private(set) var hidden: Set<ConnectionID> = []
+    /// The view new pages join while it is as the first view left it (nobody changed it).
+    private(set) var firstViewID: ViewID?
+    private var nextID: ViewID = 1
+
+    /// The view page `page` is shown.
+    func view(of page: ConnectionID) -> View? {
+        viewOf[page].flatMap { views[$0] }
+    }
+
+    /// The player page `page` is shown.
+    func player(of page: ConnectionID) -> Player? {
+        guard let id = viewOf[page], let index = views.index(forKey: id) else { return nil }
+        return views.values[index].player
+    }
+
+    /// The pages shown the same view as `page` (it among them), sorted: the audience of a
+    /// change to that view.
+    func audience(of page: ConnectionID) -> [ConnectionID] {
+        guard let id = viewOf[page], let index = views.index(forKey: id) else { return [page] }
+        return views.values[index].members
+    }
+
+    /// Whether some view moves with time.
+    var wantsTicks: Bool { views.values.contains { $0.isTicking } }
+
+    /// The views that move with time, in a fixed order.
+    var tickingViews: [ViewID] { views.keys.filter { views[$0]?.isTicking == true }.sorted() }
+
+    /// Changes view `id` in place (no copy of its player).
+    mutating func modify<R>(_ id: ViewID, _ change: (inout View) -> R) -> R? {
+        guard let index = views.index(forKey: id) else { return nil }
+        return change(&views.values[index])
+    }
+
+    // MARK: Who is shown what
+
+    /// A new page is shown the first view: the one other pages share while nobody changed it,
+    /// else a new one made from `template` (nil: no view, the library is empty).
+    mutating func open(_ page: ConnectionID, template: Player?) {
+        if let first = firstViewID, views[first] != nil {
+            move([page], to: first)
+        } else if let template {
+            firstViewID = add(template, for: [page])
+        }
+    }
+
+    /// Page `page` is gone.
+    mutating func close(_ page: ConnectionID) {
+        detach([page])
+        hidden.remove(page)
+    }
+
+    /// Shows `pages` a new view of `player` (each leaves the view it had); returns its number.
+    @discardableResult
+    mutating func add(_ player: Player, for pages: [ConnectionID]) -> ViewID {
+        let id = nextID
+        nextID += 1
+        views[id] = View(player: player)
+        move(pages, to: id)
+        return id
+    }
+
+    /// Shows `pages` view `id`, as it is now.
+    mutating func move(_ pages: [ConnectionID], to id: ViewID) {
+        guard views[id] != nil else { return }
+        for page in pages {
+            detach([page])
+            viewOf[page] = id
+            views[id]?.insert(page, hidden: hidden.contains(page))
+        }
+    }
+
+    /// `pages` (a page and those that follow it) get a view of their own, a copy of the one they
+    /// are shown, unless they are its only pages and it is not the first view new pages join:
+    /// then it is theirs already. Returns the view they are now shown (nil: they had none).
+    @discardableResult
+    mutating func separate(_ pages: [ConnectionID]) -> ViewID? {
+        guard let page = pages.first, let id = viewOf[page], let view = views[id] else { return nil }
+        let others = view.members.filter { !pages.contains($0) }
+        if others.isEmpty, id != firstViewID { return id }
+        if others.isEmpty { firstViewID = nil }  // changed by its only page: no longer the first view
+        return others.isEmpty ? id : add(view.player, for: pages)
+    }
+
+    /// Page `page` goes to the background or comes back.
+    mutating func setHidden(_ page: ConnectionID, _ isHidden: Bool) {
+        let changed = isHidden ? hidden.insert(page).inserted : hidden.remove(page) != nil
+        guard changed, let id = viewOf[page] else { return }
+        views[id]?.shownCountChanged(by: isHidden ? -1 : 1)
+    }
+
+    /// `pages` leave whatever view they are shown; a view left with no page is forgotten.
+    private mutating func detach(_ pages: [ConnectionID]) {
+        for page in pages {
+            guard let id = viewOf.removeValue(forKey: page) else { continue }
+            views[id]?.remove(page, hidden: hidden.contains(page))
+            if views[id]?.members.isEmpty == true {
+                views[id] = nil
+                if firstViewID == id { firstViewID = nil }
+            }
+        }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for a predicate that is false and
+    /// then true along the array (a binary search).
+    fileprivate func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
