@@ -234,7 +234,7 @@ struct PageViewTests {
     }
 
     @Test func theBudgetTakesWhatFitsAndSaysHowLongTheRestWaits() {
-        var budget = WorkBudget(rate: 100, burst: 200)
+        var budget = TokenBucket(rate: 100, burst: 200)
         #expect(budget.take(150, now: 0) == nil)
         #expect(budget.take(100, now: 0) == 0.5)  // 50 left, 50 missing at 100 a second
         #expect(budget.take(100, now: 0.5) == nil)

@@ -29,9 +29,9 @@ struct DeviceSource {
     var gestureDuration = 0.0
     /// Unsaved gestures from this source, library ids, oldest first.
     var unsaved: [String] = []
-    var tokens: Double
-    var lastRefill: Double
-    var lastThrottled: [String: Double] = [:]
+    /// Samples it may send.
+    var samples: TokenBucket
+    var throttle = Throttle()
     var lastStatus = -Double.infinity
 
     var isLive: Bool { recorder.isRecordingGesture }
@@ -130,7 +130,7 @@ extension BridgeController {
             recorder.metadata.velocityOrigin = metadata.velocityOrigin
             sources[announce.session] = DeviceSource(
                 number: number, announce: announce, connection: id, recorder: recorder, liveFolder: liveFolder,
-                tokens: Self.sourceSampleBurst, lastRefill: now)
+                samples: TokenBucket(rate: Self.sourceSampleRate, burst: Self.sourceSampleBurst))
         }
         sourceConnections[id] = announce.session
         let source = sources[announce.session]!
@@ -162,14 +162,11 @@ extension BridgeController {
         var rateLimited = 0
         for sample in batch.samples {
             guard sample.seq > source.received else { continue }  // a resend: taken already
-            source.tokens = min(Self.sourceSampleBurst, source.tokens + (now - source.lastRefill) * Self.sourceSampleRate)
-            source.lastRefill = now
-            guard source.tokens >= 1 else {
+            guard source.samples.take(now: now) == nil else {
                 rateLimited += 1
                 source.received = sample.seq
                 continue
             }
-            source.tokens -= 1
             source.received = sample.seq
             do {
                 out += try record(sample, of: &source, now: now)
@@ -179,8 +176,7 @@ extension BridgeController {
             }
         }
         out.append(Outgoing(target: .client(id), message: .ack(SampleAck(received: source.received))))
-        if rateLimited > 0, now - (source.lastThrottled["rate"] ?? -.infinity) >= 1 {
-            source.lastThrottled["rate"] = now
+        if rateLimited > 0, source.throttle.allows("rate", now: now) {
             out += reply(
                 BridgeFailure(
                     .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",

@@ -12,7 +12,7 @@ internal import TransitionEngine
 /// playhead, speed, loop): what one page does reaches only that page, and the pages that chose
 /// to follow it (``Client/leader``). What is shared is the library, the record pad (one page
 /// holds it at a time; every page sees the gesture live through its own settings) and the
-/// server's budget for replay work (``WorkBudget``).
+/// server's budget for replay work (``TokenBucket``).
 struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
@@ -45,10 +45,10 @@ struct BridgeController {
         /// This page's recording: armed or capturing (it holds the pad), or released and
         /// waiting for a label, a save or a discard.
         var session: LiveSession?
-        var pointerTokens: Double
-        var lastRefill: Double
-        /// When each kind of throttled error was last sent.
-        var lastThrottledError: [String: Double] = [:]
+        /// Pointer events this page may send.
+        var pointers: TokenBucket
+        /// Errors said at most once a second.
+        var throttle = Throttle()
         /// When this client's last `compare` was answered (each replays a whole recording).
         var lastCompare = -Double.infinity
         /// When this client's last `library` page was answered.
@@ -92,7 +92,7 @@ struct BridgeController {
     /// When a capturing recording's status was last sent.
     var lastCaptureStatus = -Double.infinity
     /// Replay work for pages without control.
-    private(set) var watcherWork: WorkBudget
+    private(set) var watcherWork: TokenBucket
     /// Comparisons already computed, encoded, by setting (the same answer for every page that
     /// asks), and those being computed with the pages waiting for them.
     private var compareCache: [String: [UInt8]] = [:]
@@ -120,7 +120,7 @@ struct BridgeController {
             folder: configuration.recordingsFolder, maximumRecordings: configuration.maximumRecordings,
             maximumCorpusGestures: configuration.maximumCorpusGestures)
         library.rescan()
-        watcherWork = WorkBudget(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
+        watcherWork = TokenBucket(rate: configuration.watcherFrameRate, burst: configuration.watcherFrameBurst)
     }
 
     /// Lines for the server's log that the runtime has not taken yet (``takeLog()``).
@@ -220,7 +220,8 @@ struct BridgeController {
         case .opened(let id, let canControl):
             let ticking = wantsTicks
             let page = nextPage
-            clients[id] = Client(canControl: canControl, page: page, pointerTokens: configuration.pointerBurst, lastRefill: now)
+            clients[id] = Client(
+                canControl: canControl, page: page, pointers: TokenBucket(rate: configuration.pointerRate, burst: configuration.pointerBurst))
             nextPage += 1
             views.open(id, template: firstView)
             let hello = Hello(
@@ -363,7 +364,7 @@ struct BridgeController {
             guard frames.magnitude <= 100_000 else { throw BridgeFailure(.invalid, "step of \(frames) frames is too far") }
             return try changeView(of: id) { $0.step(frames: frames) }
         case .pointer(let request):
-            guard takePointerToken(for: id, now: now) else {
+            guard clients[id]?.pointers.take(now: now) == nil else {
                 try throttled(
                     BridgeFailure(.rateLimited, "more than \(Int(configuration.pointerRate)) pointer events a second; extra events are dropped"),
                     for: id, now: now)
@@ -448,23 +449,10 @@ struct BridgeController {
         return Outgoing(target: .everyone, message: .library(page))
     }
 
-    /// Throws `failure` at most once a second per client and kind: pointer events come by the
-    /// hundred, and a reply to each would flood the sender's queue.
+    /// Throws `failure` at most once a second per client and kind (``Throttle``).
     mutating func throttled(_ failure: BridgeFailure, for id: ConnectionID, now: Double) throws {
-        let key = failure.code.rawValue + " " + failure.message
-        guard clients[id]!.lastThrottledError[key, default: -.infinity] < now - 1 else { return }
-        clients[id]!.lastThrottledError[key] = now
+        guard clients[id]?.throttle.allows(failure.code.rawValue + " " + failure.message, now: now) == true else { return }
         throw failure
-    }
-
-    private mutating func takePointerToken(for id: ConnectionID, now: Double) -> Bool {
-        var client = clients[id]!
-        client.pointerTokens = min(configuration.pointerBurst, client.pointerTokens + (now - client.lastRefill) * configuration.pointerRate)
-        client.lastRefill = now
-        let allowed = client.pointerTokens >= 1
-        if allowed { client.pointerTokens -= 1 }
-        clients[id] = client
-        return allowed
     }
 
     // MARK: Audiences
