@@ -61,9 +61,16 @@ let package = Package(
             dependencies: ["PanTrace", "PanCapture", "TransitionEngine"],
             swiftSettings: strictSettings
         ),
+        // The live wire between a device and the server, defined once for both ends: message
+        // types, sample states and what makes a source or a sample valid.
+        .target(
+            name: "PanLiveWire",
+            dependencies: ["PanTrace", "PanCapture"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "LiveBridge",
-            dependencies: ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "CLibWebSockets"],
+            dependencies: ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "PanLiveWire", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // The live link's queue, acknowledgements and backoff are a pure core (LinkCore); the
@@ -74,6 +81,7 @@ let package = Package(
             dependencies: [
                 "PanTrace",
                 "PanCapture",
+                "PanLiveWire",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
@@ -158,7 +166,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveBridgeTests",
-            dependencies: ["TestSupport", "LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine"],
+            dependencies: [
+                "TestSupport", "LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "PanLiveWire", "PanTraceLive"
+            ],
             // Read from disk by path: the viewer's JavaScript tests read the same files.
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

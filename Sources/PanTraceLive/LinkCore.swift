@@ -1,5 +1,6 @@
 internal import Foundation
 package import PanCapture
+internal import PanLiveWire
 package import PanTrace
 
 /// The live link's logic without a socket or a clock: the bounded queue and its drop policy,
@@ -163,9 +164,9 @@ package struct LinkCore {
             return []
         }
         switch (phase, message.type) {
-        case (.joining, "source_ready"):
+        case (.joining, LiveWire.MessageType.sourceReady.rawValue):
             return join(message, now: now)
-        case (.ready, "ack"):
+        case (.ready, LiveWire.MessageType.ack.rawValue):
             guard let received = message.received else { return [] }
             acknowledge(received, now: now)
             var actions: [Action] = []
@@ -173,7 +174,7 @@ package struct LinkCore {
                 actions += setStatus(.connected(source: source, reconnects: counters.reconnects))
             }
             return actions + pump(now: now)
-        case (_, "error"):
+        case (_, LiveWire.MessageType.error.rawValue):
             let code = message.code ?? "error"
             let text = message.message ?? "(no message)"
             counters.lastServerError = "\(code): \(text)"
@@ -327,7 +328,7 @@ package struct LinkCore {
             let count = min(maxBatch, queue.count - sentCount, Int(tokens))
             var json = JSONText()
             json.open()
-            json.field("type", "samples")
+            json.field("type", LiveWire.MessageType.samples.rawValue)
             json.field("dropped", counters.dropped)
             json.key("samples")
             json.openArray()

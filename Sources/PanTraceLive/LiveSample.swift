@@ -1,4 +1,5 @@
 internal import PanCapture
+internal import PanLiveWire
 internal import PanTrace
 
 /// One callback of the pan recognizer as it travels: `seq` numbers the session's samples
@@ -14,31 +15,14 @@ struct LiveSample: Hashable, Sendable {
     var location: PanVector?
     var touches: Int?
 
-    /// The largest magnitude the server accepts for a position or a velocity.
-    static let limit = 1e6
-
-    /// What is wrong with the values, naming the field, or `nil`.
+    /// What is wrong with the values, naming the wire field, or `nil`: the server's own rule
+    /// (``LiveWire/sampleProblem(t:tx:ty:vx:vy:lx:ly:touches:)``), so what is sent is accepted.
     static func problem(
         time: Double, translation: PanVector, velocity: PanVector, location: PanVector?, touches: Int?
     ) -> String? {
-        func bad(_ value: Double, limit: Double = Self.limit) -> Bool { !value.isFinite || abs(value) > limit }
-        if !time.isFinite || time < 0 { return "timestamp is not a finite non-negative number (\(time))" }
-        if bad(translation.x) || bad(translation.y) { return "translation is not finite or beyond ±10⁶ points" }
-        if bad(velocity.x) || bad(velocity.y) { return "velocity is not finite or beyond ±10⁶ points per second" }
-        if let location, bad(location.x) || bad(location.y) { return "location is not finite or beyond ±10⁶ points" }
-        if let touches, touches < 0 || touches > 100 { return "touches is not 0…100 (\(touches))" }
-        return nil
-    }
-
-    static func stateName(_ state: TraceRecorder.State) -> String {
-        switch state {
-        case .possible: "possible"
-        case .began: "began"
-        case .changed: "changed"
-        case .ended: "ended"
-        case .cancelled: "cancelled"
-        case .failed: "failed"
-        }
+        LiveWire.sampleProblem(
+            t: time, tx: translation.x, ty: translation.y, vx: velocity.x, vy: velocity.y, lx: location?.x, ly: location?.y,
+            touches: touches)
     }
 
     /// Whether the sample opens or closes a gesture (never dropped while others can be).
@@ -48,7 +32,7 @@ struct LiveSample: Hashable, Sendable {
         json.open()
         json.field("seq", seq)
         json.field("t", time)
-        json.field("state", Self.stateName(state))
+        json.field("state", LiveWire.SampleState(state).rawValue)
         json.field("tx", translation.x)
         json.field("ty", translation.y)
         json.field("vx", velocity.x)

@@ -1,3 +1,4 @@
+internal import PanLiveWire
 public import PanTrace
 
 /// Who a live link speaks for: what `pantrace serve` writes into every recording it makes of
@@ -51,23 +52,12 @@ public struct LiveSource: Hashable, Sendable {
         self.client = client
     }
 
-    /// What is wrong with the source, in one sentence naming the field, or `nil`.
+    /// What is wrong with the source, in one sentence naming the field, or `nil`: the server's
+    /// own rule (``LiveWire/sourceProblem(session:name:platform:width:height:scale:velocity:client:)``).
     public var problem: String? {
-        if name.isEmpty || name.count > 64 { return "name must be 1 to 64 characters (it has \(name.count))" }
-        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return "name must not contain control characters"
-        }
-        let sessionOK =
-            (8...64).contains(session.utf8.count)
-            && session.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D }
-        if !sessionOK { return "session must be 8 to 64 characters of A-Z a-z 0-9 -" }
-        if let problem = screen.problem { return "screen: \(problem)" }
-        if !(1...4).contains(screen.scale) { return "scale must be 1 to 4 (it is \(screen.scale))" }
-        if velocity != Self.recordedVelocity && !["lsq2", "impulse", "flutter"].contains(velocity) {
-            return "velocity must be recorded, lsq2, impulse or flutter (it is \(velocity))"
-        }
-        if client.count > 64 { return "client must be at most 64 characters" }
-        return nil
+        LiveWire.sourceProblem(
+            session: session, name: name, platform: platform.rawValue, width: screen.width, height: screen.height, scale: screen.scale,
+            velocity: velocity, client: client)
     }
 
     /// 32 hexadecimal digits from the system's random source.
@@ -86,7 +76,7 @@ public struct LiveSource: Hashable, Sendable {
     var message: String {
         var json = JSONText()
         json.open()
-        json.field("type", "source")
+        json.field("type", LiveWire.MessageType.source.rawValue)
         json.field("session", session)
         json.field("name", name)
         json.field("platform", platform.rawValue)

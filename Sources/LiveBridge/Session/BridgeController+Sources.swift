@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PanCapture
+internal import PanLiveWire
 internal import PanReplay
 internal import PanTrace
 internal import TransitionEngine
@@ -195,19 +196,11 @@ extension BridgeController {
     /// Records one sample and returns what pages are told.
     private mutating func record(_ sample: SourceSample, of source: inout DeviceSource, now: Double) throws -> [Outgoing] {
         if let problem = sample.problem() { throw BridgeFailure(.invalid, "sample \(sample.seq): \(problem)") }
-        let state: TraceRecorder.State
-        switch sample.state {
-        case "possible": state = .possible
-        case "began": state = .began
-        case "changed": state = .changed
-        case "ended": state = .ended
-        case "cancelled": state = .cancelled
-        case "failed": state = .failed
-        default:
+        guard let wireState = LiveWire.SampleState(rawValue: sample.state) else {
             throw BridgeFailure(
-                .invalid,
-                "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of possible, began, changed, ended, cancelled, failed")
+                .invalid, "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of \(LiveWire.SampleState.listed)")
         }
+        let state = wireState.recorderState
         if state != .began, source.isLive, (sample.t - source.gestureStart).magnitude > ValueLimits.replaySpan {
             throw BridgeFailure(.invalid, "sample \(sample.seq): t is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first sample")
         }
@@ -394,7 +387,7 @@ extension BridgeController {
     private func isLeftUnsaved(_ file: String) -> Bool {
         guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
         let rest = file.dropFirst("live/unsaved-".count)
-        guard SourceAnnounce.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
+        guard LiveWire.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
         return !sources.values.contains { $0.gestureFile == file }
     }
 

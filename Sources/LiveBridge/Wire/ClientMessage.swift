@@ -1,3 +1,4 @@
+internal import PanLiveWire
 package import PanTrace
 package import TransitionEngine
 
@@ -71,8 +72,8 @@ package enum ClientMessage: Sendable, Equatable {
         case .follow: "follow"
         case .library: "library"
         case .visible: "visible"
-        case .source: "source"
-        case .samples: "samples"
+        case .source: LiveWire.MessageType.source.rawValue
+        case .samples: LiveWire.MessageType.samples.rawValue
         case .watch: "watch"
         case .keep: "keep"
         case .drop: "drop"
@@ -223,8 +224,8 @@ extension ClientMessage: Codable {
             }
             self = .library(offset: offset)
         case "visible": self = .visible(try c.decode(Bool.self, forKey: .visible))
-        case "source": self = .source(try SourceAnnounce(from: decoder))
-        case "samples": self = .samples(try SampleBatch(from: decoder))
+        case LiveWire.MessageType.source.rawValue: self = .source(try SourceAnnounce(from: decoder))
+        case LiveWire.MessageType.samples.rawValue: self = .samples(try SampleBatch(from: decoder))
         case "watch": self = .watch(source: try c.decodeIfPresent(Int.self, forKey: .source))
         case "keep": self = .keep(try KeepRequest(from: decoder))
         case "drop": self = .drop(files: try c.decode([String].self, forKey: .files))

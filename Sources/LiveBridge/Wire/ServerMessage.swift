@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PanLiveWire
 package import PanReplay
 package import PanTrace
 package import TransitionEngine
@@ -63,8 +64,8 @@ package indirect enum ServerMessage: Sendable {
         case .error: "error"
         case .pages: "pages"
         case .following: "following"
-        case .sourceReady: "source_ready"
-        case .ack: "ack"
+        case .sourceReady: LiveWire.MessageType.sourceReady.rawValue
+        case .ack: LiveWire.MessageType.ack.rawValue
         case .sources: "sources"
         case .deviceGesture: "device_gesture"
         case .kept: "kept"
@@ -383,8 +384,8 @@ extension ServerMessage: Codable {
         case "error": self = .error(try ErrorMessage(from: decoder))
         case "pages": self = .pages(try PagesMessage(from: decoder))
         case "following": self = .following(try FollowingMessage(from: decoder))
-        case "source_ready": self = .sourceReady(try SourceReady(from: decoder))
-        case "ack": self = .ack(try SampleAck(from: decoder))
+        case LiveWire.MessageType.sourceReady.rawValue: self = .sourceReady(try SourceReady(from: decoder))
+        case LiveWire.MessageType.ack.rawValue: self = .ack(try SampleAck(from: decoder))
         case "sources": self = .sources(try SourcesMessage(from: decoder))
         case "device_gesture": self = .deviceGesture(try DeviceGestureStatus(from: decoder))
         case "kept": self = .kept(try KeptMessage(from: decoder))

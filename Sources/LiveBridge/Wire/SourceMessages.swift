@@ -1,3 +1,4 @@
+internal import PanLiveWire
 package import PanTrace
 
 // The messages of a live source (a device streaming its pan samples) and what pages are told
@@ -31,36 +32,17 @@ package struct SourceAnnounce: Codable, Sendable, Equatable {
         self.client = client
     }
 
-    static let platforms = ["ios", "android", "linux", "other"]
-    static let velocities = ["recorded", "lsq2", "impulse", "flutter"]
-
-    /// Checks every field where it enters: the one line says which field and why.
+    /// Checks every field where it enters, by the rule the device checks with before it sends
+    /// (``LiveWire/sourceProblem(session:name:platform:width:height:scale:velocity:client:)``):
+    /// the one line says which field and why.
     func validated() throws(BridgeFailure) -> SourceAnnounce {
-        guard (8...64).contains(session.utf8.count), session.utf8.allSatisfy({ $0 == 0x2D || Self.isAlphanumeric($0) }) else {
-            throw BridgeFailure(.invalid, "session must be 8 to 64 characters of A-Z, a-z, 0-9 and -")
-        }
-        guard !name.isEmpty, name.count <= 64, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw BridgeFailure(.invalid, "name must be 1 to 64 characters without control characters")
-        }
-        guard Self.platforms.contains(platform) else {
-            throw BridgeFailure(.invalid, "platform \"\(String(platform.prefix(32)))\" is not one of \(Self.platforms.joined(separator: ", "))")
-        }
-        for (field, value) in [("screen.width", screen.width), ("screen.height", screen.height)] where !ValueLimits.screenPoints.contains(value) {
-            throw BridgeFailure(.invalid, "\(field) \(value) is outside 1…100000 points")
-        }
-        guard (1...4).contains(scale) else { throw BridgeFailure(.invalid, "scale \(scale) is outside 1…4") }
-        if let velocity, !Self.velocities.contains(velocity) {
-            throw BridgeFailure(
-                .invalid, "velocity \"\(String(velocity.prefix(32)))\" is not one of \(Self.velocities.joined(separator: ", "))")
-        }
-        if let client, client.count > 64 || client.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw BridgeFailure(.invalid, "client must be at most 64 characters without control characters")
+        if let problem = LiveWire.sourceProblem(
+            session: session, name: name, platform: platform, width: screen.width, height: screen.height, scale: scale, velocity: velocity,
+            client: client)
+        {
+            throw BridgeFailure(.invalid, problem)
         }
         return self
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// "iPhone 15 (390×844 @3x)".
@@ -124,16 +106,10 @@ package struct SourceSample: Codable, Sendable, Equatable {
         self.touches = touches
     }
 
-    /// The first field that no boundary accepts, named, or nil.
+    /// The first field that is out of bounds, named, or nil: the device's own rule
+    /// (``LiveWire/sampleProblem(t:tx:ty:vx:vy:lx:ly:touches:)``).
     func problem() -> String? {
-        guard ValueLimits.isValidTime(t) else { return "t \(t) is not a time within ±\(ValueLimits.timeMagnitude) s" }
-        for (field, value) in [("tx", tx), ("ty", ty), ("vx", vx), ("vy", vy), ("lx", lx ?? 0), ("ly", ly ?? 0)]
-        where !ValueLimits.isValidCoordinate(value) {
-            return "\(field) \(value) is outside ±\(ValueLimits.coordinateMagnitude)"
-        }
-        if (lx == nil) != (ly == nil) { return "lx and ly come together or not at all" }
-        if let touches, !(0...20).contains(touches) { return "touches \(touches) is outside 0…20" }
-        return nil
+        LiveWire.sampleProblem(t: t, tx: tx, ty: ty, vx: vx, vy: vy, lx: lx, ly: ly, touches: touches)
     }
 }
 
