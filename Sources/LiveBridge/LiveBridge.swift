@@ -313,8 +313,13 @@ package final class LiveBridge: Sendable {
         var byShard = [[Delivery]](repeating: [], count: servers.count)
         for delivery in deliveries {
             switch delivery {
-            case .send(let id, _), .sendFrame(let id, _):
+            case .send(let id, _):
                 byShard[WebSocketServer.shardIndex(of: id, count: servers.count)].append(delivery)
+            case .sendFrame(let ids, let message):
+                // One delivery per shard with its share of the pages, not one per page.
+                var shares = [[ConnectionID]](repeating: [], count: servers.count)
+                for id in ids { shares[WebSocketServer.shardIndex(of: id, count: servers.count)].append(id) }
+                for (shard, share) in shares.enumerated() where !share.isEmpty { byShard[shard].append(.sendFrame(share, message)) }
             case .frame, .broadcast:
                 for shard in byShard.indices { byShard[shard].append(delivery) }
             }
@@ -328,7 +333,7 @@ package final class LiveBridge: Sendable {
         case .everyone: [.broadcast(payload)]
         case .client(let id): [.send(id, payload)]
         case .clients(let ids): ids.map { .send($0, payload) }
-        case .framesFor(let ids): ids.map { .sendFrame($0, payload) }
+        case .framesFor(let ids): [.sendFrame(ids, payload)]
         }
     }
 

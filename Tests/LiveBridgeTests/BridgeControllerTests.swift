@@ -313,13 +313,13 @@ struct BridgeControllerTests {
         #expect(refused.map(\.message.type) == ["error"])
         // A compare replays a whole recording: at most five a second per page, and it says so.
         let compare = #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"best"}"#
-        let tooSoon = Self.send(compare, from: 2, to: &controller, now: 0.3 + BridgeController.compareInterval - 0.001)
+        let tooSoon = Self.send(compare, from: 2, to: &controller, now: 0.3 + Comparisons.interval - 0.001)
         guard case .error(let error) = tooSoon.first?.message else {
             Issue.record("a compare too soon was answered")
             return
         }
         #expect(error.code == .rateLimited && error.inReplyTo == "compare")
-        let inTime = Self.send(compare, from: 2, to: &controller, now: 0.3 + BridgeController.compareInterval)
+        let inTime = Self.send(compare, from: 2, to: &controller, now: 0.3 + Comparisons.interval)
         #expect(inTime.map(\.message.type) == ["series"])
     }
 

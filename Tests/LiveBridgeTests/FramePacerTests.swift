@@ -11,7 +11,7 @@ struct FramePacerTests {
             case .frame(let message): "f:" + String(decoding: message.bytes, as: UTF8.self)
             case .broadcast(let message): "b:" + String(decoding: message.bytes, as: UTF8.self)
             case .send(let id, let message): "s\(id):" + String(decoding: message.bytes, as: UTF8.self)
-            case .sendFrame(let id, let message): "sf\(id):" + String(decoding: message.bytes, as: UTF8.self)
+            case .sendFrame(let ids, let message): "sf\(ids):" + String(decoding: message.bytes, as: UTF8.self)
             }
         }
     }

@@ -139,7 +139,7 @@ struct PageViewTests {
         let closed = controller.handle(.closed(1), now: 0.3)
         #expect(closed.contains { if case .following(let f) = $0.message { f.page == nil && f.reason == "page 1 closed" } else { false } })
         #expect(controller.shownView(of: 2)?.recording == "synthetic/swipe-down-1.pantrace")
-        #expect(controller.clients[2]?.leader == nil)
+        #expect(controller.views.leaderOf[2] == nil)
     }
 
     // MARK: Budgets

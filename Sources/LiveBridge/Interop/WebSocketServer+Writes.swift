@@ -26,17 +26,19 @@ extension WebSocketServer {
                 touched.append(connection)
                 continue
             }
-            if case .sendFrame(let id, let message) = deliveries[start] {
+            if case .sendFrame(let ids, let message) = deliveries[start] {
                 start += 1
-                guard let connection = connectionsByID[id], connection.isWelcomed, !connection.isSource else { continue }
-                connection.outbox.enqueueFrame(message, now: time)
-                touched.append(connection)
+                for id in ids {
+                    guard let connection = connectionsByID[id], connection.isWelcomed, !connection.isSource else { continue }
+                    connection.outbox.enqueueFrame(message, now: time)
+                    touched.append(connection)
+                }
                 continue
             }
             // A run of deliveries for everyone (the pacer hands over several frames at once):
             // one pass over the clients, each getting the run in order.
             var end = start + 1
-            while end < deliveries.endIndex, !deliveries[end].isForOneClient { end += 1 }
+            while end < deliveries.endIndex, !deliveries[end].isForNamedClients { end += 1 }
             let run = deliveries[start..<end]
             for connection in connections.values where connection.isWelcomed && !connection.isSource {
                 for delivery in run {

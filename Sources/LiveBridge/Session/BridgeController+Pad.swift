@@ -77,14 +77,14 @@ extension BridgeController {
         if clients[id]?.beforeRecording == nil, let shown {
             clients[id]?.beforeRecording = LoadRequest(recording: shown.recording, preset: shown.state.preset, parameters: shown.parameters)
         }
-        let page = clients[id]!.page
+        guard let page = clients[id]?.page else { return out }
         let session = LiveSession(
             owner: id, page: page, request: request, preset: parameters.preset, parameters: overrides, folder: liveFolder,
             created: created, stamp: stamp, now: now)
         clients[id]?.session = session
         padHolder = id
         livePreview = LivePreview(screen: Size(request.screen))
-        return out + [recordingStatus(of: id, now: now)]
+        return out + recordingStatus(of: id, now: now)
     }
 
     static func readyStatus(page: Int, reason: String) -> RecordingStatus {
@@ -116,7 +116,7 @@ extension BridgeController {
                 livePreview = nil
                 // Said once a second at most: every later pad event would fail the same way.
                 try throttled(failure, for: id, now: now)
-                return [recordingStatus(of: id, now: now)]
+                return recordingStatus(of: id, now: now)
             }
             throw failure
         }
@@ -132,7 +132,7 @@ extension BridgeController {
             livePreview = nil
             return [
                 Outgoing(
-                    target: .everyone, message: .recording(Self.readyStatus(page: clients[id]!.page, reason: "a tap, not a pan")))
+                    target: .everyone, message: .recording(Self.readyStatus(page: active.page, reason: "a tap, not a pan")))
             ]
         case .sample(let input):
             livePreview?.add(input)
@@ -143,7 +143,7 @@ extension BridgeController {
         let statusDue = active.state == .capturing && now - lastCaptureStatus >= Self.captureStatusInterval
         if active.state != before || statusDue {
             lastCaptureStatus = now
-            out.append(recordingStatus(of: id, now: now))
+            out += recordingStatus(of: id, now: now)
         }
         if active.state != before, active.state == .released {
             padHolder = nil
@@ -186,7 +186,7 @@ extension BridgeController {
         let unsaved = clients[id]?.session?.status(at: now).file
         try withSession(of: id) { _ = try $0.save(name: name) }
         rescanLibrary()
-        var out = [recordingStatus(of: id, now: now), libraryBroadcast()]
+        var out = recordingStatus(of: id, now: now) + [libraryBroadcast()]
         clients[id]?.beforeRecording = nil
         // The view showed the unsaved file: it now shows the saved one (its name, its label), at
         // the same time, with the setting it was recorded with.
@@ -212,7 +212,7 @@ extension BridgeController {
             livePreview = nil
         }
         rescanLibrary()
-        var out = [recordingStatus(of: id, now: now), libraryBroadcast()]
+        var out = recordingStatus(of: id, now: now) + [libraryBroadcast()]
         // Back to the view the page had before it recorded.
         let before = clients[id]?.beforeRecording
         clients[id]?.beforeRecording = nil
@@ -235,8 +235,9 @@ extension BridgeController {
     }
 
     /// Page `id`'s recording status, for everyone (other pages show who holds the pad).
-    func recordingStatus(of id: ConnectionID, now: Double) -> Outgoing {
-        Outgoing(target: .everyone, message: .recording(clients[id]!.session!.status(at: now)))
+    func recordingStatus(of id: ConnectionID, now: Double) -> [Outgoing] {
+        guard let session = clients[id]?.session else { return [] }
+        return [Outgoing(target: .everyone, message: .recording(session.status(at: now)))]
     }
 
     /// Ends a recording in progress so its file is complete (shutdown).

@@ -49,6 +49,12 @@ struct DeviceSource {
     }
 }
 
+/// A live source's connection: it has not named itself yet, or it speaks for a session.
+enum SourceConnection: Equatable {
+    case unnamed
+    case named(String)
+}
+
 extension BridgeController {
     /// Samples a source may send per second (sustained), in one burst, and in one message.
     static let sourceSampleRate = 1000.0
@@ -79,7 +85,7 @@ extension BridgeController {
             case .source(let announce):
                 return try announceSource(announce.validated(), from: id, now: now)
             case .samples(let batch):
-                guard let session = sourceConnections[id] ?? nil else {
+                guard case .named(let session) = sourceConnections[id] else {
                     throw BridgeFailure(.invalid, "a source's first message must be source (its name and screen)")
                 }
                 return try take(batch, from: session, connection: id, now: now)
@@ -94,7 +100,7 @@ extension BridgeController {
     }
 
     private mutating func announceSource(_ announce: SourceAnnounce, from id: ConnectionID, now: Double) throws -> [Outgoing] {
-        guard sourceConnections[id] == .some(nil) else {
+        guard sourceConnections[id] == .unnamed else {
             throw BridgeFailure(.invalid, "this source has already named itself; reconnect to start another session")
         }
         if var known = sources[announce.session] {
@@ -133,8 +139,8 @@ extension BridgeController {
                 number: number, announce: announce, connection: id, recorder: recorder, liveFolder: liveFolder,
                 samples: TokenBucket(rate: Self.sourceSampleRate, burst: Self.sourceSampleBurst))
         }
-        sourceConnections[id] = announce.session
-        let source = sources[announce.session]!
+        sourceConnections[id] = .named(announce.session)
+        guard let source = sources[announce.session] else { return [] }
         pendingLog.append("source \(source.number) joined: \(LogText.escaped(announce.label, limit: 100))")
         let ready = SourceReady(
             source: source.number, session: announce.session, received: source.received, maxBatch: Self.sourceBatchLimit,
@@ -152,7 +158,9 @@ extension BridgeController {
             throw BridgeFailure(.invalid, "\(batch.samples.count) samples in one message; at most \(Self.sourceBatchLimit)")
         }
         // Taken out while it changes (its preview's storage is not shared), put back at the end.
-        var source = sources.removeValue(forKey: session)!
+        guard var source = sources.removeValue(forKey: session) else {
+            throw BridgeFailure(.invalid, "a source's first message must be source (its name and screen)")
+        }
         defer { sources[session] = source }
         var out: [Outgoing] = []
         var failure: BridgeFailure?
@@ -359,7 +367,7 @@ extension BridgeController {
 
     /// A source's connection closed: a gesture in progress is kept, marked incomplete.
     mutating func sourceClosed(_ id: ConnectionID, now: Double) -> [Outgoing] {
-        guard let entry = sourceConnections.removeValue(forKey: id), let session = entry, var source = sources[session] else { return [] }
+        guard case .named(let session) = sourceConnections.removeValue(forKey: id), var source = sources[session] else { return [] }
         var out: [Outgoing] = []
         if source.isLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
         source.connection = nil

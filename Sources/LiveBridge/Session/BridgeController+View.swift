@@ -50,10 +50,7 @@ struct FrameCache {
 // of every view that moves.
 extension BridgeController {
     /// Page `id` and the pages that follow it, sorted: what moves together when it changes.
-    func withFollowers(_ id: ConnectionID) -> [ConnectionID] {
-        guard let following = followers[id], !following.isEmpty else { return [id] }
-        return [id] + following.sorted()
-    }
+    func withFollowers(_ id: ConnectionID) -> [ConnectionID] { views.withFollowers(id) }
 
     /// Loads `request` as page `id`'s own view (speed and loop kept; its followers go with it);
     /// its audience is told.
@@ -110,17 +107,13 @@ extension BridgeController {
         guard var target = clients.first(where: { $0.value.page == number })?.key else {
             throw BridgeFailure(.notFound, "no page \(number) is open")
         }
-        if let further = clients[target]?.leader { target = further }
+        if let further = views.leaderOf[target] { target = further }
         guard target != id else { throw BridgeFailure(.invalid, "a page cannot follow itself") }
         // Those who followed this page now follow its leader.
-        let mine = followers.removeValue(forKey: id) ?? []
-        for follower in mine { setLeader(target, of: follower) }
-        setLeader(target, of: id)
+        let to = views.follow(target, by: id)
         let page = clients[target]?.page ?? number
-        let to = [id] + mine.sorted()
         var out = to.map { Outgoing(target: .client($0), message: .following(FollowingMessage(page: page, reason: nil))) }
         guard let viewID = views.viewOf[target] else { return out }
-        views.move(to, to: viewID)
         var cache = frameCache.take()
         defer { frameCache = cache }
         out += views.modify(viewID) { view in
@@ -137,8 +130,8 @@ extension BridgeController {
 
     /// Page `id` stops following (if it was): its own view becomes a copy of the one it saw.
     mutating func leaveFollowing(_ id: ConnectionID, reason: String = "you changed the view") -> [Outgoing] {
-        guard clients[id]?.leader != nil else { return [] }
-        setLeader(nil, of: id)
+        guard views.leaderOf[id] != nil else { return [] }
+        views.setLeader(nil, of: id)
         views.separate([id])
         return [Outgoing(target: .client(id), message: .following(FollowingMessage(page: nil, reason: reason)))]
     }
@@ -160,7 +153,7 @@ extension BridgeController {
     /// `visible`: page `id` went to the background (its view waits, unless a page following it
     /// is shown) or came back (the frame at its playhead, so its stage is current at once).
     mutating func setVisible(_ visible: Bool, of id: ConnectionID) -> [Outgoing] {
-        let following = clients[id]?.leader != nil
+        let following = views.leaderOf[id] != nil
         // A page sharing a view by agreement takes its own before it waits; a follower goes on
         // seeing its leader's view.
         if !visible, !following { views.separate(withFollowers(id)) }

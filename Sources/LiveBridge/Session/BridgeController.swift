@@ -3,16 +3,22 @@ internal import PanReplay
 internal import PanTrace
 internal import TransitionEngine
 
-/// The bridge's state and rules, apart from sockets and threads.
+/// The bridge's rules, apart from sockets and threads: a router over the parts that own the
+/// state.
 ///
 /// Fed ``BridgeInput``s and ticks with the time they happen at (seconds on a monotonic
 /// clock the runtime reads; tests pass virtual time), it returns the messages to send.
 ///
-/// **A page is a view.** Each connection has its own player (recording, preset, parameters,
-/// playhead, speed, loop): what one page does reaches only that page, and the pages that chose
-/// to follow it (``Client/leader``). What is shared is the library, the record pad (one page
-/// holds it at a time; every page sees the gesture live through its own settings) and the
+/// **A page is a view.** Each page sees its own view (recording, preset, parameters, playhead,
+/// speed, loop): what one page does reaches only that page, and the pages that chose to follow
+/// it. Pages whose views agree share one (``PageViews``), so each frame is made and encoded
+/// once for all of them. What is shared is the library, the record pad (one page holds it at a
+/// time; every page sees the gesture live through its own settings), the live sources, and the
 /// server's budget for replay work (``TokenBucket``).
+///
+/// The parts, each a value that owns its state: ``PageViews`` (who is shown what, who follows
+/// whom), ``Library``, ``Comparisons``, ``Sweeps``, ``FrameCache``, the pad's ``LiveSession``s
+/// and the ``DeviceSource``s.
 struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
@@ -38,8 +44,6 @@ struct BridgeController {
         var canControl: Bool
         /// The number people see ("page 3").
         let page: Int
-        /// The page this one follows, if it chose to.
-        var leader: ConnectionID?
         /// The view before this page armed the pad, restored by a discard.
         var beforeRecording: LoadRequest?
         /// This page's recording: armed or capturing (it holds the pad), or released and
@@ -49,8 +53,6 @@ struct BridgeController {
         var pointers: TokenBucket
         /// Errors said at most once a second.
         var throttle = Throttle()
-        /// When this client's last `compare` was answered (each replays a whole recording).
-        var lastCompare = -Double.infinity
         /// When this client's last `library` page was answered.
         var lastLibraryPage = -Double.infinity
         /// The live source this page watches (``DeviceSource/number``), if it chose one.
@@ -62,8 +64,7 @@ struct BridgeController {
     /// The view a new page opens on (``loadDefault(recording:preset:)``), copied per page.
     private(set) var firstView: Player?
     /// Sweeps run one at a time, server-wide; the runtime takes the pending one.
-    private(set) var pendingTune: (ConnectionID, TuneJob)?
-    private var tuningFor: ConnectionID?
+    private(set) var sweeps = Sweeps()
     /// Seconds since the Unix epoch, set by the runtime before each input (for `created`).
     var wallClock = 0.0
     /// Counts changes everyone was told about (broadcasts).
@@ -71,8 +72,6 @@ struct BridgeController {
     var clients: [ConnectionID: Client] = [:]
     /// Which page is shown which view (pages whose views agree share one).
     var views = PageViews()
-    /// Who follows whom: a page's followers are shown its view and go with it when it changes.
-    var followers: [ConnectionID: Set<ConnectionID>] = [:]
     private(set) var frameSequence: UInt64 = 0
     /// Load numbers are unique across pages, so a page that takes over another's view (stops
     /// following) never confuses two loads.
@@ -84,27 +83,22 @@ struct BridgeController {
     var padHolder: ConnectionID?
     /// The gesture being captured, read through each page's own settings.
     var livePreview: LivePreview?
-    /// Live sources (devices) by session, and the sources' connections (nil until the
-    /// connection has named its session with `source`).
+    /// Live sources (devices) by session, and the sources' connections.
     var sources: [String: DeviceSource] = [:]
-    var sourceConnections: [ConnectionID: String?] = [:]
+    var sourceConnections: [ConnectionID: SourceConnection] = [:]
     var nextSource = 1
     /// When a capturing recording's status was last sent.
     var lastCaptureStatus = -Double.infinity
     /// Replay work for pages without control.
     private(set) var watcherWork: TokenBucket
-    /// Comparisons already computed, encoded, by setting (the same answer for every page that
-    /// asks), and those being computed with the pages waiting for them.
-    private var compareCache: [String: [UInt8]] = [:]
-    private var comparing: [String: [ConnectionID]] = [:]
-    private var pendingCompares: [CompareJob] = []
-    private var compareCacheOrder: [String] = []
-    static let compareCacheLimit = 16
+    /// Comparisons asked for, being computed and computed (the same answer for every page that
+    /// asks for one setting).
+    private(set) var comparisons = Comparisons()
     /// Frames already made, shared by every view showing them.
     var frameCache = FrameCache()
     static let captureStatusInterval = 0.1
-    /// The shortest time between two answered `compare`s (or `library` pages) of one client.
-    static let compareInterval = 0.2
+    /// The shortest time between two answered `library` pages of one page.
+    static let libraryPageInterval = 0.2
     /// Recordings in a `hello`; the rest come a `library` page at a time.
     static let helloLibraryLimit = 100
     /// Recordings in one `library` page.
@@ -250,17 +244,15 @@ struct BridgeController {
             return out
         case .sourceOpened(let id):
             // Nothing is sent until the source names itself (docs/PROTOCOL.md §4).
-            sourceConnections[id] = .some(nil)
+            sourceConnections[id] = .unnamed
             return []
         case .closed(let id):
             if sourceConnections[id] != nil { return sourceClosed(id, now: now) }
             guard let client = clients.removeValue(forKey: id) else { return [] }
             var out: [Outgoing] = []
-            if let leader = client.leader { followers[leader]?.remove(id) }
-            views.close(id)
+            comparisons.forget(id)
             // Those who followed this page keep what they saw, as their own view.
-            for follower in (followers.removeValue(forKey: id) ?? []).sorted() {
-                clients[follower]?.leader = nil
+            for follower in views.close(id) {
                 out.append(
                     Outgoing(
                         target: .client(follower), message: .following(FollowingMessage(page: nil, reason: "page \(client.page) closed"))))
@@ -279,7 +271,7 @@ struct BridgeController {
             if client.canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }
             return out
         case .tuned(let id, let result):
-            tuningFor = nil
+            sweeps.finished()
             guard clients[id] != nil else { return [] }
             switch result {
             case .success(let outcome):
@@ -342,10 +334,10 @@ struct BridgeController {
         case .visible(let visible):
             return setVisible(visible, of: id)
         case .library(let offset):
-            guard now - clients[id]!.lastLibraryPage >= Self.compareInterval else {
-                throw BridgeFailure(.rateLimited, "at most five library pages a second", retryAfter: Self.compareInterval)
+            guard now - (clients[id]?.lastLibraryPage ?? -.infinity) >= Self.libraryPageInterval else {
+                throw BridgeFailure(.rateLimited, "at most five library pages a second", retryAfter: Self.libraryPageInterval)
             }
-            clients[id]!.lastLibraryPage = now
+            clients[id]?.lastLibraryPage = now
             return [Outgoing(target: .client(id), message: .library(libraryPage(from: offset)))]
         case .play:
             return try changeView(of: id) { $0.isPlaying = true }
@@ -375,7 +367,7 @@ struct BridgeController {
             return try arm(request, from: id, now: now)
         case .label(let intent):
             try withSession(of: id) { try $0.label(intent) }
-            return [recordingStatus(of: id, now: now)]
+            return recordingStatus(of: id, now: now)
         case .save(let name):
             return try save(name: name, from: id, now: now)
         case .discard:
@@ -394,32 +386,24 @@ struct BridgeController {
     }
 
     private mutating func tune(_ request: TuneRequest, from id: ConnectionID) throws -> [Outgoing] {
-        guard tuningFor == nil else {
-            throw BridgeFailure(.busy, "a tuning sweep is already running; ask again when it has finished", retryAfter: 1)
-        }
-        let asked = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
-        // Each recording once, in the order first named: a list naming one file many times asks
-        // for no more work than naming it once.
-        var seen = Set<String>()
-        let paths = asked.filter { seen.insert($0).inserted }
-        for path in paths where !library.contains(path) {
-            throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
-        }
-        tuningFor = id
-        pendingTune = (
-            id,
-            TuneJob(
+        try sweeps.start(for: id) {
+            let asked = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
+            // Each recording once, in the order first named: a list naming one file many times asks
+            // for no more work than naming it once.
+            var seen = Set<String>()
+            let paths = asked.filter { seen.insert($0).inserted }
+            for path in paths where !library.contains(path) {
+                throw BridgeFailure(.notFound, "no recording \"\(path)\" in the library")
+            }
+            return TuneJob(
                 folder: library.folder, ids: paths, preset: request.preset, grid: request.grid,
                 corpusGestures: library.corpusGestures.filter { seen.contains($0.key) })
-        )
+        }
         return []
     }
 
     /// The runtime takes the pending sweep to run it elsewhere.
-    mutating func takePendingTune() -> (ConnectionID, TuneJob)? {
-        defer { pendingTune = nil }
-        return pendingTune
-    }
+    mutating func takePendingTune() -> (ConnectionID, TuneJob)? { sweeps.takePending() }
 
     /// The most limit notices a `hello` or `library` page carries (each names its corpus).
     static let noticesListed = 8
@@ -458,11 +442,6 @@ struct BridgeController {
     // MARK: Audiences
 
 
-    mutating func setLeader(_ leader: ConnectionID?, of id: ConnectionID) {
-        if let old = clients[id]?.leader { followers[old]?.remove(id) }
-        clients[id]?.leader = leader
-        if let leader { followers[leader, default: []].insert(id) }
-    }
 
     mutating func nextLoadNumber() -> Int {
         defer { nextLoad += 1 }
@@ -479,56 +458,37 @@ struct BridgeController {
     private mutating func compare(_ request: LoadRequest, for id: ConnectionID, now: Double) throws -> [Outgoing] {
         // Anyone may compare, and each answer replays a whole recording: at most a few a second
         // per page, and for pages without control, within the server's budget for them all.
-        guard now - clients[id]!.lastCompare >= Self.compareInterval else {
-            throw BridgeFailure(
-                .rateLimited, "at most \(Int(1 / Self.compareInterval)) compare requests a second; ask again in a moment",
-                retryAfter: Self.compareInterval - (now - clients[id]!.lastCompare))
-        }
         let key = Self.settingKey(request)
-        if let cached = compareCache[key] {
-            clients[id]!.lastCompare = now
-            return [Outgoing(target: .client(id), message: .encoded(type: "series", bytes: cached))]
-        }
-        if comparing[key] != nil {
-            // Already being computed for another page: this one gets the same answer.
-            clients[id]!.lastCompare = now
-            comparing[key]!.append(id)
+        switch try comparisons.ask(key, from: id, now: now) {
+        case .answered(let bytes):
+            return [Outgoing(target: .client(id), message: .encoded(type: "series", bytes: bytes))]
+        case .waiting:
             return []
+        case .unknown:
+            break
         }
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
         _ = try Player.parameters(of: request)
-        if !clients[id]!.canControl {
-            let cost = estimatedFrames(of: request.recording)
-            if let wait = watcherWork.take(cost, now: now) {
-                throw BridgeFailure(
-                    .busy, "the server is working on other pages' comparisons; ask again in a moment", retryAfter: wait)
-            }
+        if clients[id]?.canControl != true, let wait = watcherWork.take(estimatedFrames(of: request.recording), now: now) {
+            throw BridgeFailure(.busy, "the server is working on other pages' comparisons; ask again in a moment", retryAfter: wait)
         }
-        clients[id]!.lastCompare = now
-        comparing[key] = [id]
-        pendingCompares.append(
+        comparisons.start(
             CompareJob(
                 key: key, folder: library.folder, request: request, frameRate: configuration.frameRate,
-                location: library.corpusLocation(of: request.recording)))
+                location: library.corpusLocation(of: request.recording)), for: id, now: now)
         return []
     }
 
     /// The runtime takes the comparisons to compute off the controller thread.
-    mutating func takePendingCompares() -> [CompareJob] {
-        defer { pendingCompares.removeAll() }
-        return pendingCompares
-    }
+    mutating func takePendingCompares() -> [CompareJob] { comparisons.takeJobs() }
 
     /// A comparison finished: every page that asked for it meanwhile gets it.
     mutating func compared(_ key: String, _ result: Result<[UInt8], BridgeFailure>) -> [Outgoing] {
-        let waiting = (comparing.removeValue(forKey: key) ?? []).filter { clients[$0] != nil }
+        let waiting = comparisons.finished(key, result).filter { clients[$0] != nil }
         switch result {
         case .success(let bytes):
-            compareCache[key] = bytes
-            compareCacheOrder.append(key)
-            if compareCacheOrder.count > Self.compareCacheLimit { compareCache[compareCacheOrder.removeFirst()] = nil }
             return waiting.map { Outgoing(target: .client($0), message: .encoded(type: "series", bytes: bytes)) }
         case .failure(let failure):
             return waiting.flatMap { reply(failure, to: $0, replyingTo: "compare") }

@@ -27,8 +27,9 @@ enum Delivery: Sendable {
     case frame(OutboundMessage)
     case broadcast(OutboundMessage)
     case send(ConnectionID, OutboundMessage)
-    /// A frame for one client: conflated in its outbox like ``frame(_:)``.
-    case sendFrame(ConnectionID, OutboundMessage)
+    /// A frame for some clients (the pages shown one view): conflated in each one's outbox like
+    /// ``frame(_:)``. One delivery and one buffer however many pages share the view.
+    case sendFrame([ConnectionID], OutboundMessage)
 
     /// Whether it is a frame (for everyone or for one client).
     var isFrame: Bool {
@@ -38,8 +39,8 @@ enum Delivery: Sendable {
         }
     }
 
-    /// Whether it goes to one client rather than to every client.
-    var isForOneClient: Bool {
+    /// Whether it goes to the clients it names rather than to every client.
+    var isForNamedClients: Bool {
         switch self {
         case .send, .sendFrame: true
         case .frame, .broadcast: false

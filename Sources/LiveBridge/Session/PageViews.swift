@@ -50,6 +50,9 @@ struct PageViews {
     private(set) var viewOf: [ConnectionID: ViewID] = [:]
     /// Pages in the background (``setHidden(_:_:)``).
     private(set) var hidden: Set<ConnectionID> = []
+    /// The page each page follows, if it chose to; and each page's followers.
+    private(set) var leaderOf: [ConnectionID: ConnectionID] = [:]
+    private var followersOf: [ConnectionID: Set<ConnectionID>] = [:]
     /// The view new pages join while it is as the first view left it (nobody changed it).
     private(set) var firstViewID: ViewID?
     private var nextID: ViewID = 1
@@ -96,10 +99,42 @@ struct PageViews {
         }
     }
 
-    /// Page `page` is gone.
-    mutating func close(_ page: ConnectionID) {
+    /// Page `page` is gone; returns the pages that followed it, which keep what they saw as
+    /// their own view and follow nobody now.
+    mutating func close(_ page: ConnectionID) -> [ConnectionID] {
+        setLeader(nil, of: page)
+        let released = (followersOf.removeValue(forKey: page) ?? []).sorted()
+        for follower in released { leaderOf[follower] = nil }
         detach([page])
         hidden.remove(page)
+        return released
+    }
+
+    // MARK: Following
+
+    /// Page `page` and the pages that follow it, sorted: what moves together when it changes.
+    func withFollowers(_ page: ConnectionID) -> [ConnectionID] {
+        guard let following = followersOf[page], !following.isEmpty else { return [page] }
+        return [page] + following.sorted()
+    }
+
+    /// Page `page` follows `leader` from now on (nil: nobody). Who is shown what is unchanged:
+    /// the caller moves the pages (``move(_:to:)``, ``separate(_:)``).
+    mutating func setLeader(_ leader: ConnectionID?, of page: ConnectionID) {
+        if let old = leaderOf[page] { followersOf[old]?.remove(page) }
+        leaderOf[page] = leader
+        if let leader { followersOf[leader, default: []].insert(page) }
+    }
+
+    /// `page` follows `leader`, and so do the pages that followed `page`; returns them (sorted,
+    /// `page` first), now shown `leader`'s view.
+    mutating func follow(_ leader: ConnectionID, by page: ConnectionID) -> [ConnectionID] {
+        let mine = (followersOf.removeValue(forKey: page) ?? []).sorted()
+        for follower in mine { setLeader(leader, of: follower) }
+        setLeader(leader, of: page)
+        let moving = [page] + mine
+        if let id = viewOf[leader] { move(moving, to: id) }
+        return moving
     }
 
     /// Shows `pages` a new view of `player` (each leaves the view it had); returns its number.
