@@ -174,6 +174,12 @@ const validators = {
     number(m, "seq");
     number(m, "load");
     frameState(object(m, "frame"), "frame");
+    if (m.if_released != null) {
+      const r = object(m, "if_released");
+      string(r, "decision", "if_released");
+      string(r, "reason", "if_released");
+      number(r, "margin", "if_released");
+    }
   },
   playback: (m) => playback(m, ""),
   series(m) {

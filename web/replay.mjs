@@ -79,15 +79,30 @@ export function decisionText(summary) {
 }
 
 /**
- * The decision box while a gesture is being recorded: never a decision before the release,
- * only what the preset would decide if the finger lifted now (`if_released`).
+ * The decision box while a live gesture (the record pad's or a watched device's) is under way:
+ * never a decision before the release, only what this page's own setting would decide if the
+ * finger lifted now. `live` is the latest live frame this page was sent, read through its own
+ * preset and parameters (its `if_released`); the recording's status (`status.if_released`, the
+ * recorder's setting) speaks only for the recording page itself, until its first frame comes.
  */
-export function liveDecisionText(status) {
+export function liveDecisionText(status, live = null, mine = true) {
   const base = { outcome: "pending", correct: "", fitState: "", fit: "", drag: "" };
-  if (status?.state === "armed") return { ...base, headline: "armed", reason: "move more than 10 pt to start the pan" };
-  const r = status?.if_released;
+  if (!live && status?.state === "armed") return { ...base, headline: "armed", reason: "move more than 10 pt to start the pan" };
+  const r = live ? live.if_released : mine ? status?.if_released : null;
   if (!r) return { ...base, headline: "tracking", reason: "" };
   return { ...base, headline: `would ${r.decision} if released now`, reason: `${r.reason} · margin ${num(r.margin, 3)}` };
+}
+
+/**
+ * The decision box after a live gesture's release, before this page loads anything else: the
+ * release as this page's own setting decided it (the `release` of its last live frame).
+ */
+export function liveReleaseText(release) {
+  const margin = Number.isFinite(release?.margin) ? ` · margin ${num(release.margin, 3)}` : "";
+  return {
+    outcome: release?.decision?.outcome ?? "", correct: "", fitState: "", fit: "", drag: "",
+    headline: release?.decision?.outcome ?? "–", reason: release ? `${release.reason ?? ""}${margin}` : "",
+  };
 }
 
 /** The timeline's input while a gesture is recorded: its frames so far, from touch-down to now. */

@@ -7,7 +7,7 @@ import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
 import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
-import { decisionText, keyMessage, liveChartInput, liveDecisionText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { decisionText, keyMessage, liveChartInput, liveDecisionText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits, sameCurve } from "./compare.mjs";
 import { dominantAxis } from "./chart.mjs";
@@ -79,6 +79,8 @@ export class ReplayView {
       this.timeline.schedule();
     });
     store.on("preview", () => this.timeline.schedule());
+    store.on("live", () => this.showDecision());
+    store.on("sources", () => this.showDecision());
     store.on("frame", (message) => this.onFrame(message));
     store.on("series", () => this.timeline.schedule());
     store.on("compare", () => this.timeline.schedule());
@@ -272,7 +274,10 @@ export class ReplayView {
   }
 
   showDecision() {
-    const text = this.store.recordingActive ? liveDecisionText(this.store.recording) : decisionText(this.store.summary);
+    const live = this.store.liveDecision;
+    const text = live?.release ? liveReleaseText(live.release)
+      : live ? liveDecisionText(this.store.recording, live.live, live.mine)
+      : decisionText(this.store.summary);
     const box = $("decision");
     box.dataset.outcome = text.outcome;
     box.dataset.correct = text.correct;

@@ -63,6 +63,9 @@ export class Store {
     /** Live sources (devices) and the one this page watches (its number), or null. */
     this.sources = [];
     this.watching = null;
+    /** The latest live frame this page was sent (the pad's or the watched device's), read through
+     * this page's own setting, and the load the page showed then: the decision box follows it. */
+    this.live = null;
   }
 
   // MARK: Events
@@ -258,10 +261,12 @@ export class Store {
     if (!P.isCurrentFrame(message, this.playback?.load)) return;  // a frame of an earlier load
     if (message.load === -1 && message.source != null) {
       if (message.source !== this.watching) return;
+      this.noteLive(message);
       return this.emit("devicePreview", message);
     }
     if (message.load === -1) {
       this.liveSeries.add(message.frame);
+      this.noteLive(message);
       return this.emit("preview", message);
     }
     this.series.add(message.frame);
@@ -289,11 +294,31 @@ export class Store {
     this.emit("compare", null);
   }
 
+  /** A live frame this page shows: what its own setting reads of the gesture now. */
+  noteLive(message) {
+    this.live = { if_released: message.if_released ?? null, release: message.frame.release ?? null, load: this.playback?.load ?? null };
+    this.emit("live", this.live);
+  }
+
+  /**
+   * What the decision box shows of a live gesture: `{ live }` while one is under way (the pad
+   * armed or capturing, or the watched device streaming), `{ release }` after its release until
+   * this page loads something else, else null (the box shows the replay's summary).
+   */
+  get liveDecision() {
+    if (this.recordingActive || this.deviceLive) return { live: this.live, mine: this.isMine(this.recording) };
+    if (this.live?.release && this.live.load === (this.playback?.load ?? null)) return { release: this.live.release };
+    return null;
+  }
+
   /** A live recording's status (anyone's); `started` when it has just become active. */
   applyRecording(status) {
     const wasActive = this.recordingActive;
     this.recording = status;
-    if (this.recordingActive && !wasActive) this.liveSeries = new FrameSeries();
+    if (this.recordingActive && !wasActive) {
+      this.liveSeries = new FrameSeries();
+      this.live = null;
+    }
     this.emit("recording", { status, started: this.recordingActive && !wasActive, mine: this.isMine(status) });
     this.refreshStage();
   }

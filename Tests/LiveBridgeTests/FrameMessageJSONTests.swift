@@ -142,8 +142,14 @@ extension FrameMessage {
         let frame = FrameState(
             time: number(), phase: TransitionPhase.allCases.randomElement(using: &random)!, progress: number(),
             renderedProgress: number(), layers: layers, gesture: gesture, release: release)
-        return FrameMessage(
+        var message = FrameMessage(
             seq: random.next(), load: Int.random(in: Int.min...Int.max, using: &random),
             emittedMicroseconds: Int64.random(in: Int64.min...Int64.max, using: &random), recording: .anyText(using: &random), frame: frame)
+        // A live gesture's frame: its source and, while the finger is down, the page's own decision.
+        if Bool.random(using: &random) { message.source = Int.random(in: 1...64, using: &random) }
+        if Bool.random(using: &random) {
+            message.ifReleased = .init(decision: .anyText(using: &random), reason: .anyText(using: &random), margin: number())
+        }
+        return message
     }
 }

@@ -89,7 +89,8 @@ struct WireMessageTests {
             "frame-live": .frame(
                 FrameMessage(
                     seq: 7, load: -1, emittedMicroseconds: 1_763_700_000_033_333, recording: "live/unsaved-ios-2-20261127101500-3.pantrace",
-                    frame: frames[2], source: 2)),
+                    frame: frames[2], source: 2,
+                    ifReleased: .init(decision: "cancel", reason: "progress 0.14 ≤ threshold 0.5", margin: -0.36))),
             "source-ready": .sourceReady(
                 SourceReady(source: 2, session: "6F1C2B7A-0D4E-4C55-9C1E-2F9B5C3A7D10", received: 118, maxBatch: 64, rate: 1000, burst: 2000)),
             "ack": .ack(SampleAck(received: 119)),

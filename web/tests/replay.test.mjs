@@ -148,3 +148,22 @@ test("a long recording name is cut in the middle, keeping the end that tells it 
   assert.equal(middleEllipsis("short"), "short");
   assert.ok(r.recordingLabel({ name: a, intent: "finish", source: "import:csv" }).includes("DownFast1-1 · finish"));
 });
+
+test("a live gesture is decided with this page's own setting, not the recorder's", async () => {
+  const { liveDecisionText, liveReleaseText } = await import("../replay.mjs");
+  const recorder = { state: "capturing", samples: 9, page: 1, if_released: { decision: "finish", reason: "progress 0.4 ≥ 0.27", margin: 0.13 } };
+  // This page's own frame says what its own θ would decide; the recorder's status is not read.
+  const own = liveDecisionText(recorder, { if_released: { decision: "cancel", reason: "progress 0.4 < 0.7", margin: -0.3 } }, false);
+  assert.equal(own.headline, "would cancel if released now");
+  assert.equal(own.reason, "progress 0.4 < 0.7 · margin -0.3");
+  // Before this page's first frame: nothing borrowed from another page's setting.
+  assert.equal(liveDecisionText(recorder, null, false).headline, "tracking");
+  // The recording page itself may read its status until its first frame comes.
+  assert.equal(liveDecisionText(recorder, null, true).headline, "would finish if released now");
+  // A watched device's gesture: the frame's reading, whatever the pad does.
+  assert.equal(liveDecisionText(null, { if_released: { decision: "finish", reason: "r", margin: 0.5 } }).headline, "would finish if released now");
+  const released = liveReleaseText({ decision: { outcome: "cancel" }, reason: "progress 0.4 < 0.7", margin: -0.3 });
+  assert.equal(released.headline, "cancel");
+  assert.equal(released.outcome, "cancel");
+  assert.equal(released.reason, "progress 0.4 < 0.7 · margin -0.3");
+});

@@ -255,3 +255,27 @@ test("a reconnected page watches the device it chose again", () => {
   store.receive(hello({ sources: [] }));
   assert.equal(store.watching, null);
 });
+
+test("the decision box follows this page's own live frames, then their release until the next load", () => {
+  const { store } = harness();
+  store.receive(hello());
+  const status = JSON.parse(fixture("server", "recording"));
+  status.page = 99;  // another page records
+  store.receive(JSON.stringify(status));
+  assert.deepEqual(store.liveDecision, { live: null, mine: false }, "no frame yet: nothing of the recorder's setting");
+  const live = JSON.parse(fixture("server", "frame-live"));
+  delete live.source;  // the pad's preview
+  store.receive(JSON.stringify(live));
+  assert.equal(store.liveDecision.live.if_released.decision, "cancel");
+  // The release: the last frame carries this page's own decision, kept until another load.
+  const released = JSON.parse(fixture("server", "frame-release"));
+  released.load = -1;
+  store.receive(JSON.stringify(released));
+  store.receive(JSON.stringify({ ...status, state: "released", if_released: undefined }));
+  assert.equal(store.recordingActive, false);
+  assert.equal(store.liveDecision.release.decision.outcome, released.frame.release.decision.outcome);
+  const next = JSON.parse(fixture("server", "playback"));
+  next.load = 5;
+  store.receive(JSON.stringify(next));
+  assert.equal(store.liveDecision, null, "a new load: the box shows its summary again");
+});

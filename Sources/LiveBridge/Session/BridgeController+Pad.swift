@@ -20,8 +20,9 @@ struct LivePreview {
         for index in transitions.indices { _ = transitions.values[index].handle(input) }
     }
 
-    /// The frame at the latest sample under `parameters`, keyed by `key`.
-    mutating func frame(for key: String, parameters: ReplayParameters) -> FrameState? {
+    /// The frame at the latest sample under `parameters`, keyed by `key`, and while the finger
+    /// is down what that setting would decide if it lifted now.
+    mutating func frame(for key: String, parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
         guard let last = inputs.last else { return nil }
         if transitions[key] == nil {
             var transition = InteractiveTransition(preset: parameters.preset, screen: screen)
@@ -30,7 +31,9 @@ struct LivePreview {
         }
         // Read in place through the values view (`transitions[key]!` would copy the transition).
         guard let index = transitions.index(forKey: key) else { return nil }
-        return transitions.values[index].frameState(at: last.time)
+        let frame = transitions.values[index].frameState(at: last.time)
+        let down = last.phase == .began || last.phase == .changed
+        return (frame, down ? LiveSession.decision(ifLiftedAt: last, of: transitions.values[index]) : nil)
     }
 }
 

@@ -342,9 +342,11 @@ extension BridgeController {
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            guard let (parameters, to) = bySetting[key], let parameters, let frame = preview.frame(for: key, parameters: parameters) else { continue }
+            guard let (parameters, to) = bySetting[key], let parameters, let (frame, ifReleased) = preview.frame(for: key, parameters: parameters)
+            else { continue }
             var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: recording, frame: frame)
             message.source = source
+            message.ifReleased = ifReleased
             out.append(Outgoing(target: .framesFor(to), message: .frame(message)))
         }
         return out

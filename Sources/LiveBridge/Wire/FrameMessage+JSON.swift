@@ -32,6 +32,15 @@ extension FrameMessage {
         out.integer(emittedMicroseconds)
         out.raw(",\"frame\":")
         out.append(body)
+        if let ifReleased {
+            out.raw(",\"if_released\":{\"decision\":")
+            out.string(ifReleased.decision)
+            out.raw(",\"margin\":")
+            out.number(ifReleased.margin)
+            out.raw(",\"reason\":")
+            out.string(ifReleased.reason)
+            out.raw("}")
+        }
         out.raw(",\"load\":")
         out.integer(load)
         out.raw(",\"recording\":")

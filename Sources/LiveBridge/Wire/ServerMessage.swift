@@ -203,6 +203,9 @@ package struct FrameMessage: Codable, Sendable {
     package var frame: FrameState
     /// A live source's gesture (docs/PROTOCOL.md §4): its number; absent otherwise.
     package var source: Int? = nil
+    /// A live gesture's frame while the finger is down: what this frame's setting (the page's
+    /// own preset and parameters) would decide if the finger lifted now; absent otherwise.
+    package var ifReleased: RecordingStatus.IfReleased? = nil
     /// Not sent: which frame of which replay this is (its load and index), so every page shown
     /// that frame shares one encoding of it (`FrameMessage.sortedKeysJSON(body:)`).
     var body: FrameBody?
@@ -210,6 +213,7 @@ package struct FrameMessage: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case seq, load, recording, frame, source
         case emittedMicroseconds = "emitted_us"
+        case ifReleased = "if_released"
     }
 }
 
