@@ -29,23 +29,33 @@ export function sourceState(source) {
   return parts.join(" · ");
 }
 
-const UNSAVED = /^live\/unsaved-(ios|android|linux|other)-(\d+)-/;
-
-/** The number of the source that wrote `id` (a library id), or null when a device did not. */
-export function sourceOfFile(id) {
-  const match = UNSAVED.exec(id ?? "");
-  return match ? Number(match[2]) : null;
+/**
+ * The source a page watches on its own, or undefined to keep what it has. With `followLive`
+ * (the person chose "watch whatever goes live"): a live source, the newest if several, unless
+ * the page already watches a live one. Otherwise: the only source there is, when it is
+ * connected, the page watches nothing, and the person has not stopped watching it (`declined`).
+ */
+export function autoWatch({ sources, watching, followLive = false, declined = null }) {
+  const connected = sources.filter((s) => s.connected);
+  if (followLive) {
+    const live = connected.filter((s) => s.live);
+    if (live.some((s) => s.source === watching)) return undefined;
+    return live.length ? live.reduce((a, b) => (b.source > a.source ? b : a)).source : undefined;
+  }
+  const only = sources.length === 1 && connected.length === 1 ? connected[0] : null;
+  return watching === null && only && only.source !== declined ? only.source : undefined;
 }
 
-/** The library's unsaved device gestures, newest first. */
+/** The library's unsaved device gestures (the server names the device of each), newest first. */
 export function unsavedDeviceGestures(library) {
-  return library.filter((r) => sourceOfFile(r.id) !== null).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return library.filter((r) => r.device != null).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
-/** A gesture's row text: its name, how long, and whether it was cut. */
+/** A gesture's row text: the device that made it, how long, and whether it was cut. */
 export function gestureText(entry) {
   const cut = entry.complete ? "" : " · cut off (incomplete)";
-  return `${entry.name} · ${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}`;
+  const from = entry.device ? `${entry.device.name} · ` : "";
+  return `${from}${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}`;
 }
 
 /** What a `kept` or `dropped` answer did, in one sentence. */

@@ -13,7 +13,15 @@ export class DevicesView {
     this.list = $("devices");
     this.gestures = $("device-gestures");
     this.selected = new Set();
-    $("device-live").addEventListener("click", () => this.store.showTab("record"));
+    // The header's line takes a person to the devices list itself (on a phone it is below the
+    // pad and the stage), without scrolling.
+    $("device-live").addEventListener("click", () => {
+      this.store.showTab("record");
+      requestAnimationFrame(() => {
+        $("devices-heading").scrollIntoView({ block: "start" });
+        this.list.querySelector("button")?.focus({ preventScroll: true });
+      });
+    });
     $("device-select-all").addEventListener("change", (event) => {
       const ids = unsavedDeviceGestures(this.store.library).map((r) => r.id);
       this.selected = event.target.checked ? new Set(ids) : new Set();
@@ -23,6 +31,7 @@ export class DevicesView {
       this.store.send(P.keep([...this.selected], $("device-intent").value, $("device-name").value));
     });
     $("device-drop").addEventListener("click", () => this.store.send(P.drop([...this.selected])));
+    $("device-follow-live").addEventListener("change", (event) => this.store.setFollowLive(event.target.checked));
     store.on("sources", () => this.render());
     store.on("library", () => this.renderGestures());
     store.on("control", () => this.renderGestures());
@@ -55,7 +64,7 @@ export class DevicesView {
           type: "button", class: "choice", "aria-pressed": String(watching),
           "aria-label": `${watching ? "stop watching" : "watch"} ${sourceLabel(s)}`,
           text: watching ? "watching" : "watch",
-          onclick: () => this.store.watch(watching ? null : s.source),
+          onclick: () => this.store.chooseSource(watching ? null : s.source),
         }));
     }));
     this.renderGestures();

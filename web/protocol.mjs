@@ -90,6 +90,7 @@ function recordingInfo(r, p) {
   number(s, "width", `${p}.screen`);
   number(s, "height", `${p}.screen`);
   optional(r, "tags", array, p);
+  if (r.device != null) string(object(r, "device", p), "name", `${p}.device`);
 }
 
 function presetEntry(e, p) {

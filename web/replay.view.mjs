@@ -80,6 +80,7 @@ export class ReplayView {
     });
     store.on("preview", () => this.timeline.schedule());
     store.on("live", () => this.showDecision());
+    store.on("devicePreview", () => this.timeline.schedule());
     store.on("sources", () => this.showDecision());
     store.on("frame", (message) => this.onFrame(message));
     store.on("series", () => this.timeline.schedule());
@@ -367,7 +368,9 @@ export class ReplayView {
   /** What the timeline draws, read when it draws. */
   chartInput() {
     const { series, playback, summary, frame, comparison, view } = this.store;
-    if (this.store.recordingActive) return { ...liveChartInput(this.store.liveSeries.frames), threshold: timelineThreshold(playback, this.currentSpecs()) };
+    if (this.store.recordingActive || this.store.deviceLive) {
+      return { ...liveChartInput(this.store.liveSeries.frames), threshold: timelineThreshold(playback, this.currentSpecs()) };
+    }
     return {
       frames: series.frames, size: series.size, release: series.release, playback, summary, markers: series.markers,
       threshold: timelineThreshold(playback, this.currentSpecs()), time: frame?.frame.time ?? null,

@@ -20,6 +20,7 @@
 // setting).
 import { addressFor, reopenMessages } from "./address.mjs";
 import { errorSentence } from "./notice.mjs";
+import { autoWatch } from "./devices.mjs";
 import { FrameSeries } from "./chart.mjs";
 import * as P from "./protocol.mjs";
 import { isRecordingActive, SCREENS } from "./record.mjs";
@@ -53,6 +54,8 @@ export class Store {
     this.series = new FrameSeries();
     /** The live recording's frames (preview), drawn on the timeline while it is captured. */
     this.liveSeries = new FrameSeries();
+    /** The file of the live gesture in `liveSeries` (a device's), so its next gesture starts anew. */
+    this.liveFile = null;
     this.comparison = null;
     this.frame = null;
     this.address = address;
@@ -63,6 +66,10 @@ export class Store {
     /** Live sources (devices) and the one this page watches (its number), or null. */
     this.sources = [];
     this.watching = null;
+    /** "Watch whatever goes live" (the person's choice), and the source the person stopped
+     * watching (not watched again on its own). */
+    this.followLive = false;
+    this.declined = null;
     /** The latest live frame this page was sent (the pad's or the watched device's), read through
      * this page's own setting, and the load the page showed then: the decision box follows it. */
     this.live = null;
@@ -180,7 +187,7 @@ export class Store {
     const watched = this.watching;
     this.watching = null;
     this.setSources(state.sources ?? []);
-    if (watched !== null && this.sources.some((s) => s.source === watched)) this.watch(watched);
+    if (watched !== null && this.watching !== watched && this.sources.some((s) => s.source === watched)) this.watch(watched);
     this.reopen(state.playback, wanted);
   }
 
@@ -191,6 +198,25 @@ export class Store {
     if (this.watching !== null && !sources.some((s) => s.source === this.watching)) this.watching = null;
     this.emit("sources", sources);
     if (wasLive !== (this.deviceLive !== null)) this.refreshStage();
+    this.watchOnItsOwn();
+  }
+
+  /** Watches what ``autoWatch`` says a page watches on its own, if anything. */
+  watchOnItsOwn() {
+    const next = autoWatch({ sources: this.sources, watching: this.watching, followLive: this.followLive, declined: this.declined });
+    if (next !== undefined && next !== this.watching) this.watch(next);
+  }
+
+  /** The person's choice of source (null: stops watching, and that source is not watched again on its own). */
+  chooseSource(number) {
+    if (number === null) this.declined = this.watching;
+    this.watch(number);
+  }
+
+  /** The person's "watch whatever goes live". */
+  setFollowLive(on) {
+    this.followLive = on;
+    this.watchOnItsOwn();
   }
 
   /** Watches source `number` through this page's own setting (null: stops watching). */
@@ -261,6 +287,10 @@ export class Store {
     if (!P.isCurrentFrame(message, this.playback?.load)) return;  // a frame of an earlier load
     if (message.load === -1 && message.source != null) {
       if (message.source !== this.watching) return;
+      // A device's gesture fills the live series as the pad's does (a new file: a new gesture).
+      if (message.recording !== this.liveFile) this.liveSeries = new FrameSeries();
+      this.liveFile = message.recording;
+      this.liveSeries.add(message.frame);
       this.noteLive(message);
       return this.emit("devicePreview", message);
     }
@@ -317,6 +347,7 @@ export class Store {
     this.recording = status;
     if (this.recordingActive && !wasActive) {
       this.liveSeries = new FrameSeries();
+      this.liveFile = null;
       this.live = null;
     }
     this.emit("recording", { status, started: this.recordingActive && !wasActive, mine: this.isMine(status) });

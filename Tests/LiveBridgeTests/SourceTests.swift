@@ -200,3 +200,48 @@ struct SourceTests {
         #expect(Self.errors(refused).first?.code == .notFound)
     }
 }
+
+/// Which device made a gesture travels on the wire, and the same device again is one row.
+struct DeviceIdentityTests {
+    typealias Base = BridgeControllerTests
+
+    static func libraryEntries(_ out: [Outgoing]) -> [RecordingInfo] {
+        out.flatMap { outgoing -> [RecordingInfo] in
+            guard case .library(let page) = outgoing.message else { return [] }
+            return page.recordings
+        }
+    }
+
+    @Test func aDevicesUnsavedGestureIsListedWithTheDeviceThatMadeIt() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = SourceTests.joined(&controller)
+        let out = controller.handle(.message(9, SourceTests.batch(SourceTests.pan(from: 1, t0: 50, down: 200))), now: 0.1)
+        let file = try #require(controller.sources["session-0001"]?.unsaved.first)
+        let listed = try #require(Self.libraryEntries(out).first { $0.id == file })
+        #expect(listed.device == DeviceOfFile(source: 1, name: "iPhone 15"))
+        #expect(Self.libraryEntries(out).filter { $0.id != file }.allSatisfy { $0.device == nil }, "no other file names a device")
+        // Kept: no longer an unsaved device gesture.
+        let kept = controller.handle(.message(1, SourceTests.json(#"{"type":"keep","files":["\#(file)"]}"#)), now: 1)
+        #expect(Self.libraryEntries(kept).allSatisfy { $0.device == nil })
+    }
+
+    /// Both sides: a new session from the same device (name, platform, screen, scale) takes the
+    /// old row's gestures and watchers; another device, or the old one still connected, does not.
+    @Test(arguments: [("iPhone 15", true, true), ("iPhone 16", true, false), ("iPhone 15", false, false)])
+    func theSameDeviceInANewSessionKeepsItsRowAndWatchers(name: String, oldLeft: Bool, takesOver: Bool) throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = SourceTests.joined(&controller)
+        _ = controller.handle(.message(9, SourceTests.batch(SourceTests.pan(from: 1, t0: 50, down: 200))), now: 0.1)
+        _ = controller.handle(.message(1, SourceTests.json(#"{"type":"watch","source":1}"#)), now: 0.2)
+        if oldLeft { _ = controller.handle(.closed(9), now: 0.3) }
+        _ = controller.handle(.sourceOpened(10), now: 0.4)
+        let again = SourceTests.json(
+            #"{"type":"source","session":"session-0002","name":"\#(name)","platform":"ios","screen":{"width":390,"height":844},"scale":3}"#)
+        _ = controller.handle(.message(10, again), now: 0.4)
+        #expect(controller.sources.count == (takesOver ? 1 : 2))
+        #expect(controller.clients[1]?.watching == (takesOver ? 2 : 1))
+        #expect(controller.sources["session-0002"]?.unsaved.count == (takesOver ? 1 : 0))
+    }
+}

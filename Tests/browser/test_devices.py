@@ -52,10 +52,13 @@ def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server,
         assert "iPhone 15 (390×844 @3x)" in row.text and not d.find_element(By.ID, "devices-empty").is_displayed()
         header = d.find_element(By.ID, "device-live")
         assert header.text == "iPhone 15 (390×844 @3x) is connected"
-        button = row.find_element(By.TAG_NAME, "button")
-        assert button.get_attribute("aria-pressed") == "false"
-        button.click()
-        wait(d, lambda d: d.find_element(By.CSS_SELECTOR, "#devices li button").get_attribute("aria-pressed") == "true")
+        # The only device: the page watches it on its own; the person may stop, and watch again.
+        pressed = lambda d: d.find_element(By.CSS_SELECTOR, "#devices li button").get_attribute("aria-pressed")
+        wait(d, lambda d: pressed(d) == "true", message="the only device is watched on its own")
+        d.find_element(By.CSS_SELECTOR, "#devices li button").click()
+        wait(d, lambda d: pressed(d) == "false", message="the person stopped watching")
+        d.find_element(By.CSS_SELECTOR, "#devices li button").click()
+        wait(d, lambda d: pressed(d) == "true", message="and watches again")
         # Half the pan: the finger is still down, the stage shows it through this page's setting.
         samples = pan_down(0.38 * 422 + 10)
         send(device, samples[:30])
@@ -94,3 +97,29 @@ def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server,
     assert d.find_element(By.ID, "stage-title").text.startswith("edge-1")
     assert not d.find_element(By.ID, "device-live").is_displayed(), "a gone device with nothing unsaved is no longer listed"
     browser.screenshot("62-device-gesture-kept")
+
+
+def test_two_pages_watching_one_device_each_decide_with_their_own_threshold(server, browser):
+    """One device, two pages (θ 0.27 and θ 0.5), both watching it on their own (it is the only
+    source): each decision box says its own setting's decision, live and after the release."""
+    from conftest import another_browser
+    d = browser.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
+    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="A's threshold is set")
+    with another_browser() as other:
+        e = other.driver
+        e.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.5")
+        wait(e, lambda e: "p.threshold=0.5" in state(e)["hash"] and state(e)["body"].get("load"), message="B's threshold is set")
+        with connect(server.ws() + "&role=source") as device:
+            announce(device)
+            for page in (d, e):
+                wait(page, lambda p: p.execute_script("return window.pantrace.store.watching") is not None, message="watched on its own")
+            samples = pan_down(0.38 * 422 + 10)
+            send(device, samples[:30])
+            wait(d, lambda d: d.find_element(By.ID, "decision-outcome").text.startswith("would finish"), message="A: finish if lifted now")
+            wait(e, lambda e: e.find_element(By.ID, "decision-outcome").text.startswith("would cancel"), message="B: cancel if lifted now")
+            other.screenshot("63-device-live-decided-with-this-pages-threshold")
+            send(device, samples[30:])
+            wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") == "finish", message="A decides finish")
+            wait(e, lambda e: e.find_element(By.ID, "decision").get_attribute("data-outcome") == "cancel", message="B decides cancel")
+            assert "0.5" in e.find_element(By.ID, "decision-reason").text

@@ -53,3 +53,25 @@ def test_tune_record_check_decides_with_the_threshold_just_set(server, browser, 
     wait(d, lambda d: status.get_attribute("data-state") == "saved")
     wait(d, lambda d: "recording=live/at-" in state(d)["hash"], message="the address names the saved file")
     assert f"p.threshold={threshold}" in state(d)["hash"], "the saved view keeps the threshold"
+
+
+def test_two_pages_decide_one_pad_gesture_each_with_its_own_threshold(server, browser):
+    """Page A records with θ 0.27 while page B watches with θ 0.5: B's decision box, during the
+    gesture and after its release, is B's own setting's (cancel), never A's (finish)."""
+    d = browser.driver
+    d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
+    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="A's threshold is set")
+    with another_browser() as other:
+        e = other.driver
+        e.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.5")
+        wait(e, lambda e: "p.threshold=0.5" in state(e)["hash"] and state(e)["body"].get("load"), message="B's threshold is set")
+        pad = wait(d, lambda d: (p := d.find_element(By.ID, "pad")).is_displayed() and p)
+        height = pad.size["height"]
+        distance = (0.38 * 422 + 10) / 844 * height
+        touch_drag(d, pad, (0, -height * 0.35), (0, -height * 0.35 + distance))
+        wait(d, lambda d: d.find_element(By.ID, "record-status").get_attribute("data-state") == "released", message="released")
+        wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") == "finish", message="A decides finish with 0.27")
+        wait(e, lambda e: e.find_element(By.ID, "decision").get_attribute("data-outcome") == "cancel", message="B decides cancel with 0.5")
+        assert "0.5" in e.find_element(By.ID, "decision-reason").text
+        assert "0.27" in d.find_element(By.ID, "decision-reason").text
+        other.screenshot("43-another-page-decides-the-pad-gesture-with-its-own-threshold")

@@ -226,10 +226,15 @@ test("a device's frames reach a page only while it watches that device, and stop
   store.receive(hello());
   store.receive(fixture("server", "sources"));
   assert.equal(store.sources[0].name, "iPhone 15");
+  assert.equal(store.watching, 2, "the only device is watched on its own");
+  store.chooseSource(null);
+  assert.deepEqual(sent.at(-1), { type: "watch" });
+  store.receive(fixture("server", "sources"));
+  assert.equal(store.watching, null, "the person stopped watching it: not again on its own");
   store.receive(fixture("server", "frame-live"));
   assert.deepEqual(seen, [], "not watching: nothing");
   assert.equal(store.stageShowsReplay(), true);
-  store.watch(2);
+  store.chooseSource(2);
   assert.deepEqual(sent.at(-1), { type: "watch", source: 2 });
   assert.equal(store.deviceLive.source, 2);
   assert.equal(store.stageShowsReplay(), false, "the watched device's gesture has the stage");
@@ -247,8 +252,7 @@ test("a device's frames reach a page only while it watches that device, and stop
 test("a reconnected page watches the device it chose again", () => {
   const { store, sent } = harness();
   store.receive(hello());
-  store.receive(fixture("server", "sources"));
-  store.watch(2);
+  store.receive(fixture("server", "sources"));  // the only device: watched on its own
   const sources = JSON.parse(fixture("server", "sources")).sources;
   store.receive(hello({ sources }));
   assert.deepEqual(sent.filter((m) => m.type === "watch"), [{ type: "watch", source: 2 }, { type: "watch", source: 2 }]);

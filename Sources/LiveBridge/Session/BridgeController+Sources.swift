@@ -70,6 +70,23 @@ extension BridgeController {
         SourcesMessage(sources: sources.values.map(\.info).sorted { $0.source < $1.source })
     }
 
+    /// The same device in a new session (`pantrace live` run again, an app relaunched): a
+    /// disconnected source with the same name, platform, screen and scale is this one. The new
+    /// source takes its unsaved gestures and the pages watching it, and its row goes, so a page
+    /// sees one row per device and its watch follows the device.
+    private mutating func takeOver(from announce: SourceAnnounce, into source: inout DeviceSource) {
+        guard
+            let (session, old) = sources.first(where: { _, known in
+                known.connection == nil && known.announce.name == announce.name && known.announce.platform == announce.platform
+                    && known.announce.screen == announce.screen && known.announce.scale == announce.scale
+            })
+        else { return }
+        source.unsaved = old.unsaved
+        sources[session] = nil
+        for id in clients.keys where clients[id]?.watching == old.number { clients[id]?.watching = source.number }
+        pendingLog.append("source \(source.number) is source \(old.number) again (\(LogText.escaped(announce.label, limit: 100)))")
+    }
+
     /// A message from a source's connection: `source` first, then `samples`.
     mutating func receiveFromSource(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
         let message: ClientMessage
@@ -135,9 +152,11 @@ extension BridgeController {
             let recorder = TraceRecorder(destination: RecordingDestination(folder: liveFolder, stem: stem), metadata: metadata)
             // TraceRecorder says `recorded`; a log streamed by `pantrace live` names its estimator.
             recorder.metadata.velocityOrigin = metadata.velocityOrigin
-            sources[announce.session] = DeviceSource(
+            var source = DeviceSource(
                 number: number, announce: announce, connection: id, recorder: recorder, liveFolder: liveFolder,
                 samples: TokenBucket(rate: Self.sourceSampleRate, burst: Self.sourceSampleBurst))
+            takeOver(from: announce, into: &source)
+            sources[announce.session] = source
         }
         sourceConnections[id] = .named(announce.session)
         guard let source = sources[announce.session] else { return [] }
@@ -279,7 +298,9 @@ extension BridgeController {
         rescanLibrary()
         var out = [Outgoing(target: .everyone, message: .deviceGesture(status))]
         if library.contains(file) { source.unsaved.append(file) }
-        out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
+        // Listed as this source's (the library names the device) before the pages are told.
+        sources[source.announce.session] = source
+        out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage)))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
         // Pages watching with the same setting share one view (its frames are made and encoded
@@ -352,6 +373,23 @@ extension BridgeController {
         return out
     }
 
+    /// `recordings` with each unsaved device gesture naming the device that made it.
+    func withDevices(_ recordings: ArraySlice<RecordingInfo>) -> [RecordingInfo] {
+        var byFile: [String: DeviceOfFile] = [:]
+        for source in sources.values {
+            for file in source.unsaved { byFile[file] = DeviceOfFile(source: source.number, name: source.announce.name) }
+        }
+        return recordings.map { entry in
+            var entry = entry
+            if let device = byFile[entry.id] {
+                entry.device = device
+            } else if isLeftUnsaved(entry.id) {
+                entry.device = DeviceOfFile(source: nil, name: "\(entry.source) device, an earlier run")
+            }
+            return entry
+        }
+    }
+
     /// The library id (path under the recordings folder) of a file under it.
     func libraryID(of path: String) -> String {
         let root = library.folder.hasSuffix("/") ? library.folder : library.folder + "/"
@@ -394,7 +432,7 @@ extension BridgeController {
 
     /// Whether `file` is an unsaved device gesture no source of this run knows: one left by an
     /// earlier run of the server (`live/unsaved-<platform>-<source>-…`), not being written.
-    private func isLeftUnsaved(_ file: String) -> Bool {
+    func isLeftUnsaved(_ file: String) -> Bool {
         guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
         let rest = file.dropFirst("live/unsaved-".count)
         guard LiveWire.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }

@@ -183,7 +183,7 @@ struct BridgeController {
     func snapshot(for id: ConnectionID, now: Double) -> Snapshot {
         let view = shownView(of: id)
         return Snapshot(
-            library: Array(library.recordings.prefix(Self.helloLibraryLimit)), libraryTotal: library.recordings.count,
+            library: withDevices(library.recordings.prefix(Self.helloLibraryLimit)), libraryTotal: library.recordings.count,
             libraryNotices: Self.boundedNotices(library.notices),
             presets: PresetCatalog.entries, playback: view?.state, summary: view?.summary,
             recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages,
@@ -422,7 +422,7 @@ struct BridgeController {
         let all = library.recordings
         let start = min(offset, all.count)
         return LibraryPage(
-            recordings: Array(all[start..<min(all.count, start + Self.libraryPageLimit)]), offset: start, total: all.count,
+            recordings: withDevices(all[start..<min(all.count, start + Self.libraryPageLimit)]), offset: start, total: all.count,
             notices: Self.boundedNotices(library.notices))
     }
 

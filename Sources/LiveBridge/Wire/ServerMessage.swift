@@ -155,11 +155,21 @@ package struct RecordingInfo: Codable, Sendable, Equatable {
     package var screen: ScreenGeometry
     package var edge: ScreenEdge?
     package var complete: Bool
+    /// For an unsaved device gesture: the device that made it (absent for every other file),
+    /// so a page never reads it off the file's name.
+    package var device: DeviceOfFile? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, intent, source, samples, tags, screen, edge, complete
+        case id, name, intent, source, samples, tags, screen, edge, complete, device
         case durationSeconds = "duration_s"
     }
+}
+
+/// The device an unsaved gesture came from: its source number and name in this run, or, for a
+/// gesture an earlier run of the server left, no number and the platform's name.
+package struct DeviceOfFile: Codable, Sendable, Equatable {
+    package var source: Int?
+    package var name: String
 }
 
 /// `library`: recordings `offset` ..< `offset + recordings.count` of `total`, in id order.
