@@ -15,7 +15,10 @@
  *   (child)  {json result}
  *   (parent) quit                   (or EOF) close everything and exit
  *
- *   clients --port PORT --count N [--path /live?v=3] [--host 127.0.0.1] [--hidden]
+ *   clients --port PORT --count N [--path /live?v=3] [--host 127.0.0.1] [--hidden] [--send MESSAGE]
+ *
+ * --hidden: each client says it is a background tab; --send: each sends MESSAGE (a text message)
+ * once connected, e.g. a `speed` so that every page has a view of its own.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -207,19 +210,21 @@ static void reset(client_t *clients, int count) {
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *path = "/live?v=3";
     int port = 0, count = 0, hidden = 0;
+    const char *send_first = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--port") && i + 1 < argc) port = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) path = argv[++i];
         else if (!strcmp(argv[i], "--host") && i + 1 < argc) host = argv[++i];
         else if (!strcmp(argv[i], "--hidden")) hidden = 1;
+        else if (!strcmp(argv[i], "--send") && i + 1 < argc) send_first = argv[++i];
         else {
             fprintf(stderr, "clients: unknown argument %s\n", argv[i]);
             return 2;
         }
     }
     if (port <= 0 || count <= 0) {
-        fprintf(stderr, "usage: clients --port PORT --count N [--path P] [--host H] [--hidden]\n");
+        fprintf(stderr, "usage: clients --port PORT --count N [--path P] [--host H] [--hidden] [--send MESSAGE]\n");
         return 2;
     }
     client_t *clients = calloc(count, sizeof *clients);
@@ -233,6 +238,7 @@ int main(int argc, char **argv) {
             const char *m = "{\"type\":\"visible\",\"visible\":false}";
             masked(clients[i].fd, 0x1, (const unsigned char *)m, strlen(m));
         }
+        if (send_first) masked(clients[i].fd, 0x1, (const unsigned char *)send_first, strlen(send_first));
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, clients[i].fd, &ev);
     }
