@@ -98,7 +98,7 @@ struct SourceTests {
         let again = controller.handle(.message(9, Self.batch(Array(pan[0..<30]))), now: 0.2)
         #expect(Self.acks(again) == [30])
         let source = try #require(controller.sources["session-0001"])
-        let file = try #require(source.gestureFile)
+        let file = try #require(source.gesture?.file)
         // On disk while the pan goes on, every chunk but the last 100 ms readable.
         let path = controller.library.folder + "/" + file
         let partial = try TraceReader(configuration: .init(isStrict: false)).read(contentsOf: path)

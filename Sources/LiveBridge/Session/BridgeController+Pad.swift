@@ -3,40 +3,6 @@ internal import PanReplay
 internal import PanTrace
 internal import TransitionEngine
 
-/// The gesture on the record pad, as every page reads it: one transition per distinct setting
-/// (preset and parameters) among the pages, each fed every sample so far, so a page sees the
-/// finger move its own stage under its own sliders.
-struct LivePreview {
-    let screen: Size
-    /// The samples so far (a setting that appears mid-gesture catches up on them).
-    private(set) var inputs: [GestureInput] = []
-    private var transitions: [String: InteractiveTransition] = [:]
-
-    init(screen: Size) { self.screen = screen }
-
-    /// Feeds `input` to every setting's transition.
-    mutating func add(_ input: GestureInput) {
-        inputs.append(input)
-        for index in transitions.indices { _ = transitions.values[index].handle(input) }
-    }
-
-    /// The frame at the latest sample under `parameters`, keyed by `key`, and while the finger
-    /// is down what that setting would decide if it lifted now.
-    mutating func frame(for key: String, parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
-        guard let last = inputs.last else { return nil }
-        if transitions[key] == nil {
-            var transition = InteractiveTransition(preset: parameters.preset, screen: screen)
-            for input in inputs { _ = transition.handle(input) }
-            transitions[key] = transition
-        }
-        // Read in place through the values view (`transitions[key]!` would copy the transition).
-        guard let index = transitions.index(forKey: key) else { return nil }
-        let frame = transitions.values[index].frameState(at: last.time)
-        let down = last.phase == .began || last.phase == .changed
-        return (frame, down ? LiveSession.decision(ifLiftedAt: last, of: transitions.values[index]) : nil)
-    }
-}
-
 // The record pad: one page holds it while a gesture is armed or captured; each page keeps its
 // own recording after the release, to label, save or discard.
 extension BridgeController {
@@ -86,7 +52,7 @@ extension BridgeController {
             created: created, stamp: stamp, now: now)
         clients[id]?.session = session
         padHolder = id
-        livePreview = LivePreview(screen: Size(request.screen))
+        padGesture = LiveGesture(source: nil, screen: Size(request.screen))
         return out + recordingStatus(of: id, now: now)
     }
 
@@ -116,7 +82,7 @@ extension BridgeController {
             clients[id]?.session = active  // a write failure ends the recording (state `failed`)
             if active.state == .failed {
                 padHolder = nil
-                livePreview = nil
+                padGesture = nil
                 // Said once a second at most: every later pad event would fail the same way.
                 try throttled(failure, for: id, now: now)
                 return recordingStatus(of: id, now: now)
@@ -132,57 +98,48 @@ extension BridgeController {
             // Down and up within the slop: no pan, no file. The pad is ready again, for anyone.
             clients[id]?.session = nil
             padHolder = nil
-            livePreview = nil
+            padGesture = nil
             return [
                 Outgoing(
                     target: .everyone, message: .recording(Self.readyStatus(page: active.page, reason: "a tap, not a pan")))
             ]
         case .sample(let input):
-            livePreview?.add(input)
-            out += previewFrames(recording: active.status(at: now).file ?? "")
+            padGesture?.file = active.status(at: now).file
+            padGesture?.add(input)
+            out += padFrames()
         }
         // The status goes out on each change of state, and while capturing at most ten times
         // a second, so every page's counter and "if released now" follow the finger.
-        let statusDue = active.state == .capturing && now - lastCaptureStatus >= Self.captureStatusInterval
+        let statusDue = active.state == .capturing && padGesture?.isStatusDue(now: now) == true
         if active.state != before || statusDue {
-            lastCaptureStatus = now
+            padGesture?.saidStatus(at: now)
             out += recordingStatus(of: id, now: now)
         }
         if active.state != before, active.state == .released {
             padHolder = nil
-            livePreview = nil
+            padGesture = nil
             out += released(active, by: id)
         }
         return out
     }
 
-    /// The preview frame of the latest sample for every page: one frame per distinct setting,
-    /// to the pages that view with it (a page with no view reads it with the recorder's).
-    private mutating func previewFrames(recording: String) -> [Outgoing] {
+    /// The pad's gesture at its latest sample for every page (each reads it with its own
+    /// setting; a page with no view, with the recorder's).
+    private mutating func padFrames() -> [Outgoing] {
         // Taken out while it changes (its transitions are not copied), put back at the end.
-        guard var preview = livePreview.take() else { return [] }
-        defer { livePreview = preview }
-        let recorder = padHolder.flatMap { clients[$0]?.session }.map {
-            LoadRequest(recording: "", preset: $0.presetName, parameters: $0.parameters)
-        }
-        return liveFrames(of: &preview, recording: recording, source: nil, to: clients.keys.sorted(), fallback: recorder)
+        guard var gesture = padGesture.take() else { return [] }
+        defer { padGesture = gesture }
+        return liveFrames(of: &gesture, to: clients.keys.sorted(), fallback: padHolder.flatMap { clients[$0]?.session?.setting })
     }
 
     /// The gesture was released: the library lists the unsaved file, and the recording page's
-    /// view replays it with the page's own setting so it sees the decision and the completion.
+    /// view replays it with the setting it recorded with, so it sees the decision and the
+    /// completion (other pages saw the release decided with their own).
     private mutating func released(_ session: LiveSession, by id: ConnectionID) -> [Outgoing] {
         rescanLibrary()
-        var out = [libraryBroadcast()]
+        let out = [libraryBroadcast()]
         guard let file = session.status(at: 0).file, library.contains(file) else { return out }
-        do {
-            out += leaveFollowing(id)
-            out += try load(LoadRequest(recording: file, preset: session.presetName, parameters: session.parameters), for: id)
-        } catch {
-            // The recording is kept either way; say why it is not shown.
-            let message = (error as? BridgeFailure)?.message ?? "\(error)"
-            out += reply(BridgeFailure(.invalid, "recorded, but cannot replay it: \(message)"), to: id, replyingTo: "pointer")
-        }
-        return out
+        return out + showReleased(file, to: [(session.setting, [id])], inReplyTo: "pointer")
     }
 
     mutating func save(name: String?, from id: ConnectionID, now: Double) throws -> [Outgoing] {
@@ -212,7 +169,7 @@ extension BridgeController {
         try withSession(of: id) { try $0.discard() }
         if padHolder == id {
             padHolder = nil
-            livePreview = nil
+            padGesture = nil
         }
         rescanLibrary()
         var out = recordingStatus(of: id, now: now) + [libraryBroadcast()]

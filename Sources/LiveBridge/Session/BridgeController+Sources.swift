@@ -9,8 +9,9 @@ internal import TransitionEngine
 ///
 /// Its samples go through one ``TraceRecorder``, the recorder an app embeds, so each gesture
 /// is written under `live/` as it happens (a chunk at least every 100 ms of gesture time) and
-/// a crash or a cut connection loses less than 100 ms. The same samples drive a
-/// ``LivePreview``, so every page watching sees the gesture through its own setting.
+/// a crash or a cut connection loses less than 100 ms. The same samples drive its
+/// ``LiveGesture``, as the record pad's do, so every page watching sees the gesture through its
+/// own setting.
 struct DeviceSource {
     /// The number pages know it by ("source 2").
     let number: Int
@@ -23,17 +24,13 @@ struct DeviceSource {
     var dropped = 0
     let recorder: TraceRecorder
     let liveFolder: String
-    var preview: LivePreview?
-    /// The gesture in progress: its file (a library id), its first sample's device time.
-    var gestureFile: String?
-    var gestureStart = 0.0
-    var gestureDuration = 0.0
+    /// The gesture in progress, if one is.
+    var gesture: LiveGesture?
     /// Unsaved gestures from this source, library ids, oldest first.
     var unsaved: [String] = []
     /// Samples it may send.
     var samples: TokenBucket
     var throttle = Throttle()
-    var lastStatus = -Double.infinity
 
     var isLive: Bool { recorder.isRecordingGesture }
 
@@ -43,9 +40,9 @@ struct DeviceSource {
             connected: connection != nil, live: isLive, gestures: unsaved.count, dropped: dropped)
     }
 
-    func status(_ state: String, file: String) -> DeviceGestureStatus {
+    func status(_ state: String, of gesture: LiveGesture, file: String) -> DeviceGestureStatus {
         DeviceGestureStatus(
-            source: number, file: file, state: state, samples: recorder.currentSampleCount, durationSeconds: gestureDuration, intent: .unknown)
+            source: number, file: file, state: state, samples: gesture.sampleCount, durationSeconds: gesture.duration, intent: .unknown)
     }
 }
 
@@ -228,14 +225,14 @@ extension BridgeController {
                 .invalid, "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of \(LiveWire.SampleState.listed)")
         }
         let state = wireState.recorderState
-        if state != .began, source.isLive, (sample.t - source.gestureStart).magnitude > ValueLimits.replaySpan {
+        if state != .began, source.isLive, let gesture = source.gesture, gesture.span(to: sample.t) > ValueLimits.replaySpan {
             throw BridgeFailure(.invalid, "sample \(sample.seq): t is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first sample")
         }
         var out: [Outgoing] = []
         let wasLive = source.isLive
-        if state == .began, wasLive, let file = source.gestureFile {
+        if state == .began, wasLive {
             // A began without an end before it: the previous gesture is kept as it stands.
-            out += endGesture(of: &source, state: "incomplete", file: file, now: now)
+            out += endGesture(of: &source, state: "incomplete", now: now)
         }
         let location = sample.lx.map { PanVector(x: $0, y: sample.ly ?? 0) }
         let finished: RecordedGesture?
@@ -245,56 +242,50 @@ extension BridgeController {
                 location: location, touches: sample.touches, timestamp: sample.t)
         } catch {
             // The recorder kept every sample before this one and closed the file.
-            if let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+            out += endGesture(of: &source, state: "incomplete", now: now)
             throw BridgeFailure(.invalid, "sample \(sample.seq): \(error)")
         }
+        let phase: PanTrace.GesturePhase
         switch state {
         case .began:
             guard let path = source.recorder.currentGesturePath else { return out }
-            source.gestureFile = libraryID(of: path)
-            source.gestureStart = sample.t
-            source.gestureDuration = 0
-            source.preview = LivePreview(screen: Size(width: source.announce.screen.width, height: source.announce.screen.height))
+            source.gesture = LiveGesture(
+                source: source.number, screen: Size(width: source.announce.screen.width, height: source.announce.screen.height),
+                file: libraryID(of: path))
+            phase = .began
         case .changed:
             guard source.isLive else { return out }
-            source.gestureDuration = sample.t - source.gestureStart
+            phase = .changed
         case .ended, .cancelled:
-            guard finished != nil, let file = source.gestureFile else { return out }
-            source.gestureDuration = sample.t - source.gestureStart
-            let input = GestureInput(
-                time: sample.t - source.gestureStart, phase: state == .ended ? .ended : .cancelled,
-                translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
-            source.preview?.add(input)
-            out += liveFrames(of: &source)
-            return out + endGesture(of: &source, state: "released", file: file, now: now)
+            guard finished != nil, source.gesture != nil else { return out }
+            phase = state == .ended ? .ended : .cancelled
         case .failed:
-            if wasLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+            if wasLive { out += endGesture(of: &source, state: "incomplete", now: now) }
             return out
         case .possible:
             return out
         }
-        let input = GestureInput(
-            time: sample.t - source.gestureStart, phase: state == .began ? .began : .changed,
-            translation: Vector2(x: sample.tx, y: sample.ty), velocity: Vector2(x: sample.vx, y: sample.vy))
-        source.preview?.add(input)
+        // The same sample the recorder wrote, read through every watching setting.
+        source.gesture?.add(
+            PanSample(
+                time: sample.t, phase: phase, translation: PanVector(x: sample.tx, y: sample.ty), velocity: PanVector(x: sample.vx, y: sample.vy)))
         out += liveFrames(of: &source)
-        if state == .began || now - source.lastStatus >= Self.captureStatusInterval, let file = source.gestureFile {
-            source.lastStatus = now
-            out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", file: file))))
+        if phase == .ended || phase == .cancelled { return out + endGesture(of: &source, state: "released", now: now) }
+        if var gesture = source.gesture, let file = gesture.file, state == .began || gesture.isStatusDue(now: now) {
+            gesture.saidStatus(at: now)
+            source.gesture = gesture
+            out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", of: gesture, file: file))))
             if state == .began { out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source)))) }
         }
         return out
     }
 
-    /// The gesture is over (released, or cut): listed as unsaved, the pages told, and each
-    /// page watching the source replays it with its own setting.
-    private mutating func endGesture(of source: inout DeviceSource, state: String, file: String, now: Double) -> [Outgoing] {
+    /// The gesture is over (released, or cut): listed as unsaved, the pages told, and the pages
+    /// watching the source are shown it, each with its own setting.
+    private mutating func endGesture(of source: inout DeviceSource, state: String, now: Double) -> [Outgoing] {
+        guard let gesture = source.gesture.take(), let file = gesture.file else { return [] }
         if state != "released" { _ = try? source.recorder.interrupt() }  // keeps every complete chunk
-        let status = DeviceGestureStatus(
-            source: source.number, file: file, state: state, samples: source.preview?.inputs.count ?? 0,
-            durationSeconds: source.gestureDuration, intent: .unknown)
-        source.gestureFile = nil
-        source.preview = nil
+        let status = source.status(state, of: gesture, file: file)
         rescanLibrary()
         var out = [Outgoing(target: .everyone, message: .deviceGesture(status))]
         if library.contains(file) { source.unsaved.append(file) }
@@ -303,23 +294,28 @@ extension BridgeController {
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage)))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
-        // Pages watching with the same setting share one view (its frames are made and encoded
-        // once for all of them).
         var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
         for id in watchers(of: source.number) {
             let setting = watchSetting(of: id)
-            let request = LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters)
-            bySetting[Self.settingKey(request), default: (request, [])].1.append(id)
+            bySetting[Self.settingKey(setting), default: (setting, [])].1.append(id)
         }
-        for key in bySetting.keys.sorted() {
-            guard let (request, pages) = bySetting[key] else { continue }
+        return out + showReleased(file, to: bySetting.keys.sorted().compactMap { bySetting[$0] })
+    }
+
+    /// A live gesture was released (the pad's or a device's): each group of pages is shown one
+    /// view of its file with the group's setting (pages that agree share it, its frames made
+    /// and encoded once for all of them), so each sees the decision and the completion.
+    mutating func showReleased(_ file: String, to groups: [(LoadRequest, [ConnectionID])], inReplyTo type: String? = nil) -> [Outgoing] {
+        var out: [Outgoing] = []
+        for (setting, pages) in groups {
             for id in pages { out += leaveFollowing(id) }
             do {
-                out += try load(request, for: pages)
+                out += try load(LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters), for: pages)
             } catch {
+                // The gesture is kept either way; say why it is not shown.
                 let message = (error as? BridgeFailure)?.message ?? "\(error)"
                 for id in pages {
-                    out += reply(BridgeFailure(.invalid, "the device's gesture was recorded, but cannot replay it: \(message)"), to: id)
+                    out += reply(BridgeFailure(.invalid, "the gesture was recorded, but cannot replay it: \(message)"), to: id, replyingTo: type)
                 }
             }
         }
@@ -339,18 +335,17 @@ extension BridgeController {
 
     /// The frame of the latest sample for every page watching: one per distinct setting.
     private mutating func liveFrames(of source: inout DeviceSource) -> [Outgoing] {
-        guard var preview = source.preview.take(), let file = source.gestureFile else { return [] }
-        defer { source.preview = preview }
+        // Taken out while it changes (its transitions are not copied), put back at the end.
+        guard var gesture = source.gesture.take() else { return [] }
+        defer { source.gesture = gesture }
         let fallback = LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
-        return liveFrames(of: &preview, recording: file, source: source.number, to: watchers(of: source.number), fallback: fallback)
+        return liveFrames(of: &gesture, to: watchers(of: source.number), fallback: fallback)
     }
 
     /// The frame of a live gesture's latest sample (the pad's or a device's) for `pages`: one
     /// frame per distinct setting among the views they are shown, made once and sent to every
     /// page with that setting; a page with no view reads it with `fallback`.
-    mutating func liveFrames(
-        of preview: inout LivePreview, recording: String, source: Int?, to pages: [ConnectionID], fallback: LoadRequest?
-    ) -> [Outgoing] {
+    mutating func liveFrames(of gesture: inout LiveGesture, to pages: [ConnectionID], fallback: LoadRequest?) -> [Outgoing] {
         var bySetting: [String: (ReplayParameters?, [ConnectionID])] = [:]
         var fallbackParameters: ReplayParameters??
         for id in pages {
@@ -363,10 +358,10 @@ extension BridgeController {
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            guard let (parameters, to) = bySetting[key], let parameters, let (frame, ifReleased) = preview.frame(for: key, parameters: parameters)
+            guard let (parameters, to) = bySetting[key], let parameters, let (frame, ifReleased) = gesture.frame(for: key, parameters: parameters)
             else { continue }
-            var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: recording, frame: frame)
-            message.source = source
+            var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: gesture.file ?? "", frame: frame)
+            message.source = gesture.source
             message.ifReleased = ifReleased
             out.append(Outgoing(target: .framesFor(to), message: .frame(message)))
         }
@@ -409,7 +404,7 @@ extension BridgeController {
     mutating func sourceClosed(_ id: ConnectionID, now: Double) -> [Outgoing] {
         guard case .named(let session) = sourceConnections.removeValue(forKey: id), var source = sources[session] else { return [] }
         var out: [Outgoing] = []
-        if source.isLive, let file = source.gestureFile { out += endGesture(of: &source, state: "incomplete", file: file, now: now) }
+        if source.isLive { out += endGesture(of: &source, state: "incomplete", now: now) }
         source.connection = nil
         pendingLog.append("source \(source.number) left")
         if source.unsaved.isEmpty {
@@ -436,7 +431,7 @@ extension BridgeController {
         guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
         let rest = file.dropFirst("live/unsaved-".count)
         guard LiveWire.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
-        return !sources.values.contains { $0.gestureFile == file }
+        return !sources.values.contains { $0.gesture?.file == file }
     }
 
     private func checkedFiles(_ files: [String]) throws -> [(session: String?, file: String)] {

@@ -81,14 +81,12 @@ struct BridgeController {
     private let decoder = JSONDecoder()
     /// The page holding the record pad (its session is armed or capturing).
     var padHolder: ConnectionID?
-    /// The gesture being captured, read through each page's own settings.
-    var livePreview: LivePreview?
+    /// The gesture on the record pad while it is armed or captured.
+    var padGesture: LiveGesture?
     /// Live sources (devices) by session, and the sources' connections.
     var sources: [String: DeviceSource] = [:]
     var sourceConnections: [ConnectionID: SourceConnection] = [:]
     var nextSource = 1
-    /// When a capturing recording's status was last sent.
-    var lastCaptureStatus = -Double.infinity
     /// Replay work for pages without control.
     private(set) var watcherWork: TokenBucket
     /// Comparisons asked for, being computed and computed (the same answer for every page that
@@ -96,7 +94,6 @@ struct BridgeController {
     private(set) var comparisons = Comparisons()
     /// Frames already made, shared by every view showing them.
     var frameCache = FrameCache()
-    static let captureStatusInterval = 0.1
     /// The shortest time between two answered `library` pages of one page.
     static let libraryPageInterval = 0.2
     /// Recordings in a `hello`; the rest come a `library` page at a time.
@@ -262,7 +259,7 @@ struct BridgeController {
                 session.finalise()
                 if padHolder == id {
                     padHolder = nil
-                    livePreview = nil
+                    padGesture = nil
                     out.append(Outgoing(target: .everyone, message: .recording(session.status(at: now))))
                 }
                 rescanLibrary()

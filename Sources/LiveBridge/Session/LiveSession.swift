@@ -67,6 +67,9 @@ struct LiveSession {
         transition = InteractiveTransition(preset: preset, screen: Size(request.screen))
     }
 
+    /// The preset and parameters it records with (no recording named).
+    var setting: LoadRequest { LoadRequest(recording: "", preset: presetName, parameters: parameters) }
+
     /// Whether the session holds the record pad (no other page may arm it).
     var holdsPad: Bool { state == .armed || state == .capturing }
 
