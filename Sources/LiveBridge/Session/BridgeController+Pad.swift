@@ -3,6 +3,13 @@ internal import PanReplay
 internal import PanTrace
 internal import TransitionEngine
 
+/// The record pad while a page holds it: which page, and the gesture on it (one value, so the
+/// two never disagree).
+struct HeldPad {
+    let holder: ConnectionID
+    var gesture: LiveGesture
+}
+
 // The record pad: one page holds it while a gesture is armed or captured; each page keeps its
 // own recording after the release, to label, save or discard.
 extension BridgeController {
@@ -22,7 +29,7 @@ extension BridgeController {
             }
             // Armed and untouched for long: the pad is free again.
             clients[holder]?.session = nil
-            padHolder = nil
+            pad = nil
             out.append(Outgoing(target: .everyone, message: .recording(Self.readyStatus(page: held.page, reason: "armed but unused"))))
         }
         if clients[id]?.session?.state == .capturing { clients[id]?.session?.finalise() }
@@ -48,11 +55,10 @@ extension BridgeController {
         }
         guard let page = clients[id]?.page else { return out }
         let session = LiveSession(
-            owner: id, page: page, request: request, preset: parameters.preset, parameters: overrides, folder: liveFolder,
+            owner: id, page: page, request: request, setting: parameters, parameters: overrides, folder: liveFolder,
             created: created, stamp: stamp, now: now)
         clients[id]?.session = session
-        padHolder = id
-        padGesture = LiveGesture(source: nil, screen: Size(request.screen))
+        pad = HeldPad(holder: id, gesture: LiveGesture(source: nil, screen: Size(request.screen)))
         return out + recordingStatus(of: id, now: now)
     }
 
@@ -81,15 +87,13 @@ extension BridgeController {
         } catch let failure as BridgeFailure {
             clients[id]?.session = active  // a write failure ends the recording (state `failed`)
             if active.state == .failed {
-                padHolder = nil
-                padGesture = nil
+                pad = nil
                 // Said once a second at most: every later pad event would fail the same way.
                 try throttled(failure, for: id, now: now)
                 return recordingStatus(of: id, now: now)
             }
             throw failure
         }
-        clients[id]?.session = active
         var out: [Outgoing] = []
         switch step {
         case .none:
@@ -97,27 +101,29 @@ extension BridgeController {
         case .tap:
             // Down and up within the slop: no pan, no file. The pad is ready again, for anyone.
             clients[id]?.session = nil
-            padHolder = nil
-            padGesture = nil
+            pad = nil
             return [
                 Outgoing(
                     target: .everyone, message: .recording(Self.readyStatus(page: active.page, reason: "a tap, not a pan")))
             ]
         case .sample(let input):
-            padGesture?.file = active.status(at: now).file
-            padGesture?.add(input)
+            pad?.gesture.file = active.status(at: now).file
+            pad?.gesture.add(input)
             out += padFrames()
+            // The recorder's own "if released now", from the same reading every page gets.
+            let key = Self.settingKey(active.setting)
+            active.ifReleasedNow = active.state == .capturing ? pad?.gesture.frame(for: key, parameters: active.replayParameters)?.1 : nil
         }
+        clients[id]?.session = active
         // The status goes out on each change of state, and while capturing at most ten times
         // a second, so every page's counter and "if released now" follow the finger.
-        let statusDue = active.state == .capturing && padGesture?.isStatusDue(now: now) == true
+        let statusDue = active.state == .capturing && pad?.gesture.isStatusDue(now: now) == true
         if active.state != before || statusDue {
-            padGesture?.saidStatus(at: now)
+            pad?.gesture.saidStatus(at: now)
             out += recordingStatus(of: id, now: now)
         }
         if active.state != before, active.state == .released {
-            padHolder = nil
-            padGesture = nil
+            pad = nil
             out += released(active, by: id)
         }
         return out
@@ -127,9 +133,9 @@ extension BridgeController {
     /// setting; a page with no view, with the recorder's).
     private mutating func padFrames() -> [Outgoing] {
         // Taken out while it changes (its transitions are not copied), put back at the end.
-        guard var gesture = padGesture.take() else { return [] }
-        defer { padGesture = gesture }
-        return liveFrames(of: &gesture, to: clients.keys.sorted(), fallback: padHolder.flatMap { clients[$0]?.session?.setting })
+        guard var held = pad.take() else { return [] }
+        defer { pad = held }
+        return liveFrames(of: &held.gesture, to: clients.keys.sorted(), fallback: clients[held.holder]?.session?.setting)
     }
 
     /// The gesture was released: the library lists the unsaved file, and the recording page's
@@ -168,8 +174,7 @@ extension BridgeController {
         let unsaved = clients[id]?.session?.status(at: now).file
         try withSession(of: id) { try $0.discard() }
         if padHolder == id {
-            padHolder = nil
-            padGesture = nil
+            pad = nil
         }
         rescanLibrary()
         var out = recordingStatus(of: id, now: now) + [libraryBroadcast()]

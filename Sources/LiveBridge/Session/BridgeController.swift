@@ -79,10 +79,12 @@ struct BridgeController {
     private var nextPage = 1
     var lastTick: Double?
     private let decoder = JSONDecoder()
-    /// The page holding the record pad (its session is armed or capturing).
-    var padHolder: ConnectionID?
-    /// The gesture on the record pad while it is armed or captured.
-    var padGesture: LiveGesture?
+    /// The record pad while a page holds it (its session armed or capturing), with the gesture
+    /// on it; nil while it is free.
+    var pad: HeldPad?
+
+    /// The page holding the record pad.
+    var padHolder: ConnectionID? { pad?.holder }
     /// Live sources (devices) by session, and the sources' connections.
     var sources: [String: DeviceSource] = [:]
     var sourceConnections: [ConnectionID: SourceConnection] = [:]
@@ -258,8 +260,7 @@ struct BridgeController {
                 // The recorder left: a gesture in progress is kept, complete, as an unsaved file.
                 session.finalise()
                 if padHolder == id {
-                    padHolder = nil
-                    padGesture = nil
+                    pad = nil
                     out.append(Outgoing(target: .everyone, message: .recording(session.status(at: now))))
                 }
                 rescanLibrary()

@@ -41,22 +41,26 @@ struct LiveSession {
     private(set) var samples = 0
     private(set) var duration = 0.0
     private var recording: GestureRecording
-    private var transition: InteractiveTransition
+    /// The preset and parameters resolved: the pad's ``LiveGesture`` reads the gesture with
+    /// them for this page (one engine pipeline for every setting, this one among them).
+    let replayParameters: ReplayParameters
     private var firstEventNanoseconds: Int64?
     private let stem: String
-    /// While capturing: what the preset would decide if the finger lifted at the latest sample.
-    private(set) var ifReleasedNow: RecordingStatus.IfReleased?
+    /// While capturing: what the preset would decide if the finger lifted at the latest sample
+    /// (the controller reads it off the pad's ``LiveGesture``).
+    var ifReleasedNow: RecordingStatus.IfReleased?
     private var firstSampleTime: Double?
 
     init(
-        owner: ConnectionID, page: Int, request: RecordRequest, preset: Preset, parameters: [String: PresetValue], folder: String,
-        created: String, stamp: String, now: Double
+        owner: ConnectionID, page: Int, request: RecordRequest, setting: ReplayParameters, parameters: [String: PresetValue],
+        folder: String, created: String, stamp: String, now: Double
     ) {
         self.owner = owner
         self.page = page
         self.armedAt = now
         self.folder = folder
-        self.presetName = preset.name.rawValue
+        self.presetName = setting.preset.name.rawValue
+        self.replayParameters = setting
         self.parameters = parameters
         recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
         metadata = TraceMetadata(id: "", created: created, source: "browser", intent: .unknown)
@@ -64,7 +68,6 @@ struct LiveSession {
         recording = GestureRecording(
             configuration: .init(recognizer: recognizerConfiguration, metadata: metadata),
             destination: RecordingDestination(folder: folder, stem: stem, skipsExistingNames: true))
-        transition = InteractiveTransition(preset: preset, screen: Size(request.screen))
     }
 
     /// The preset and parameters it records with (no recording named).
@@ -160,10 +163,7 @@ struct LiveSession {
             }
             return .none
         }
-        let input = GestureInput(sample)
-        _ = transition.handle(input)
-        if state == .capturing { ifReleasedNow = Self.decision(ifLiftedAt: input, of: transition) }
-        return .sample(input)
+        return .sample(GestureInput(sample))
     }
 
     /// The decision a lift at `input`'s place, time and velocity would get: a copy of the
