@@ -15,10 +15,12 @@
  *   (child)  {json result}
  *   (parent) quit                   (or EOF) close everything and exit
  *
- *   clients --port PORT --count N [--path /live?v=3] [--host 127.0.0.1] [--hidden] [--send MESSAGE]
+ *   clients --port PORT --count N [--path /live?v=3] [--host 127.0.0.1] [--hidden] [--send MESSAGE]…
  *
- * --hidden: each client says it is a background tab; --send: each sends MESSAGE (a text message)
- * once connected, e.g. a `speed` so that every page has a view of its own.
+ * --live-only: only frames of a live gesture (`load` -1) are counted and timed.
+ * --hidden: each client says it is a background tab; --send (up to 4, in order): each client
+ * sends MESSAGE (a text message) once connected, e.g. a `speed` so that every page has a view of
+ * its own, or a `pause` then a `watch`.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -68,6 +70,8 @@ static double cpu_seconds(void) {
     getrusage(RUSAGE_SELF, &u);
     return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
 }
+
+static int live_only = 0;
 
 static void masked(int fd, int opcode, const unsigned char *payload, size_t n) {
     unsigned char frame[140];
@@ -140,6 +144,8 @@ static void consume(client_t *c, long long kernel, long long user, int counting)
         if (opcode == 1 && counting) {
             messages++;
             const unsigned char *e = memmem(payload, length, "\"emitted_us\":", 13);
+            /* --live-only: a live gesture's frames (load -1) only, not a replay's. */
+            if (e && live_only && !memmem(payload, length, "\"load\":-1", 9)) e = NULL;
             if (e) {
                 long long emitted = number_after(e + 13, end);
                 frames_seen++;
@@ -210,14 +216,16 @@ static void reset(client_t *clients, int count) {
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *path = "/live?v=3";
     int port = 0, count = 0, hidden = 0;
-    const char *send_first = NULL;
+    const char *sends[4];
+    int send_count = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--port") && i + 1 < argc) port = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) path = argv[++i];
         else if (!strcmp(argv[i], "--host") && i + 1 < argc) host = argv[++i];
         else if (!strcmp(argv[i], "--hidden")) hidden = 1;
-        else if (!strcmp(argv[i], "--send") && i + 1 < argc) send_first = argv[++i];
+        else if (!strcmp(argv[i], "--live-only")) live_only = 1;
+        else if (!strcmp(argv[i], "--send") && i + 1 < argc && send_count < 4) sends[send_count++] = argv[++i];
         else {
             fprintf(stderr, "clients: unknown argument %s\n", argv[i]);
             return 2;
@@ -238,7 +246,7 @@ int main(int argc, char **argv) {
             const char *m = "{\"type\":\"visible\",\"visible\":false}";
             masked(clients[i].fd, 0x1, (const unsigned char *)m, strlen(m));
         }
-        if (send_first) masked(clients[i].fd, 0x1, (const unsigned char *)send_first, strlen(send_first));
+        for (int k = 0; k < send_count; k++) masked(clients[i].fd, 0x1, (const unsigned char *)sends[k], strlen(sends[k]));
         struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
         epoll_ctl(ep, EPOLL_CTL_ADD, clients[i].fd, &ev);
     }

@@ -153,9 +153,13 @@ class Clients:
 
     program = [sys.executable, str(HERE / "clients.py")]  # or the C clients (build_clients)
 
-    def __init__(self, server, count, workers, hidden=False, own_views=False):
+    def __init__(self, server, count, workers, hidden=False, own_views=False, watch=None):
         per = [count // workers + (1 if i < count % workers else 0) for i in range(workers)]
         extra = ["--hidden"] if hidden else []
+        if watch is not None:
+            # Each page pauses its own view and watches live source `watch` (device_fanout.py).
+            extra += ["--path", f"/live?v=3&token={server.token}", "--send", '{"type":"pause"}',
+                      "--send", json.dumps({"type": "watch", "source": watch}), "--live-only"]
         if own_views:
             # Each page with the token changes its speed (to 1, as it was): it leaves the shared
             # view, so every page has a view of its own, each frame made and encoded per page.

@@ -288,6 +288,10 @@ package final class LiveBridge: Sendable {
                     continue
                 }
                 guard let message = encode(outgoing, with: encoder, frameBodies: &frameBodies) else { continue }
+                // States every page is told whole: a newer one replaces one still waiting.
+                if outgoing.target == .everyone, Self.supersedingKinds.contains(outgoing.message.type) {
+                    message.supersedes = outgoing.message.type
+                }
                 if let key = outgoing.shareKey {
                     if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
                     shared[key] = message
@@ -297,6 +301,9 @@ package final class LiveBridge: Sendable {
             deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }
     }
+
+    /// Broadcast kinds whose newest message replaces a waiting one (``OutboundMessage/supersedes``).
+    static let supersedingKinds: Set<String> = ["pages", "sources", "library"]
 
     /// Hands `deliveries` over through the pacer: frames closer together than its interval
     /// wait and go together (``FramePacer``).

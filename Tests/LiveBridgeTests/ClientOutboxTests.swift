@@ -92,3 +92,45 @@ struct ClientOutboxTests {
         #expect(outbox.isEmpty)
     }
 }
+
+/// A state every page is told whole: a newer one takes the place of one still waiting.
+struct SupersedingControlTests {
+    static func message(_ text: String, supersedes kind: String? = nil) -> OutboundMessage {
+        let message = OutboundMessage(Array(text.utf8))
+        message.supersedes = kind
+        return message
+    }
+
+    static func put(_ outbox: inout ClientOutbox, _ message: OutboundMessage, now: Double) -> Bool {
+        outbox.enqueueControl(message, now: now)
+    }
+
+    static func drain(_ outbox: inout ClientOutbox) -> [String] {
+        var out: [String] = []
+        while let next = outbox.next(now: 1) { out.append(String(decoding: next.bytes, as: UTF8.self)) }
+        return out
+    }
+
+    @Test func aNewerStateReplacesTheWaitingOneInItsPlaceAndOthersStay() {
+        var outbox = ClientOutbox()
+        #expect(Self.put(&outbox, Self.message("pages 1", supersedes: "pages"), now: 0))
+        #expect(Self.put(&outbox, Self.message("error"), now: 0))
+        #expect(Self.put(&outbox, Self.message("sources 1", supersedes: "sources"), now: 0))
+        #expect(Self.put(&outbox, Self.message("pages 2", supersedes: "pages"), now: 0))
+        #expect(Self.drain(&outbox) == ["pages 2", "error", "sources 1"])
+        // Nothing waiting: it is queued as usual.
+        #expect(Self.put(&outbox, Self.message("pages 3", supersedes: "pages"), now: 2))
+        #expect(Self.drain(&outbox) == ["pages 3"])
+    }
+
+    /// Both sides of the limit: a thousand page joins cost a client that does not read one
+    /// waiting `pages`, where plain messages past the limit close it.
+    @Test func aStormOfStatesNeverFillsTheOutbox() {
+        var outbox = ClientOutbox()
+        for k in 0..<1000 { #expect(Self.put(&outbox, Self.message("pages \(k)", supersedes: "pages"), now: 0)) }
+        #expect(outbox.pendingControl == 1)
+        var plain = ClientOutbox()
+        let accepted = (0..<1000).filter { plain.enqueueControl(Self.message("error \($0)"), now: 0) }.count
+        #expect(accepted == ClientOutbox.controlLimit)
+    }
+}

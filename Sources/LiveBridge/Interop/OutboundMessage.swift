@@ -31,6 +31,10 @@ final class OutboundMessage: @unchecked Sendable {
     private let storage: UnsafeMutableRawPointer
     /// Payload length in bytes.
     let count: Int
+    /// A state every page is told whole (the pages one may follow, the sources, the library's
+    /// first page): a newer message of the same kind replaces one still waiting in a client's
+    /// outbox, so a page that reads slowly gets the newest state, not every one in between.
+    var supersedes: String?
     /// Frame length in bytes: header and payload.
     let frameCount: Int
 

@@ -46,8 +46,14 @@ struct ClientOutbox {
         }
     }
 
-    /// Queues a control message; `false` when the client already has too many waiting.
+    /// Queues a control message; `false` when the client already has too many waiting. A
+    /// message that supersedes a kind (``OutboundMessage/supersedes``) takes the place of one of
+    /// that kind still waiting, so a burst of such changes costs a slow client one message.
     mutating func enqueueControl(_ message: OutboundMessage, now: Double) -> Bool {
+        if let kind = message.supersedes, let waiting = control[controlHead...].lastIndex(where: { $0.supersedes == kind }) {
+            control[waiting] = message
+            return true
+        }
         guard pendingControl < Self.controlLimit else { return false }
         if isEmpty { pendingSince = now }
         if controlHead > 64, controlHead * 2 > control.count {
