@@ -288,8 +288,9 @@ package final class LiveBridge: Sendable {
                     continue
                 }
                 guard let message = encode(outgoing, with: encoder, frameBodies: &frameBodies) else { continue }
-                // States every page is told whole: a newer one replaces one still waiting.
-                if outgoing.target == .everyone, Self.supersedingKinds.contains(outgoing.message.type) {
+                // States told whole: a newer one replaces one still waiting (a source's `ack` too:
+                // only the highest counts, so a busy server never closes a device over its acks).
+                if outgoing.target == .everyone && Self.supersedingKinds.contains(outgoing.message.type) || outgoing.message.type == "ack" {
                     message.supersedes = outgoing.message.type
                 }
                 if let key = outgoing.shareKey {
