@@ -79,8 +79,9 @@ bench: setup
 	.venv-bench/bin/python Benchmarks/replay/peer.py
 	.venv-bench/bin/python Benchmarks/tune/dask_shards.py
 	@scripts/setup.sh python
-	.venv/bin/python Benchmarks/bridge/load.py
-	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates 1000 --repeat 1 --skip-idle-clients --only pantrace,peer
+	.venv/bin/python Benchmarks/bridge/load.py --repeat 3 --seconds 5 --flood-seconds 3
+	.venv/bin/python Benchmarks/bridge/load.py --clients 2000 --flood-rates "" --repeat 1 --seconds 5 --skip-idle-clients --only pantrace,peer
+	cd Benchmarks/bridge && ../../.venv/bin/python device_fanout.py --pages 200,1000 --seconds 5 --repeat 2
 	.venv/bin/python Benchmarks/bridge/device_latency.py
 	.venv/bin/python Benchmarks/bridge/storm.py
 	@scripts/browser-deps.sh

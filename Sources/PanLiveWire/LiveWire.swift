@@ -88,7 +88,9 @@ package enum LiveWire {
             }
         }
         if (lx == nil) != (ly == nil) { return "lx and ly come together or not at all" }
-        if let touches, !Self.touches.contains(touches) { return "touches \(touches) is outside \(Self.touches.lowerBound)…\(Self.touches.upperBound)" }
+        if let touches, !Self.touches.contains(touches) {
+            return "touches \(touches) is outside \(Self.touches.lowerBound)…\(Self.touches.upperBound)"
+        }
         return nil
     }
 
@@ -118,7 +120,7 @@ package enum LiveWire {
     /// character (counted in scalars, not characters: one character can hold thousands).
     private static func textProblem(_ text: String, field: String, allowsEmpty: Bool) -> String? {
         let scalars = text.unicodeScalars
-        guard (allowsEmpty || !scalars.isEmpty), scalars.count <= nameLimit,
+        guard allowsEmpty || !scalars.isEmpty, scalars.count <= nameLimit,
             !scalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             return "\(field) must be \(allowsEmpty ? 0 : 1) to \(nameLimit) Unicode scalars without control characters"

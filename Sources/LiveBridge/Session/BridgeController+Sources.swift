@@ -352,7 +352,9 @@ extension BridgeController {
             if let viewID = views.viewOf[id], let setting = views.modify(viewID, { ($0.player.settingKey, $0.player.configuration.parameters) }) {
                 bySetting[setting.0, default: (setting.1, [])].1.append(id)
             } else if let fallback {
-                if fallbackParameters == nil { fallbackParameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters) }
+                if fallbackParameters == nil {
+                    fallbackParameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters)
+                }
                 bySetting[Self.settingKey(fallback), default: (fallbackParameters ?? nil, [])].1.append(id)
             }
         }

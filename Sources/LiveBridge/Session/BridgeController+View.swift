@@ -116,15 +116,16 @@ extension BridgeController {
         guard let viewID = views.viewOf[target] else { return out }
         var cache = frameCache.take()
         defer { frameCache = cache }
-        out += views.modify(viewID) { view in
-            // The frame the leader was last sent, under its number: the view's sequence goes on unbroken.
-            [
-                Outgoing(target: .clients(to), message: .summary(view.player.summary)),
-                Outgoing(target: .clients(to), message: .playback(view.player.state)),
-                Outgoing(target: .framesFor(to), message: .frame(cache.repeated(of: &view.player))),
-                Outgoing(target: .clients(to), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)")
-            ]
-        } ?? []
+        out +=
+            views.modify(viewID) { view in
+                // The frame the leader was last sent, under its number: the view's sequence goes on unbroken.
+                [
+                    Outgoing(target: .clients(to), message: .summary(view.player.summary)),
+                    Outgoing(target: .clients(to), message: .playback(view.player.state)),
+                    Outgoing(target: .framesFor(to), message: .frame(cache.repeated(of: &view.player))),
+                    Outgoing(target: .clients(to), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)")
+                ]
+            } ?? []
         return out
     }
 

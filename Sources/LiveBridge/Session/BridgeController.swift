@@ -227,15 +227,16 @@ struct BridgeController {
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: shared)]
             if let viewID = views.viewOf[id] {
                 var cache = frameCache.take()
-                out += views.modify(viewID) { view in
-                    // Alone on the view: its next frame. Joining pages already shown it: the frame
-                    // they were last sent, under its number, so their numbering goes on unbroken.
-                    let frame = view.members == [id] ? cache.message(of: &view.player) : cache.repeated(of: &view.player)
-                    return [
-                        Outgoing(target: .client(id), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)"),
-                        Outgoing(target: .framesFor([id]), message: .frame(frame))
-                    ]
-                } ?? []
+                out +=
+                    views.modify(viewID) { view in
+                        // Alone on the view: its next frame. Joining pages already shown it: the frame
+                        // they were last sent, under its number, so their numbering goes on unbroken.
+                        let frame = view.members == [id] ? cache.message(of: &view.player) : cache.repeated(of: &view.player)
+                        return [
+                            Outgoing(target: .client(id), message: .series(view.player.seriesMessage), shareKey: "series \(view.player.load)"),
+                            Outgoing(target: .framesFor([id]), message: .frame(frame))
+                        ]
+                    } ?? []
                 frameCache = cache
             }
             if !ticking { lastTick = now }
@@ -438,8 +439,6 @@ struct BridgeController {
     }
 
     // MARK: Audiences
-
-
 
     mutating func nextLoadNumber() -> Int {
         defer { nextLoad += 1 }

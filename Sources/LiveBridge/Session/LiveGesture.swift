@@ -100,4 +100,3 @@ struct LivePreview {
         return (frame, down ? LiveSession.decision(ifLiftedAt: last, of: transitions.values[index]) : nil)
     }
 }
-
