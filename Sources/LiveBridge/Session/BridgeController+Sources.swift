@@ -59,25 +59,15 @@ extension BridgeController {
     static let sourceBatchLimit = 64
     /// Files in one `keep` or `drop`.
     static let keepFileLimit = 500
-    /// Sources remembered (connected, or with unsaved gestures) at once.
-    static let sourceLimit = 64
-
     /// The sources pages may watch, by number.
-    var sourcesMessage: SourcesMessage {
-        SourcesMessage(sources: sources.values.map(\.info).sorted { $0.source < $1.source })
-    }
+    var sourcesMessage: SourcesMessage { sources.message }
 
     /// The same device in a new session (`pantrace live` run again, an app relaunched): a
     /// disconnected source with the same name, platform, screen and scale is this one. The new
     /// source takes its unsaved gestures and the pages watching it, and its row goes, so a page
     /// sees one row per device and its watch follows the device.
     private mutating func takeOver(from announce: SourceAnnounce, into source: inout DeviceSource) {
-        guard
-            let (session, old) = sources.first(where: { _, known in
-                known.connection == nil && known.announce.name == announce.name && known.announce.platform == announce.platform
-                    && known.announce.screen == announce.screen && known.announce.scale == announce.scale
-            })
-        else { return }
+        guard let (session, old) = sources.disconnected(sameDeviceAs: announce) else { return }
         source.unsaved = old.unsaved
         sources[session] = nil
         for id in clients.keys where clients[id]?.watching == old.number { clients[id]?.watching = source.number }
@@ -99,7 +89,7 @@ extension BridgeController {
             case .source(let announce):
                 return try announceSource(announce.validated(), from: id, now: now)
             case .samples(let batch):
-                guard case .named(let session) = sourceConnections[id] else {
+                guard case .named(let session) = sources.connection(id) else {
                     throw BridgeFailure(.invalid, "a source's first message must be source (its name and screen)")
                 }
                 return try take(batch, from: session, connection: id, now: now)
@@ -114,7 +104,7 @@ extension BridgeController {
     }
 
     private mutating func announceSource(_ announce: SourceAnnounce, from id: ConnectionID, now: Double) throws -> [Outgoing] {
-        guard sourceConnections[id] == .unnamed else {
+        guard sources.connection(id) == .unnamed else {
             throw BridgeFailure(.invalid, "this source has already named itself; reconnect to start another session")
         }
         if var known = sources[announce.session] {
@@ -128,9 +118,9 @@ extension BridgeController {
             known.connection = id
             sources[announce.session] = known
         } else {
-            guard sources.count < Self.sourceLimit else {
+            guard sources.count < LiveSources.limit else {
                 throw BridgeFailure(
-                    .busy, "\(Self.sourceLimit) sources are known to this server; save or discard their gestures first", retryAfter: 5)
+                    .busy, "\(LiveSources.limit) sources are known to this server; save or discard their gestures first", retryAfter: 5)
             }
             do {
                 try LiveFolder.prepare(liveFolder, inside: library.folder)
@@ -138,8 +128,7 @@ extension BridgeController {
                 throw BridgeFailure(.failed, "\(error)")
             }
             let created = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: wallClock))
-            let number = nextSource
-            nextSource += 1
+            let number = sources.takeNumber()
             let stem = "unsaved-\(announce.platform)-\(number)-\(created.filter { $0.isNumber })"
             var metadata = TraceMetadata(
                 id: "", created: created, source: announce.platform,
@@ -155,7 +144,7 @@ extension BridgeController {
             takeOver(from: announce, into: &source)
             sources[announce.session] = source
         }
-        sourceConnections[id] = .named(announce.session)
+        sources.named(id, session: announce.session)
         guard let source = sources[announce.session] else { return [] }
         pendingLog.append("source \(source.number) joined: \(LogText.escaped(announce.label, limit: 100))")
         let ready = SourceReady(
@@ -174,7 +163,7 @@ extension BridgeController {
             throw BridgeFailure(.invalid, "\(batch.samples.count) samples in one message; at most \(Self.sourceBatchLimit)")
         }
         // Taken out while it changes (its preview's storage is not shared), put back at the end.
-        guard var source = sources.removeValue(forKey: session) else {
+        guard var source = sources.take(session) else {
             throw BridgeFailure(.invalid, "a source's first message must be source (its name and screen)")
         }
         defer { sources[session] = source }
@@ -214,7 +203,7 @@ extension BridgeController {
     private func sourcesMessageWith(_ changed: DeviceSource) -> SourcesMessage {
         var all = sources
         all[changed.announce.session] = changed
-        return SourcesMessage(sources: all.values.map(\.info).sorted { $0.source < $1.source })
+        return all.message
     }
 
     /// Records one sample and returns what pages are told.
@@ -372,10 +361,7 @@ extension BridgeController {
 
     /// `recordings` with each unsaved device gesture naming the device that made it.
     func withDevices(_ recordings: ArraySlice<RecordingInfo>) -> [RecordingInfo] {
-        var byFile: [String: DeviceOfFile] = [:]
-        for source in sources.values {
-            for file in source.unsaved { byFile[file] = DeviceOfFile(source: source.number, name: source.announce.name) }
-        }
+        let byFile = sources.devicesOfFiles
         return recordings.map { entry in
             var entry = entry
             if let device = byFile[entry.id] {
@@ -395,7 +381,7 @@ extension BridgeController {
 
     /// `watch`: page `id` watches source `number` (nil: stops).
     mutating func watch(source number: Int?, from id: ConnectionID) throws -> [Outgoing] {
-        if let number, !sources.values.contains(where: { $0.number == number }) {
+        if let number, !sources.contains(number: number) {
             throw BridgeFailure(.notFound, "no source \(number); the sources are listed in sources")
         }
         clients[id]?.watching = number
@@ -404,7 +390,7 @@ extension BridgeController {
 
     /// A source's connection closed: a gesture in progress is kept, marked incomplete.
     mutating func sourceClosed(_ id: ConnectionID, now: Double) -> [Outgoing] {
-        guard case .named(let session) = sourceConnections.removeValue(forKey: id), var source = sources[session] else { return [] }
+        guard let session = sources.closed(id), var source = sources[session] else { return [] }
         var out: [Outgoing] = []
         if source.isLive { out += endGesture(of: &source, state: "incomplete", now: now) }
         source.connection = nil
@@ -419,12 +405,12 @@ extension BridgeController {
 
     /// Shutdown: every gesture in progress is closed with what it has (incomplete).
     mutating func finaliseSources() {
-        for session in sources.keys { _ = try? sources[session]?.recorder.interrupt() }
+        sources.finaliseAll()
     }
 
     /// The source (by session) that holds `file` unsaved.
     private func owner(ofUnsaved file: String) -> String? {
-        sources.first { $0.value.unsaved.contains(file) }?.key
+        sources.owner(ofUnsaved: file)
     }
 
     /// Whether `file` is an unsaved device gesture no source of this run knows: one left by an
@@ -433,7 +419,7 @@ extension BridgeController {
         guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
         let rest = file.dropFirst("live/unsaved-".count)
         guard LiveWire.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
-        return !sources.values.contains { $0.gesture?.file == file }
+        return !sources.isWriting(file)
     }
 
     private func checkedFiles(_ files: [String]) throws -> [(session: String?, file: String)] {
@@ -543,7 +529,5 @@ extension BridgeController {
     }
 
     /// Disconnected sources with nothing left unsaved are no longer listed.
-    private mutating func forgetFinishedSources() {
-        for (session, source) in sources where source.connection == nil && source.unsaved.isEmpty { sources[session] = nil }
-    }
+    private mutating func forgetFinishedSources() { sources.forgetFinished() }
 }

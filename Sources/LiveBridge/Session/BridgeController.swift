@@ -17,8 +17,9 @@ internal import TransitionEngine
 /// server's budget for replay work (``TokenBucket``).
 ///
 /// The parts, each a value that owns its state: ``PageViews`` (who is shown what, who follows
-/// whom), ``Library``, ``Comparisons``, ``Sweeps``, ``FrameCache``, the pad's ``LiveSession``s
-/// and the ``DeviceSource``s.
+/// whom), ``Library``, ``Comparisons``, ``Sweeps``, ``FrameCache``, ``LiveSources`` (the
+/// devices), the ``HeldPad`` and each page's ``LiveSession``; a live gesture, the pad's or a
+/// device's, is a ``LiveGesture``.
 struct BridgeController {
     struct Configuration {
         var recordingsFolder: String
@@ -86,9 +87,7 @@ struct BridgeController {
     /// The page holding the record pad.
     var padHolder: ConnectionID? { pad?.holder }
     /// Live sources (devices) by session, and the sources' connections.
-    var sources: [String: DeviceSource] = [:]
-    var sourceConnections: [ConnectionID: SourceConnection] = [:]
-    var nextSource = 1
+    var sources = LiveSources()
     /// Replay work for pages without control.
     private(set) var watcherWork: TokenBucket
     /// Comparisons asked for, being computed and computed (the same answer for every page that
@@ -186,7 +185,7 @@ struct BridgeController {
             libraryNotices: Self.boundedNotices(library.notices),
             presets: PresetCatalog.entries, playback: view?.state, summary: view?.summary,
             recording: padHolder.flatMap { clients[$0]?.session?.status(at: now) }, pages: pagesListing.pages,
-            sources: sources.isEmpty ? nil : sourcesMessage.sources)
+            sources: sources.isEmpty ? nil : sources.message.sources)
     }
 
     /// The pages with control, which others may follow.
@@ -244,10 +243,10 @@ struct BridgeController {
             return out
         case .sourceOpened(let id):
             // Nothing is sent until the source names itself (docs/PROTOCOL.md §4).
-            sourceConnections[id] = .unnamed
+            sources.opened(id)
             return []
         case .closed(let id):
-            if sourceConnections[id] != nil { return sourceClosed(id, now: now) }
+            if sources.isSource(id) { return sourceClosed(id, now: now) }
             guard let client = clients.removeValue(forKey: id) else { return [] }
             var out: [Outgoing] = []
             comparisons.forget(id)
@@ -297,7 +296,7 @@ struct BridgeController {
     }
 
     private mutating func receive(_ bytes: [UInt8], from id: ConnectionID, now: Double) -> [Outgoing] {
-        if sourceConnections[id] != nil { return receiveFromSource(bytes, from: id, now: now) }
+        if sources.isSource(id) { return receiveFromSource(bytes, from: id, now: now) }
         guard let client = clients[id] else { return [] }
         let message: ClientMessage
         do {

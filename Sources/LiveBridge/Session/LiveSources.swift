@@ -1,0 +1,97 @@
+internal import PanCapture
+
+/// The live sources (devices) the server knows, as a value: each by its session, which
+/// connection speaks for which, and the numbers pages know them by (docs/PROTOCOL.md §4).
+///
+/// A source's connection is first `unnamed`, then names its session with `source`; a session
+/// outlives its connection while it has unsaved gestures (a reconnect takes it up again).
+struct LiveSources {
+    /// Sources remembered (connected, or with unsaved gestures) at once.
+    static let limit = 64
+
+    private var bySession: [String: DeviceSource] = [:]
+    private var connections: [ConnectionID: SourceConnection] = [:]
+    private var nextNumber = 1
+
+    var isEmpty: Bool { bySession.isEmpty }
+    var count: Int { bySession.count }
+    var all: Dictionary<String, DeviceSource>.Values { bySession.values }
+
+    /// The source of a session.
+    subscript(session: String) -> DeviceSource? {
+        get { bySession[session] }
+        set { bySession[session] = newValue }
+    }
+
+    /// Takes the source of `session` out while it changes (its gesture's storage is then not
+    /// shared with a copy left behind); put it back with the subscript.
+    mutating func take(_ session: String) -> DeviceSource? { bySession.removeValue(forKey: session) }
+
+    /// The sources in number order, as pages are told them.
+    var message: SourcesMessage { SourcesMessage(sources: bySession.values.map(\.info).sorted { $0.source < $1.source }) }
+
+    // MARK: Connections
+
+    /// Whether connection `id` is a source's (named or not yet).
+    func isSource(_ id: ConnectionID) -> Bool { connections[id] != nil }
+
+    /// The connection's state, if it is a source's.
+    func connection(_ id: ConnectionID) -> SourceConnection? { connections[id] }
+
+    /// A source connected; it names itself next.
+    mutating func opened(_ id: ConnectionID) { connections[id] = .unnamed }
+
+    /// Connection `id` speaks for `session` from now on.
+    mutating func named(_ id: ConnectionID, session: String) { connections[id] = .named(session) }
+
+    /// Connection `id` closed; returns the session it spoke for, if it had named one.
+    mutating func closed(_ id: ConnectionID) -> String? {
+        guard case .named(let session) = connections.removeValue(forKey: id) else { return nil }
+        return session
+    }
+
+    /// The number the next new source is known by.
+    mutating func takeNumber() -> Int {
+        defer { nextNumber += 1 }
+        return nextNumber
+    }
+
+    // MARK: Questions
+
+    /// Whether a source is known by `number`.
+    func contains(number: Int) -> Bool { bySession.values.contains { $0.number == number } }
+
+    /// A disconnected source that is the same device as `announce` (name, platform, screen and
+    /// scale), with its session.
+    func disconnected(sameDeviceAs announce: SourceAnnounce) -> (String, DeviceSource)? {
+        bySession.first { _, known in
+            known.connection == nil && known.announce.name == announce.name && known.announce.platform == announce.platform
+                && known.announce.screen == announce.screen && known.announce.scale == announce.scale
+        }.map { ($0.key, $0.value) }
+    }
+
+    /// The session of the source that holds `file` unsaved.
+    func owner(ofUnsaved file: String) -> String? { bySession.first { $0.value.unsaved.contains(file) }?.key }
+
+    /// Whether some source is writing `file` now.
+    func isWriting(_ file: String) -> Bool { bySession.values.contains { $0.gesture?.file == file } }
+
+    /// Each unsaved gesture's device.
+    var devicesOfFiles: [String: DeviceOfFile] {
+        var byFile: [String: DeviceOfFile] = [:]
+        for source in bySession.values {
+            for file in source.unsaved { byFile[file] = DeviceOfFile(source: source.number, name: source.announce.name) }
+        }
+        return byFile
+    }
+
+    /// Disconnected sources with nothing left unsaved are no longer listed.
+    mutating func forgetFinished() {
+        for (session, source) in bySession where source.connection == nil && source.unsaved.isEmpty { bySession[session] = nil }
+    }
+
+    /// Shutdown: every gesture in progress is closed with what it has (incomplete).
+    func finaliseAll() {
+        for source in bySession.values { _ = try? source.recorder.interrupt() }
+    }
+}
