@@ -123,3 +123,23 @@ def test_two_pages_watching_one_device_each_decide_with_their_own_threshold(serv
             wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") == "finish", message="A decides finish")
             wait(e, lambda e: e.find_element(By.ID, "decision").get_attribute("data-outcome") == "cancel", message="B decides cancel")
             assert "0.5" in e.find_element(By.ID, "decision-reason").text
+
+
+def test_the_devices_list_is_reached_from_the_header_without_scrolling(server, device):
+    """On a desktop and on a 390 × 844 phone: a device connects, the header says so, and one tap
+    on that line shows the devices list itself (on the phone it is below the pad and the stage),
+    with the device there to watch; the panel meets WCAG 2.2 AA."""
+    d = device.driver
+    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss")
+    wait(d, lambda d: state(d)["body"].get("load"), message="loaded")
+    with connect(server.ws() + "&role=source") as source:
+        announce(source)
+        header = wait(d, lambda d: (h := d.find_element(By.ID, "device-live")).is_displayed() and h, message="the header names the device")
+        header.click()
+        in_view = """const r = document.getElementById('devices').getBoundingClientRect();
+                     return r.top >= 0 && r.top < window.innerHeight && r.height > 0;"""
+        wait(d, lambda d: d.execute_script(in_view), message="the devices list is on screen")
+        assert "iPhone 15" in d.find_element(By.ID, "devices").text
+        device.screenshot(f"64-devices-list-from-the-header-{'phone' if device.touch else 'desktop'}")
+        violations = axe(d, "document.getElementById('panel-record')")
+        assert not violations, describe(violations)
