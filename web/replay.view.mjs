@@ -78,9 +78,9 @@ export class ReplayView {
       this.showDecision();
       this.timeline.schedule();
     });
-    store.on("preview", () => this.timeline.schedule());
+    store.on("preview", (message) => this.onLiveFrame(message));
     store.on("live", () => this.showDecision());
-    store.on("devicePreview", () => this.timeline.schedule());
+    store.on("devicePreview", (message) => this.onLiveFrame(message));
     store.on("sources", () => this.showDecision());
     store.on("frame", (message) => this.onFrame(message));
     store.on("series", () => this.timeline.schedule());
@@ -348,6 +348,15 @@ export class ReplayView {
     this.stage.draw(message, replayFinger(this.store.series.frames, message.frame, screen, entry?.edge), screen);
     this.stage.showPhase(message.frame.phase);
     this.stage.showReadout(valueRows(this.playheadValue(message.frame)));
+  }
+
+  /** A live gesture's frame (the pad's or the watched device's): the timeline and the values
+   * beside the stage follow it as they follow a replay. */
+  onLiveFrame(message) {
+    this.timeline.schedule();
+    const frames = this.store.liveSeries.frames;
+    if (this.store.stageShowsReplay() || !frames.length) return;
+    this.stage.showReadout(valueRows(valueAt(frames, message.frame.time, dominantAxis(frames))));
   }
 
   /**

@@ -99,7 +99,7 @@ export class Stage {
 
   /**
    * The values at the playhead beside the stage (readout.mjs `valueRows`), each number whole
-   * in its `data-value`; none hides the readout (the stage shows a live recording).
+   * in its `data-value`, for a replay and for a live gesture alike; none hides the readout.
    */
   showReadout(rows) {
     const box = $("readout");

@@ -118,6 +118,9 @@ def test_two_pages_watching_one_device_each_decide_with_their_own_threshold(serv
             send(device, samples[:30])
             wait(d, lambda d: d.find_element(By.ID, "decision-outcome").text.startswith("would finish"), message="A: finish if lifted now")
             wait(e, lambda e: e.find_element(By.ID, "decision-outcome").text.startswith("would cancel"), message="B: cancel if lifted now")
+            # The values beside the stage follow the live gesture as they follow a replay.
+            wait(e, lambda e: e.find_element(By.ID, "readout").is_displayed()
+                 and e.find_elements(By.CSS_SELECTOR, "#readout .readout-cell"), message="the readout shows the live gesture's values")
             other.screenshot("63-device-live-decided-with-this-pages-threshold")
             send(device, samples[30:])
             wait(d, lambda d: d.find_element(By.ID, "decision").get_attribute("data-outcome") == "finish", message="A decides finish")
