@@ -146,3 +146,22 @@ def test_the_devices_list_is_reached_from_the_header_without_scrolling(server, d
         device.screenshot(f"64-devices-list-from-the-header-{'phone' if device.touch else 'desktop'}")
         violations = axe(d, "document.getElementById('panel-record')")
         assert not violations, describe(violations)
+
+
+def test_a_device_whose_screen_is_not_the_pads_is_drawn_on_the_record_tabs_stage(server, browser):
+    """A 411 × 914 device while the Record tab's pad is 390 × 844: the stage shows the device's
+    gesture at the device's size as it happens, not a blank pad."""
+    d = browser.driver
+    d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss")
+    wait(d, lambda d: state(d)["body"].get("load"), message="loaded")
+    with connect(server.ws() + "&role=source") as source:
+        source.send(json.dumps({"type": "source", "session": "browser-test-pixel", "name": "Pixel 8", "platform": "android",
+                                "screen": {"width": 411, "height": 914}, "scale": 2.625}))
+        answer(source, "source_ready")
+        wait(d, lambda d: d.execute_script("return window.pantrace.store.watching") is not None, message="watched on its own")
+        send(source, pan_down(200)[:30])
+        wait(d, lambda d: d.find_element(By.ID, "stage").get_attribute("data-screen") == "411x914", message="the stage is the device's size")
+        wait(d, lambda d: "live" in d.find_element(By.ID, "stage-title").text, message="the stage says it shows the device")
+        layers = d.execute_script("return document.querySelectorAll('#stage [data-role]').length")
+        assert layers > 0, "the device's gesture is drawn"
+        browser.screenshot("65-record-tab-device-of-another-size")
