@@ -8,7 +8,7 @@ from selenium.webdriver.support.ui import Select
 from websockets.sync.client import connect
 
 from test_accessibility import axe, describe
-from test_viewer import RECORDING, state, wait
+from test_viewer import RECORDING, open_with_threshold, state, wait
 
 
 def answer(ws, kind):
@@ -104,12 +104,10 @@ def test_two_pages_watching_one_device_each_decide_with_their_own_threshold(serv
     source): each decision box says its own setting's decision, live and after the release."""
     from conftest import another_browser
     d = browser.driver
-    d.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
-    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="A's threshold is set")
+    open_with_threshold(d, server.url, 0.27)
     with another_browser() as other:
         e = other.driver
-        e.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.5")
-        wait(e, lambda e: "p.threshold=0.5" in state(e)["hash"] and state(e)["body"].get("load"), message="B's threshold is set")
+        open_with_threshold(e, server.url, 0.5)
         with connect(server.ws() + "&role=source") as device:
             announce(device)
             for page in (d, e):

@@ -5,7 +5,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import another_browser
-from test_viewer import EDGE_RECORDING, RECORDING, settled, state, touch_drag, wait
+from test_viewer import EDGE_RECORDING, RECORDING, open_with_threshold, settled, state, touch_drag, wait
 
 
 def test_two_pages_side_by_side_show_different_recordings(server, browser):
@@ -59,12 +59,10 @@ def test_two_pages_decide_one_pad_gesture_each_with_its_own_threshold(server, br
     """Page A records with θ 0.27 while page B watches with θ 0.5: B's decision box, during the
     gesture and after its release, is B's own setting's (cancel), never A's (finish)."""
     d = browser.driver
-    d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
-    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="A's threshold is set")
+    open_with_threshold(d, server.url, 0.27, tab="record")
     with another_browser() as other:
         e = other.driver
-        e.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.5")
-        wait(e, lambda e: "p.threshold=0.5" in state(e)["hash"] and state(e)["body"].get("load"), message="B's threshold is set")
+        open_with_threshold(e, server.url, 0.5)
         pad = wait(d, lambda d: (p := d.find_element(By.ID, "pad")).is_displayed() and p)
         height = pad.size["height"]
         distance = (0.38 * 422 + 10) / 844 * height

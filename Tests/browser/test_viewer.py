@@ -101,6 +101,15 @@ def state(driver):
     return driver.execute_script(STATE_JS)
 
 
+def open_with_threshold(driver, url, threshold, tab=None):
+    """Opens RECORDING under swipe-dismiss with its threshold slider at `threshold` (on `tab`),
+    and waits until the page shows it."""
+    prefix = f"tab={tab}&" if tab else ""
+    driver.get(f"{url}#{prefix}recording={RECORDING}&preset=swipe-dismiss&p.threshold={threshold}")
+    wait(driver, lambda d: f"p.threshold={threshold}" in state(d)["hash"] and state(d)["body"].get("load"),
+         message=f"the threshold {threshold} is set")
+
+
 def settled(driver):
     """The player is paused and the stage shows the frame at the playhead, or False."""
     s = state(driver)
