@@ -51,11 +51,15 @@ export function unsavedDeviceGestures(library) {
   return library.filter((r) => r.device != null).sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
-/** A gesture's row text: the device that made it, how long, and whether it was cut. */
-export function gestureText(entry) {
+/**
+ * A gesture's row text: the device that made it, how long, whether it was cut, and, when this
+ * page watched it released, what its own setting decided (`decision`).
+ */
+export function gestureText(entry, decision = null) {
   const cut = entry.complete ? "" : " · cut off (incomplete)";
   const from = entry.device ? `${entry.device.name} · ` : "";
-  return `${from}${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}`;
+  const decided = decision ? ` · ${decision} with this page's setting` : "";
+  return `${from}${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}${decided}`;
 }
 
 /** What a `kept` or `dropped` answer did, in one sentence. */

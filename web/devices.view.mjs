@@ -34,6 +34,7 @@ export class DevicesView {
     $("device-follow-live").addEventListener("change", (event) => this.store.setFollowLive(event.target.checked));
     store.on("sources", () => this.render());
     store.on("library", () => this.renderGestures());
+    store.on("deviceDecision", () => this.renderGestures());
     store.on("control", () => this.renderGestures());
     store.on("devicePreview", (message) => this.draw(message));
     store.on("kept", (kept) => {
@@ -86,7 +87,7 @@ export class DevicesView {
             this.renderButtons(unsaved.length);
           },
         }),
-        ` ${gestureText(r)}`),
+        ` ${gestureText(r, this.store.deviceDecisions.get(r.id))}`),
       h("button", { type: "button", class: "link", text: "replay", "aria-label": `replay ${r.name}`, onclick: () => this.store.send(P.load(r.id, this.store.playback?.preset ?? "swipe-back", this.store.playback?.parameters ?? {})) }))));
     this.renderButtons(unsaved.length);
   }

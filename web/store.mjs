@@ -70,6 +70,9 @@ export class Store {
      * watching (not watched again on its own). */
     this.followLive = false;
     this.declined = null;
+    /** The decision this page's own setting made of each device gesture it watched released,
+     * by file (the unsaved list shows it beside the gesture). */
+    this.deviceDecisions = new Map();
     /** The latest live frame this page was sent (the pad's or the watched device's), read through
      * this page's own setting, and the load the page showed then: the decision box follows it. */
     this.live = null;
@@ -292,6 +295,12 @@ export class Store {
       this.liveFile = message.recording;
       this.liveSeries.add(message.frame);
       this.noteLive(message);
+      if (message.frame.release) {
+        this.deviceDecisions.set(message.recording, message.frame.release.decision.outcome);
+        // Bounded: the oldest go first (a page watching for hours keeps the last thousand).
+        if (this.deviceDecisions.size > 1000) this.deviceDecisions.delete(this.deviceDecisions.keys().next().value);
+        this.emit("deviceDecision", message.recording);
+      }
       return this.emit("devicePreview", message);
     }
     if (message.load === -1) {

@@ -74,6 +74,8 @@ def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server,
         wait(d, lambda d: "recording=live/unsaved-ios-" in state(d)["hash"], message="the page's view replays the gesture")
     # The device left; its gesture waits, unsaved, to be kept.
     box = wait(d, lambda d: (b := d.find_element(By.ID, "device-gestures-box")).is_displayed() and b, message="unsaved listed")
+    row = box.find_element(By.CSS_SELECTOR, "#device-gestures li").text
+    assert "iPhone 15" in row and "finish with this page's setting" in row, row
     item = box.find_element(By.CSS_SELECTOR, "#device-gestures li input[type=checkbox]")
     item.click()
     Select(d.find_element(By.ID, "device-intent")).select_by_value("finish")

@@ -43,6 +43,7 @@ test("a gesture's row names its device and says when a disconnect cut it", () =>
   const entry = { name: "unsaved-ios-2-1", samples: 41, duration_s: 0.345, complete: true, device: { source: 2, name: "iPhone 15" } };
   assert.equal(gestureText(entry), "iPhone 15 · 41 samples · 0.34 s");
   assert.equal(gestureText({ ...entry, complete: false }), "iPhone 15 · 41 samples · 0.34 s · cut off (incomplete)");
+  assert.equal(gestureText(entry, "cancel"), "iPhone 15 · 41 samples · 0.34 s · cancel with this page's setting");
 });
 
 test("kept and discarded gestures are counted in words", () => {

@@ -283,3 +283,16 @@ test("the decision box follows this page's own live frames, then their release u
   store.receive(JSON.stringify(next));
   assert.equal(store.liveDecision, null, "a new load: the box shows its summary again");
 });
+
+test("a watched device gesture's release is remembered with this page's decision, at most a thousand", () => {
+  const { store } = harness();
+  store.receive(hello());
+  store.receive(fixture("server", "sources"));  // the only device: watched on its own
+  const release = JSON.parse(fixture("server", "frame-release"));
+  const live = (file) => JSON.stringify({ ...release, load: -1, source: 2, recording: file });
+  store.receive(live("live/a.pantrace"));
+  assert.equal(store.deviceDecisions.get("live/a.pantrace"), release.frame.release.decision.outcome);
+  for (let k = 0; k < 1001; k++) store.receive(live(`live/g${k}.pantrace`));
+  assert.equal(store.deviceDecisions.size, 1000);
+  assert.equal(store.deviceDecisions.has("live/a.pantrace"), false, "the oldest went first");
+});
