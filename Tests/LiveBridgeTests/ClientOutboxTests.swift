@@ -111,13 +111,13 @@ struct SupersedingControlTests {
         return out
     }
 
-    @Test func aNewerStateReplacesTheWaitingOneInItsPlaceAndOthersStay() {
+    @Test func aNewerStateReplacesTheWaitingOneAndGoesLastAndOthersStay() {
         var outbox = ClientOutbox()
         #expect(Self.put(&outbox, Self.message("pages 1", supersedes: "pages"), now: 0))
         #expect(Self.put(&outbox, Self.message("error"), now: 0))
         #expect(Self.put(&outbox, Self.message("sources 1", supersedes: "sources"), now: 0))
         #expect(Self.put(&outbox, Self.message("pages 2", supersedes: "pages"), now: 0))
-        #expect(Self.drain(&outbox) == ["pages 2", "error", "sources 1"])
+        #expect(Self.drain(&outbox) == ["error", "sources 1", "pages 2"])
         // Nothing waiting: it is queued as usual.
         #expect(Self.put(&outbox, Self.message("pages 3", supersedes: "pages"), now: 2))
         #expect(Self.drain(&outbox) == ["pages 3"])

@@ -47,11 +47,14 @@ struct ClientOutbox {
     }
 
     /// Queues a control message; `false` when the client already has too many waiting. A
-    /// message that supersedes a kind (``OutboundMessage/supersedes``) takes the place of one of
-    /// that kind still waiting, so a burst of such changes costs a slow client one message.
+    /// message that supersedes a kind (``OutboundMessage/supersedes``) removes the one of that
+    /// kind still waiting and goes last, after everything said before it (an `ack` never
+    /// overtakes an error sent before it), so a burst of such changes costs a slow client one
+    /// message.
     mutating func enqueueControl(_ message: OutboundMessage, now: Double) -> Bool {
         if let kind = message.supersedes, let waiting = control[controlHead...].lastIndex(where: { $0.supersedes == kind }) {
-            control[waiting] = message
+            control.remove(at: waiting)
+            control.append(message)
             return true
         }
         guard pendingControl < Self.controlLimit else { return false }
