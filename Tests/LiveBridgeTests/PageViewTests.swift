@@ -375,3 +375,43 @@ struct SharedViewTests {
         #expect(controller.shownView(of: 2)?.isPlaying == true)
     }
 }
+
+/// `PageViews` on its own: who is shown what, in virtual time with no controller.
+struct PageViewsTests {
+    static func player() throws -> Player {
+        var controller = try BridgeControllerTests.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        return try #require(controller.shownView(of: 1))
+    }
+
+    @Test func aPageMovedToTheViewItIsShownStaysShownIt() throws {
+        var views = PageViews()
+        let id = views.add(try Self.player(), for: [1])
+        views.move([1], to: id)
+        #expect(views.viewOf[1] == id && views.views[id]?.members == [1])
+    }
+
+    @Test func aViewLeftByItsLastPageIsForgottenAndTheFirstViewWithIt() throws {
+        var views = PageViews()
+        views.open(1, template: try Self.player())
+        views.open(2, template: nil)
+        #expect(views.viewOf[1] == views.viewOf[2] && views.firstViewID != nil)
+        _ = views.close(1)
+        _ = views.close(2)
+        #expect(views.views.isEmpty && views.firstViewID == nil)
+        // The next page opens a fresh first view from the template.
+        views.open(3, template: try Self.player())
+        #expect(views.views.count == 1 && views.firstViewID == views.viewOf[3])
+    }
+
+    @Test func aHiddenMemberDoesNotKeepAViewTickingButAShownOneDoes() throws {
+        var views = PageViews()
+        let id = views.add(try Self.player(), for: [1, 2])
+        views.setHidden(1, true)
+        #expect(views.wantsTicks)
+        views.setHidden(2, true)
+        #expect(!views.wantsTicks)
+        views.setHidden(2, false)
+        #expect(views.tickingViews == [id])
+    }
+}

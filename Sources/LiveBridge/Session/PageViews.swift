@@ -147,10 +147,10 @@ struct PageViews {
         return id
     }
 
-    /// Shows `pages` view `id`, as it is now.
+    /// Shows `pages` view `id`, as it is now (a page already shown it stays).
     mutating func move(_ pages: [ConnectionID], to id: ViewID) {
         guard views[id] != nil else { return }
-        for page in pages {
+        for page in pages where viewOf[page] != id {
             detach([page])
             viewOf[page] = id
             views[id]?.insert(page, hidden: hidden.contains(page))
