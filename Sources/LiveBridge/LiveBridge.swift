@@ -288,11 +288,7 @@ package final class LiveBridge: Sendable {
                     continue
                 }
                 guard let message = encode(outgoing, with: encoder, frameBodies: &frameBodies) else { continue }
-                // States told whole: a newer one replaces one still waiting (a source's `ack` too:
-                // only the highest counts, so a busy server never closes a device over its acks).
-                if outgoing.target == .everyone && Self.supersedingKinds.contains(outgoing.message.type) || outgoing.message.type == "ack" {
-                    message.supersedes = outgoing.message.type
-                }
+                message.supersedes = outgoing.supersedes
                 if let key = outgoing.shareKey {
                     if shared.count >= 8 { shared.removeAll() }  // keys of past loads and versions
                     shared[key] = message
@@ -302,9 +298,6 @@ package final class LiveBridge: Sendable {
             deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }
     }
-
-    /// Broadcast kinds whose newest message replaces a waiting one (``OutboundMessage/supersedes``).
-    static let supersedingKinds: Set<String> = ["pages", "sources", "library"]
 
     /// Hands `deliveries` over through the pacer: frames closer together than its interval
     /// wait and go together (``FramePacer``).

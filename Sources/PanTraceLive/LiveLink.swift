@@ -22,6 +22,10 @@ public import PanTrace
 /// link.onStatus = { status in DispatchQueue.main.async { statusLabel.text = status.description } }
 /// link.start()
 /// ```
+///
+/// `@unchecked Sendable`: its mutable state (`core`, `connection`, `generation`,
+/// `statusHandler`, `scheduled`) is read and written only while holding `condition`, its lock;
+/// status callbacks go out on the serial `callbacks` queue.
 public final class LiveLink: @unchecked Sendable {
     /// What the link connects to and how it behaves.
     public struct Configuration: Sendable {

@@ -18,6 +18,8 @@
     }
 
     /// One WebSocket connection on NIO's shared event loop group.
+    /// `@unchecked Sendable`: its mutable fields (`channel`, `isClosed`, `hasReported`, `reason`)
+    /// are read and written under `lock` only; `events` is immutable and `@Sendable`.
     final class NIOWebSocketConnection: LiveTransportConnection, @unchecked Sendable {
         private let events: @Sendable (LiveTransportEvent) -> Void
         private let lock = NSLock()

@@ -14,6 +14,8 @@
 
     /// One `URLSessionWebSocketTask`. Sends are queued by the task until it is open; a failed
     /// handshake ends the receive loop with an error, which closes the connection.
+    /// `@unchecked Sendable`: its one mutable field, `isDone`, is read and written under `lock`;
+    /// the rest is immutable after `init` (the task is itself thread-safe).
     final class URLSessionConnection: LiveTransportConnection, @unchecked Sendable {
         private let task: URLSessionWebSocketTask
         private let events: @Sendable (LiveTransportEvent) -> Void

@@ -123,6 +123,17 @@ struct SupersedingControlTests {
         #expect(Self.drain(&outbox) == ["pages 3"])
     }
 
+    /// Which messages are states told whole: a library page asked for by one page is not (a
+    /// broadcast of the first page must not replace it), the broadcast is, and so is an `ack`.
+    @Test func onlyWholeStatesSupersede() {
+        let page = LibraryPage(recordings: [], offset: 200, total: 300)
+        #expect(Outgoing(target: .client(1), message: .library(page)).supersedes == nil)
+        #expect(Outgoing(target: .everyone, message: .library(page)).supersedes == "library")
+        #expect(Outgoing(target: .everyone, message: .pages(PagesMessage(pages: [], total: 0))).supersedes == "pages")
+        #expect(Outgoing(target: .client(9), message: .ack(SampleAck(received: 4))).supersedes == "ack")
+        #expect(Outgoing(target: .client(1), message: .error(ErrorMessage(code: .invalid, message: "m"))).supersedes == nil)
+    }
+
     /// Both sides of the limit: a thousand page joins cost a client that does not read one
     /// waiting `pages`, where plain messages past the limit close it.
     @Test func aStormOfStatesNeverFillsTheOutbox() {

@@ -90,7 +90,7 @@ struct PageViewTests {
         stamped.emittedMicroseconds = 1_763_700_000_000_000
         let body = try #require(FrameMessage.bodyJSON(stamped.frame))
         #expect(stamped.sortedKeysJSON(body: body) == stamped.sortedKeysJSON())
-        #expect(controller.frameCache.count == 1, "made once for both pages")
+        #expect(controller.views.frames.count == 1, "made once for both pages")
     }
 
     @Test func aNewPageOpensOnTheFirstViewWhateverAnotherPageShows() throws {

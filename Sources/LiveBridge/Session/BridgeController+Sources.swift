@@ -260,10 +260,13 @@ extension BridgeController {
                 time: sample.t, phase: phase, translation: PanVector(x: sample.tx, y: sample.ty), velocity: PanVector(x: sample.vx, y: sample.vy)))
         out += liveFrames(of: &source)
         if phase == .ended || phase == .cancelled { return out + endGesture(of: &source, state: "released", now: now) }
-        if var gesture = source.gesture, let file = gesture.file, state == .began || gesture.isStatusDue(now: now) {
-            gesture.saidStatus(at: now)
-            source.gesture = gesture
-            out.append(Outgoing(target: .everyone, message: .deviceGesture(source.status("capturing", of: gesture, file: file))))
+        // In place: a copy of the gesture would share its samples' storage, and the next sample
+        // would copy every one so far.
+        if let file = source.gesture?.file, state == .began || source.gesture?.isStatusDue(now: now) == true {
+            source.gesture?.saidStatus(at: now)
+            if let status = source.gesture.map({ source.status("capturing", of: $0, file: file) }) {
+                out.append(Outgoing(target: .everyone, message: .deviceGesture(status)))
+            }
             if state == .began { out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source)))) }
         }
         return out
@@ -313,7 +316,7 @@ extension BridgeController {
 
     /// The pages watching source `number` that are shown.
     func watchers(of number: Int) -> [ConnectionID] {
-        clients.filter { $0.value.watching == number && !views.hidden.contains($0.key) }.keys.sorted()
+        clients.compactMap { id, client in client.watching == number && !views.hidden.contains(id) ? id : nil }.sorted()
     }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
@@ -335,26 +338,28 @@ extension BridgeController {
     /// frame per distinct setting among the views they are shown, made once and sent to every
     /// page with that setting; a page with no view reads it with `fallback`.
     mutating func liveFrames(of gesture: inout LiveGesture, to pages: [ConnectionID], fallback: LoadRequest?) -> [Outgoing] {
-        var bySetting: [String: (ReplayParameters?, [ConnectionID])] = [:]
-        var fallbackParameters: ReplayParameters??
+        // Pages by the view they are shown, then the views by setting: one look at each view.
+        var byView: [PageViews.ViewID: [ConnectionID]] = [:]
+        var withoutView: [ConnectionID] = []
         for id in pages {
-            if let viewID = views.viewOf[id], let setting = views.modify(viewID, { ($0.player.settingKey, $0.player.configuration.parameters) }) {
-                bySetting[setting.0, default: (setting.1, [])].1.append(id)
-            } else if let fallback {
-                if fallbackParameters == nil {
-                    fallbackParameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters)
-                }
-                bySetting[Self.settingKey(fallback), default: (fallbackParameters ?? nil, [])].1.append(id)
-            }
+            if let viewID = views.viewOf[id] { byView[viewID, default: []].append(id) } else { withoutView.append(id) }
+        }
+        var bySetting: [String: (ReplayParameters, [ConnectionID])] = [:]
+        for (viewID, ids) in byView {
+            guard let (key, parameters) = views.modify(viewID, { ($0.player.settingKey, $0.player.configuration.parameters) }) else { continue }
+            bySetting[key, default: (parameters, [])].1 += ids
+        }
+        if !withoutView.isEmpty, let fallback, let parameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters) {
+            bySetting[Self.settingKey(fallback), default: (parameters, [])].1 += withoutView
         }
         var out: [Outgoing] = []
         for key in bySetting.keys.sorted() {
-            guard let (parameters, to) = bySetting[key], let parameters, let (frame, ifReleased) = gesture.frame(for: key, parameters: parameters)
+            guard let (parameters, group) = bySetting[key], let (frame, ifReleased) = gesture.frame(for: key, parameters: parameters)
             else { continue }
             var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: gesture.file ?? "", frame: frame)
             message.source = gesture.source
             message.ifReleased = ifReleased
-            out.append(Outgoing(target: .framesFor(to), message: .frame(message)))
+            out.append(Outgoing(target: .framesFor(group.sorted()), message: .frame(message)))
         }
         return out
     }

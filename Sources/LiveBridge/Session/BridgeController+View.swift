@@ -9,13 +9,6 @@ struct FrameCache {
 
     var count: Int { frames.count }
 
-    /// The cache, leaving an empty one in its place (a move: its storage is not copied when
-    /// the taker adds to it).
-    mutating func take() -> FrameCache {
-        defer { self = FrameCache() }
-        return self
-    }
-
     /// The message of frame `index` of `player` (at its playhead when nil), numbered next in
     /// the view's own sequence: a page that keeps up sees consecutive numbers, and a gap is a
     /// frame it was not sent.
@@ -76,9 +69,7 @@ extension BridgeController {
     /// The summary, playback, frame and series of view `viewID` after a load (or a new player
     /// put in it), to its pages.
     mutating func reloaded(_ viewID: PageViews.ViewID) -> [Outgoing] {
-        var cache = frameCache.take()
-        defer { frameCache = cache }
-        return views.modify(viewID) { view in
+        return views.withFrames(viewID) { view, cache in
             let to = view.members
             let frame = cache.message(of: &view.player)
             // The series after the playback that starts the load, so a viewer files it under it.
@@ -114,10 +105,8 @@ extension BridgeController {
         let page = clients[target]?.page ?? number
         var out = to.map { Outgoing(target: .client($0), message: .following(FollowingMessage(page: page, reason: nil))) }
         guard let viewID = views.viewOf[target] else { return out }
-        var cache = frameCache.take()
-        defer { frameCache = cache }
         out +=
-            views.modify(viewID) { view in
+            views.withFrames(viewID) { view, cache in
                 // The frame the leader was last sent, under its number: the view's sequence goes on unbroken.
                 [
                     Outgoing(target: .clients(to), message: .summary(view.player.summary)),
@@ -140,9 +129,7 @@ extension BridgeController {
     /// The `playback` and the frame at the playhead of page `id`'s view, to its audience.
     mutating func playbackAndFrame(of id: ConnectionID) -> [Outgoing] {
         guard let viewID = views.viewOf[id] else { return [] }
-        var cache = frameCache.take()
-        defer { frameCache = cache }
-        return views.modify(viewID) { view in
+        return views.withFrames(viewID) { view, cache in
             let frame = cache.message(of: &view.player)
             return [
                 Outgoing(target: .clients(view.members), message: .playback(view.player.state)),
@@ -170,11 +157,9 @@ extension BridgeController {
     /// at the benchmark rate instead of ``tick(now:)``.
     mutating func benchmarkTick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
-        var cache = frameCache.take()
-        defer { frameCache = cache }
         var out: [Outgoing] = []
         for viewID in views.tickingViews {
-            views.modify(viewID) { view in
+            views.withFrames(viewID) { view, cache in
                 guard let index = view.player.advanceOneFrame() else { return }
                 out.append(Outgoing(target: .framesFor(view.members), message: .frame(cache.message(at: index, of: &view.player))))
             }
@@ -187,11 +172,9 @@ extension BridgeController {
     mutating func tick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         guard let last = lastTick else { return [] }
-        var cache = frameCache.take()
-        defer { frameCache = cache }
         var out: [Outgoing] = []
         for viewID in views.tickingViews {
-            views.modify(viewID) { view in
+            views.withFrames(viewID) { view, cache in
                 let to = view.members
                 for index in view.player.advance(by: now - last) {
                     out.append(Outgoing(target: .framesFor(to), message: .frame(cache.message(at: index, of: &view.player))))

@@ -17,7 +17,7 @@ internal import TransitionEngine
 /// server's budget for replay work (``TokenBucket``).
 ///
 /// The parts, each a value that owns its state: ``PageViews`` (who is shown what, who follows
-/// whom), ``Library``, ``Comparisons``, ``Sweeps``, ``FrameCache``, ``LiveSources`` (the
+/// whom, the frames already made), ``Library``, ``Comparisons``, ``Sweeps``, ``LiveSources`` (the
 /// devices), the ``HeldPad`` and each page's ``LiveSession``; a live gesture, the pad's or a
 /// device's, is a ``LiveGesture``.
 struct BridgeController {
@@ -93,8 +93,6 @@ struct BridgeController {
     /// Comparisons asked for, being computed and computed (the same answer for every page that
     /// asks for one setting).
     private(set) var comparisons = Comparisons()
-    /// Frames already made, shared by every view showing them.
-    var frameCache = FrameCache()
     /// The shortest time between two answered `library` pages of one page.
     static let libraryPageInterval = 0.2
     /// Recordings in a `hello`; the rest come a `library` page at a time.
@@ -225,9 +223,8 @@ struct BridgeController {
             let shared = padHolder == nil ? "hello \(canControl) \(broadcastVersion)" : nil
             var out = [Outgoing(target: .client(id), message: .hello(hello), shareKey: shared)]
             if let viewID = views.viewOf[id] {
-                var cache = frameCache.take()
                 out +=
-                    views.modify(viewID) { view in
+                    views.withFrames(viewID) { view, cache in
                         // Alone on the view: its next frame. Joining pages already shown it: the frame
                         // they were last sent, under its number, so their numbering goes on unbroken.
                         let frame = view.members == [id] ? cache.message(of: &view.player) : cache.repeated(of: &view.player)
@@ -236,7 +233,6 @@ struct BridgeController {
                             Outgoing(target: .framesFor([id]), message: .frame(frame))
                         ]
                     } ?? []
-                frameCache = cache
             }
             if !ticking { lastTick = now }
             if canControl { out.append(Outgoing(target: .everyone, message: .pages(pagesListing))) }

@@ -17,8 +17,6 @@ struct LiveGesture {
     /// The first sample's time on the maker's clock (a device's `t`); the engine's inputs are
     /// timed from it.
     private var start: Double?
-    /// Seconds from the first sample to the latest.
-    private(set) var duration = 0.0
     private var preview: LivePreview
     /// When the gesture's status was last said.
     private(set) var lastStatus = -Double.infinity
@@ -35,12 +33,12 @@ struct LiveGesture {
     /// Samples so far.
     var sampleCount: Int { preview.inputs.count }
 
+    /// Seconds from the first sample to the latest.
+    var duration: Double { (preview.inputs.last?.time ?? 0) - (preview.inputs.first?.time ?? 0) }
+
     /// Takes the engine's input of a sample already timed from the gesture's start (the pad's
     /// recorder times its samples so).
-    mutating func add(_ input: GestureInput) {
-        duration = max(duration, input.time - (preview.inputs.first?.time ?? input.time))
-        preview.add(input)
-    }
+    mutating func add(_ input: GestureInput) { preview.add(input) }
 
     /// Takes a sample timed on the maker's clock (a device's `t`): timed from the first one.
     mutating func add(_ sample: PanSample) {
@@ -75,12 +73,16 @@ struct LivePreview {
     /// The samples so far (a setting that appears mid-gesture catches up on them).
     private(set) var inputs: [GestureInput] = []
     private var transitions: [String: InteractiveTransition] = [:]
+    /// Each setting's reading of the latest sample, once made (the recorder's page and the
+    /// other pages with its setting ask for the same one).
+    private var readings: [String: (FrameState, RecordingStatus.IfReleased?)] = [:]
 
     init(screen: Size) { self.screen = screen }
 
     /// Feeds `input` to every setting's transition.
     mutating func add(_ input: GestureInput) {
         inputs.append(input)
+        readings.removeAll(keepingCapacity: true)
         for index in transitions.indices { _ = transitions.values[index].handle(input) }
     }
 
@@ -88,6 +90,7 @@ struct LivePreview {
     /// is down what that setting would decide if it lifted now.
     mutating func frame(for key: String, parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
         guard let last = inputs.last else { return nil }
+        if let reading = readings[key] { return reading }
         if transitions[key] == nil {
             var transition = InteractiveTransition(preset: parameters.preset, screen: screen)
             for input in inputs { _ = transition.handle(input) }
@@ -97,6 +100,17 @@ struct LivePreview {
         guard let index = transitions.index(forKey: key) else { return nil }
         let frame = transitions.values[index].frameState(at: last.time)
         let down = last.phase == .began || last.phase == .changed
-        return (frame, down ? LiveSession.decision(ifLiftedAt: last, of: transitions.values[index]) : nil)
+        let reading = (frame, down ? Self.decision(ifLiftedAt: last, of: transitions.values[index]) : nil)
+        readings[key] = reading
+        return reading
+    }
+
+    /// The decision a lift at `input`'s place, time and velocity would get: a copy of the
+    /// transition is released there (the live one is untouched).
+    static func decision(ifLiftedAt input: GestureInput, of transition: InteractiveTransition) -> RecordingStatus.IfReleased? {
+        var probe = transition
+        _ = probe.handle(GestureInput(time: input.time, phase: .ended, translation: input.translation, velocity: input.velocity))
+        guard let report = probe.frameState(at: input.time).release else { return nil }
+        return RecordingStatus.IfReleased(decision: report.decision.outcome.rawValue, reason: report.reason, margin: report.margin)
     }
 }

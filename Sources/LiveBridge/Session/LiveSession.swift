@@ -166,15 +166,6 @@ struct LiveSession {
         return .sample(GestureInput(sample))
     }
 
-    /// The decision a lift at `input`'s place, time and velocity would get: a copy of the
-    /// transition is released there (the live one is untouched).
-    static func decision(ifLiftedAt input: GestureInput, of transition: InteractiveTransition) -> RecordingStatus.IfReleased? {
-        var probe = transition
-        _ = probe.handle(GestureInput(time: input.time, phase: .ended, translation: input.translation, velocity: input.velocity))
-        guard let report = probe.frameState(at: input.time).release else { return nil }
-        return RecordingStatus.IfReleased(decision: report.decision.outcome.rawValue, reason: report.reason, margin: report.margin)
-    }
-
     mutating func label(_ intent: Intent) throws {
         guard state == .released else { throw BridgeFailure(.invalid, "nothing to label: record a gesture first") }
         self.intent = intent

@@ -19,6 +19,18 @@ struct Outgoing: Sendable {
     /// sends that one buffer to the rest (the ~50 KB `hello` of clients joining a quiet scene).
     var shareKey: String? = nil
 
+    /// A state told whole, whose newest message replaces one of its kind still waiting in a
+    /// client's outbox (``OutboundMessage/supersedes``): the `pages`, `sources` and first
+    /// `library` page everyone is told, and a source's `ack` (only the highest counts, so a busy
+    /// server never closes a device over its acks). Nil for every other message.
+    var supersedes: String? {
+        switch message {
+        case .pages, .sources, .library: target == .everyone ? message.type : nil
+        case .ack: message.type
+        default: nil
+        }
+    }
+
     /// A live gesture's frame (the record pad's or a device's, `load` −1): what the finger does
     /// now, handed over at once rather than batched with the replay's frames.
     var isLiveFrame: Bool {

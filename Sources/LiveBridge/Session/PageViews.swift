@@ -53,6 +53,8 @@ struct PageViews {
     /// The page each page follows, if it chose to; and each page's followers.
     private(set) var leaderOf: [ConnectionID: ConnectionID] = [:]
     private var followersOf: [ConnectionID: Set<ConnectionID>] = [:]
+    /// Frames already made, by load and index, shared by every view that shows them.
+    private(set) var frames = FrameCache()
     /// The view new pages join while it is as the first view left it (nobody changed it).
     private(set) var firstViewID: ViewID?
     private var nextID: ViewID = 1
@@ -80,6 +82,12 @@ struct PageViews {
 
     /// The views that move with time, in a fixed order.
     var tickingViews: [ViewID] { views.keys.filter { views[$0]?.isTicking == true }.sorted() }
+
+    /// Changes view `id` in place with the frame cache at hand, for a change that makes frames.
+    mutating func withFrames<R>(_ id: ViewID, _ change: (inout View, inout FrameCache) -> R) -> R? {
+        guard let index = views.index(forKey: id) else { return nil }
+        return change(&views.values[index], &frames)
+    }
 
     /// Changes view `id` in place (no copy of its player).
     mutating func modify<R>(_ id: ViewID, _ change: (inout View) -> R) -> R? {
