@@ -9,13 +9,19 @@ sample makes one frame, encoded once and written to every page. Latency is the f
 `emitted_us` (stamped when the server encodes it) to the kernel's receive stamp on each page's
 socket, p50 and p99 over every frame at every page: the server's part (the device's own send to
 the server, one loopback write, is not in it). The C peer (`peer_server.c`) is run with the
-same client count at the same 120 frames a second with frames of the bridge's own bytes.
+same client count twice: at the same 120 frames a second with frames of the bridge's own bytes
+(frames only), and with the same bytes at the same moments (`--timeline`): every message one
+watching page was sent over one cycle of the device's gestures, captured from the bridge first —
+the live frames, the device's status, and at each release the library and the released
+gesture's replay (its series, about 96 KB for a 5 s pan, and its frames). A release costs every
+page that much writing, the peer too: the second comparison is the one the goal names.
 
     .venv/bin/python Benchmarks/bridge/device_fanout.py [--pantrace .build/release/pantrace] [--pages 200,1000] [--seconds 5]
 """
 import argparse
 import json
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -55,6 +61,55 @@ def stream(url, stop):
                         break
 
 
+def capture_timeline(args, workdir):
+    """Writes timeline.txt: what one watching page is sent over one cycle of the device's
+    gestures (from the first live frame of one gesture to the first of the next), each message
+    with its offset in microseconds, `seq` and `emitted_us` of frames left as placeholders."""
+    server = load.Server("pantrace", args, 120, workdir)
+    done = threading.Event()
+    device = threading.Thread(target=stream, args=(server.ws_url(), done), daemon=True)
+    try:
+        device.start()
+        time.sleep(1.0)
+        received = []
+        with connect(server.ws_url(), max_size=None) as page:
+            page.send('{"type":"pause"}')
+            page.send('{"type":"watch","source":1}')
+            deadline = time.monotonic() + 13  # two whole 5 s pans and the start of a third
+            while time.monotonic() < deadline:
+                try:
+                    text = page.recv(timeout=0.5)
+                except TimeoutError:
+                    continue
+                received.append((time.monotonic(), text))
+    finally:
+        done.set()
+        device.join(timeout=5)
+        server.stop()
+    # A gesture starts at the first live frame (load -1) naming a file the one before did not.
+    starts, previous = [], None
+    for i, (_, text) in enumerate(received):
+        if '"type":"frame"' in text and '"load":-1' in text:
+            file = re.search(r'"recording":"([^"]*)"', text)
+            file = file.group(1) if file else None
+            if file != previous:
+                starts.append(i)
+            previous = file
+    if len(starts) < 3:
+        sys.exit(f"device_fanout: could not capture a whole gesture cycle ({len(starts)} gesture starts seen)")
+    first, last = starts[1], starts[2]
+    origin = received[first][0]
+    lines = []
+    for moment, text in received[first:last]:
+        if '"type":"frame"' in text:
+            text = re.sub(r'"seq":\d+', '"seq":@S@', text, count=1)
+            text = re.sub(r'"emitted_us":\d+', '"emitted_us":@E@', text, count=1)
+        lines.append(f"{int((moment - origin) * 1e6)}\t{text}")
+    (workdir / "timeline.txt").write_text("\n".join(lines) + "\n")
+    sizes = sum(len(text) for _, text in received[first:last])
+    print(f"timeline: {len(lines)} messages, {sizes / 1e3:.0f} KB a page over {(received[last][0] - origin):.1f} s", file=sys.stderr)
+
+
 def run(kind, args, workdir, pages):
     server = load.Server(kind, args, 120, workdir)
     try:
@@ -65,7 +120,7 @@ def run(kind, args, workdir, pages):
             time.sleep(1.0)  # the device is announced (source 1)
             clients = load.Clients(server, pages, args.workers, watch=1)
         else:
-            clients = load.Clients(server, pages, args.workers)
+            clients = load.Clients(server, pages, args.workers, live_only=kind == "peer-timeline")
         try:
             # Past the joins: each page with the token is sent a hello (57 KB) and the first
             # view's series, and pauses (a copy of the view): about 4 s for 1,000 pages here.
@@ -105,18 +160,22 @@ def main():
         load.capture_frames(args, workdir)
         load.build_peer(workdir)
         load.build_clients(workdir)
+        capture_timeline(args, workdir)
         rows = []
         for pages in [int(x) for x in args.pages.split(",")]:
             for repetition in range(args.repeat):
-                ours, peer = run("pantrace", args, workdir, pages), run("peer", args, workdir, pages)
-                print(json.dumps({"pantrace": ours, "peer": peer}), file=sys.stderr)
-                rows.append((pages, ours, peer))
-        print("| pages | pantrace: device frames/s received | p50 / p99 to socket | C peer: frames/s | p50 / p99 | p99 ratio |")
-        print("|---:|---:|---:|---:|---:|---:|")
-        for pages, ours, peer in rows:
+                ours = run("pantrace", args, workdir, pages)
+                peer, same = run("peer", args, workdir, pages), run("peer-timeline", args, workdir, pages)
+                print(json.dumps({"pantrace": ours, "peer": peer, "peer_same_bytes": same}), file=sys.stderr)
+                rows.append((pages, ours, peer, same))
+        print("| pages | pantrace: device frames/s | p50 / p99 to socket | C peer, frames only: p50 / p99 | ratio | "
+              "C peer, the same bytes: frames/s | p50 / p99 | ratio |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for pages, ours, peer, same in rows:
             print(f"| {pages} | {ours['frames_per_s']:,.0f} | {ours['p50_us'] / 1000:.2f} / {ours['p99_us'] / 1000:.2f} ms "
-                  f"| {peer['frames_per_s']:,.0f} | {peer['p50_us'] / 1000:.2f} / {peer['p99_us'] / 1000:.2f} ms "
-                  f"| {ours['p99_us'] / peer['p99_us']:.2f}× |")
+                  f"| {peer['p50_us'] / 1000:.2f} / {peer['p99_us'] / 1000:.2f} ms | {ours['p99_us'] / peer['p99_us']:.2f}× "
+                  f"| {same['frames_per_s']:,.0f} | {same['p50_us'] / 1000:.2f} / {same['p99_us'] / 1000:.2f} ms "
+                  f"| {ours['p99_us'] / same['p99_us']:.2f}× |")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

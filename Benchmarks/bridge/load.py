@@ -115,6 +115,11 @@ class Server:
         elif kind == "peer":
             command = [str(workdir / "peer_server"), "--port", "0", "--frames", str(workdir / "frames.txt"),
                        "--rate", str(rate)]
+        elif kind == "peer-timeline":
+            # Every message a watching page was sent over one cycle, at the same moments
+            # (device_fanout.py captures it).
+            command = [str(workdir / "peer_server"), "--port", "0", "--timeline", str(workdir / "timeline.txt"),
+                       "--rate", str(rate)]
         else:
             command = [sys.executable, str(HERE / "reference_server.py"), "--port", "0",
                        "--frames", str(workdir / "frames.json"), "--rate", str(rate)]
@@ -153,9 +158,11 @@ class Clients:
 
     program = [sys.executable, str(HERE / "clients.py")]  # or the C clients (build_clients)
 
-    def __init__(self, server, count, workers, hidden=False, own_views=False, watch=None):
+    def __init__(self, server, count, workers, hidden=False, own_views=False, watch=None, live_only=False):
         per = [count // workers + (1 if i < count % workers else 0) for i in range(workers)]
         extra = ["--hidden"] if hidden else []
+        if live_only and watch is None:
+            extra += ["--live-only"]
         if watch is not None:
             # Each page pauses its own view and watches live source `watch` (device_fanout.py).
             extra += ["--path", f"/live?v=3&token={server.token}", "--send", '{"type":"pause"}',

@@ -17,10 +17,18 @@
  *
  *   cc -O2 -o peer_server peer_server.c $(pkg-config --cflags --libs libwebsockets) -lpthread
  *   peer_server --frames FRAMES.txt --rate 120 [--port 0] [--host 127.0.0.1]
+ *   peer_server --timeline TIMELINE.txt [--port 0] [--host 127.0.0.1]
  *
  * FRAMES.txt holds one frame message a line, compact JSON with the placeholders @S@ (seq) and
  * @E@ (emitted_us) for the two numbers (load.py writes it). The first line on stdout, once the
  * socket listens, is `listening on HOST:PORT`.
+ *
+ * TIMELINE.txt (device_fanout.py writes it) is every message one watching page was sent over
+ * one cycle of a device's gestures, a line each: the microseconds since the cycle began, a tab,
+ * the message. Lines with the two placeholders are frames as above; the others (the released
+ * gesture's series, the library, the device's status) go as they are, are never dropped and
+ * grow a slow client's pending bytes past PENDING_CAP as needed. The cycle repeats: the peer
+ * broadcasts the same bytes at the same moments as the bridge did.
  */
 #define _GNU_SOURCE /* memmem */
 #include <libwebsockets.h>
@@ -34,7 +42,7 @@
 #include <time.h>
 
 #define PENDING_CAP (64 * 1024)
-#define QUEUE_CAP 64
+#define QUEUE_CAP 256
 #define MAX_HEADER 10
 
 struct template { /* text, first number, middle, second number, rest */
@@ -42,23 +50,27 @@ struct template { /* text, first number, middle, second number, rest */
 	size_t head, middle, tail;    /* lengths of the three pieces of text */
 	const char *middle_at, *tail_at;
 	int seq_first;                /* whether the first number is seq (else emitted_us) */
+	int fixed;                    /* no placeholders: sent as it is and never dropped */
+	int64_t offset_us;            /* --timeline: when in the cycle it is sent */
 };
 
 struct frame { /* one framed message, LWS_PRE headroom unused (raw writes) */
 	size_t length;
+	int fixed;
 	unsigned char bytes[];
 };
 
 struct client {
 	struct lws *wsi;
 	struct client *next, *previous;
-	size_t pending;
-	unsigned char buffer[LWS_PRE + PENDING_CAP];
+	size_t pending, capacity;
+	unsigned char *buffer; /* LWS_PRE + capacity bytes; capacity grows past PENDING_CAP only for fixed messages */
 };
 
 static struct template *templates;
 static size_t template_count;
 static double rate = 120;
+static int timeline;
 static struct lws_context *context;
 static struct client *clients;
 static atomic_int client_count, paused, stopping;
@@ -76,6 +88,29 @@ static int64_t realtime_us(void)
 
 static struct frame *make_frame(const struct template *t, uint64_t seq)
 {
+	if (t->fixed) {
+		size_t payload = t->head;
+		struct frame *f = malloc(sizeof *f + MAX_HEADER + payload);
+		if (!f)
+			return NULL;
+		unsigned char *p = f->bytes;
+		*p++ = 0x81;
+		if (payload < 126) {
+			*p++ = (unsigned char)payload;
+		} else if (payload < 65536) {
+			*p++ = 126;
+			*p++ = (unsigned char)(payload >> 8);
+			*p++ = (unsigned char)payload;
+		} else {
+			*p++ = 127;
+			for (int i = 7; i >= 0; i--)
+				*p++ = (unsigned char)((uint64_t)payload >> (8 * i));
+		}
+		memcpy(p, t->text, payload), p += payload;
+		f->length = (size_t)(p - f->bytes);
+		f->fixed = 1;
+		return f;
+	}
 	char seq_text[24], emitted_text[24];
 	int seq_length = snprintf(seq_text, sizeof seq_text, "%llu", (unsigned long long)seq);
 	int emitted_length = snprintf(emitted_text, sizeof emitted_text, "%lld", (long long)realtime_us());
@@ -105,6 +140,7 @@ static struct frame *make_frame(const struct template *t, uint64_t seq)
 	memcpy(p, second, second_length), p += second_length;
 	memcpy(p, t->tail_at, t->tail), p += t->tail;
 	f->length = (size_t)(p - f->bytes);
+	f->fixed = 0;
 	return f;
 }
 
@@ -114,7 +150,7 @@ static void *produce(void *unused)
 	uint64_t seq = 0;
 	size_t index = 0;
 	int64_t period_ns = (int64_t)(1e9 / rate);
-	struct timespec next;
+	struct timespec next, cycle_start = {0, 0};
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (!atomic_load(&stopping)) {
 		if (atomic_load(&client_count) == 0 || atomic_load(&paused)) {
@@ -126,9 +162,23 @@ static void *produce(void *unused)
 			clock_gettime(CLOCK_MONOTONIC, &next);
 			continue;
 		}
+		if (timeline) {
+			/* The cycle's messages at their moments, then the cycle again. */
+			if (index == 0)
+				cycle_start = next;
+			int64_t at_ns = (int64_t)cycle_start.tv_sec * 1000000000 + cycle_start.tv_nsec + templates[index].offset_us * 1000;
+			next.tv_sec = at_ns / 1000000000;
+			next.tv_nsec = at_ns % 1000000000;
+		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		struct frame *f = make_frame(&templates[index], ++seq);
+		struct frame *f = make_frame(&templates[index], templates[index].fixed ? seq : ++seq);
 		index = (index + 1) % template_count;
+		if (timeline && index == 0) {
+			int64_t end_ns = (int64_t)cycle_start.tv_sec * 1000000000 + cycle_start.tv_nsec
+				+ (templates[template_count - 1].offset_us * 1000 + period_ns);
+			next.tv_sec = end_ns / 1000000000;
+			next.tv_nsec = end_ns % 1000000000;
+		}
 		pthread_mutex_lock(&queue_lock);
 		if (f && queued < QUEUE_CAP)
 			queue[queued++] = f;
@@ -136,6 +186,8 @@ static void *produce(void *unused)
 			free(f);
 		pthread_mutex_unlock(&queue_lock);
 		lws_cancel_service(context);
+		if (timeline)
+			continue;
 		/* At most one period late, then skip: the bridge's and the reference's catch-up. */
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -166,8 +218,16 @@ static void fan_out(void)
 	pthread_mutex_unlock(&queue_lock);
 	for (size_t i = 0; i < count; i++) {
 		for (struct client *c = clients; c; c = c->next) {
-			if (c->pending + taken[i]->length > PENDING_CAP)
-				continue; /* a slow reader skips this frame */
+			if (c->pending + taken[i]->length > c->capacity) {
+				if (!taken[i]->fixed)
+					continue; /* a slow reader skips this frame */
+				size_t capacity = c->pending + taken[i]->length;
+				unsigned char *grown = realloc(c->buffer, LWS_PRE + capacity);
+				if (!grown)
+					continue;
+				c->buffer = grown;
+				c->capacity = capacity;
+			}
 			memcpy(c->buffer + LWS_PRE + c->pending, taken[i]->bytes, taken[i]->length);
 			c->pending += taken[i]->length;
 		}
@@ -186,6 +246,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 	case LWS_CALLBACK_ESTABLISHED:
 		c->wsi = wsi;
 		c->pending = 0;
+		c->capacity = PENDING_CAP;
+		c->buffer = malloc(LWS_PRE + PENDING_CAP);
+		if (!c->buffer)
+			return -1;
 		c->previous = NULL;
 		c->next = clients;
 		if (clients)
@@ -202,6 +266,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 		if (c->next)
 			c->next->previous = c->previous;
 		atomic_fetch_sub(&client_count, 1);
+		free(c->buffer);
+		c->buffer = NULL;
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		if (in && len && memmem(in, len, "\"pause\"", 7))
@@ -218,6 +284,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 			/* Raw: the bytes are whole frames already; lws keeps what send() did not take. */
 			if (lws_write(wsi, c->buffer + LWS_PRE, n, LWS_WRITE_RAW) < (int)n)
 				return -1;
+			if (c->capacity > PENDING_CAP) { /* back to the usual size after a large message */
+				unsigned char *shrunk = realloc(c->buffer, LWS_PRE + PENDING_CAP);
+				if (shrunk) {
+					c->buffer = shrunk;
+					c->capacity = PENDING_CAP;
+				}
+			}
 		}
 		return 0;
 	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -248,7 +321,30 @@ static void load_templates(const char *path)
 			line[--length] = 0;
 		if (!length)
 			continue;
-		char *s = strstr(line, "@S@"), *e = strstr(line, "@E@");
+		char *text = line;
+		int64_t offset_us = 0;
+		if (timeline) {
+			char *tab = strchr(line, '\t');
+			if (!tab) {
+				fprintf(stderr, "peer_server: %s line %zu: no tab after the offset\n", path, template_count + 1);
+				exit(1);
+			}
+			*tab = 0;
+			offset_us = atoll(line);
+			text = tab + 1;
+			length -= (ssize_t)(text - line);
+		}
+		char *s = strstr(text, "@S@"), *e = strstr(text, "@E@");
+		if (timeline && !s && !e) {
+			templates = realloc(templates, (template_count + 1) * sizeof *templates);
+			struct template *t = &templates[template_count++];
+			memset(t, 0, sizeof *t);
+			t->text = strdup(text);
+			t->head = (size_t)length;
+			t->fixed = 1;
+			t->offset_us = offset_us;
+			continue;
+		}
 		if (!s || !e) {
 			fprintf(stderr, "peer_server: %s line %zu: no @S@ or no @E@ placeholder\n", path, template_count + 1);
 			exit(1);
@@ -256,13 +352,15 @@ static void load_templates(const char *path)
 		char *a = s < e ? s : e, *b = s < e ? e : s;
 		templates = realloc(templates, (template_count + 1) * sizeof *templates);
 		struct template *t = &templates[template_count++];
-		t->text = strdup(line);
+		t->text = strdup(text);
 		t->seq_first = s < e;
-		t->head = (size_t)(a - line);
-		t->middle_at = t->text + (a - line) + 3;
+		t->fixed = 0;
+		t->offset_us = offset_us;
+		t->head = (size_t)(a - text);
+		t->middle_at = t->text + (a - text) + 3;
 		t->middle = (size_t)(b - a - 3);
-		t->tail_at = t->text + (b - line) + 3;
-		t->tail = (size_t)(length - (b - line) - 3);
+		t->tail_at = t->text + (b - text) + 3;
+		t->tail = (size_t)(length - (b - text) - 3);
 	}
 	free(line);
 	fclose(file);
@@ -287,6 +385,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--frames"))
 			frames = argv[i + 1];
+		else if (!strcmp(argv[i], "--timeline"))
+			frames = argv[i + 1], timeline = 1;
 		else if (!strcmp(argv[i], "--rate"))
 			rate = atof(argv[i + 1]);
 		else if (!strcmp(argv[i], "--port"))
@@ -299,7 +399,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!frames || rate <= 0) {
-		fprintf(stderr, "usage: peer_server --frames FILE --rate R [--port P] [--host H]\n");
+		fprintf(stderr, "usage: peer_server (--frames FILE --rate R | --timeline FILE) [--port P] [--host H]\n");
 		return 2;
 	}
 	load_templates(frames);

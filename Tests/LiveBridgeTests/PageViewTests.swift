@@ -414,4 +414,39 @@ struct PageViewsTests {
         views.setHidden(2, false)
         #expect(views.tickingViews == [id])
     }
+
+    /// While a watched source's gesture is under way the watchers' stages show it: the view
+    /// they had waits, unless a page that does not watch it sees that view too.
+    @Test func aViewWaitsWhileEveryPageOnItWatchesALiveGesture() throws {
+        var views = PageViews()
+        let id = views.add(try Self.player(), for: [1, 2])
+        views.watch(1, source: 7)
+        views.setLive(7, true)
+        #expect(views.tickingViews == [id] && !views.sees(1) && views.sees(2))
+        views.watch(2, source: 7)  // a page that starts watching a gesture under way
+        #expect(!views.wantsTicks)
+        views.watch(2, source: nil)
+        #expect(views.wantsTicks)
+        views.watch(2, source: 7)
+        views.setLive(7, false)  // released: both see their view again
+        #expect(views.tickingViews == [id] && views.sees(1) && views.sees(2))
+        #expect(views.watchers(of: 7) == [1, 2])
+    }
+
+    @Test func aPageInTheBackgroundIsNoWatcherAndAReturningDeviceKeepsItsWatchers() throws {
+        var views = PageViews()
+        let id = views.add(try Self.player(), for: [1, 2])
+        views.watch(1, source: 3)
+        views.watch(2, source: 3)
+        views.setHidden(2, true)
+        #expect(views.watchers(of: 3) == [1])
+        views.setLive(3, true)
+        views.renumberSource(3, to: 4)  // the device came back as source 4, mid-gesture
+        #expect(views.watchers(of: 4) == [1] && views.liveSources == [4] && !views.wantsTicks)
+        views.setHidden(2, false)
+        views.setLive(4, false)
+        #expect(views.tickingViews == [id])
+        _ = views.close(1)
+        #expect(views.watchingOf[1] == nil && views.watchers(of: 4) == [2])
+    }
 }

@@ -241,7 +241,7 @@ struct DeviceIdentityTests {
             #"{"type":"source","session":"session-0002","name":"\#(name)","platform":"ios","screen":{"width":390,"height":844},"scale":3}"#)
         _ = controller.handle(.message(10, again), now: 0.4)
         #expect(controller.sources.count == (takesOver ? 1 : 2))
-        #expect(controller.clients[1]?.watching == (takesOver ? 2 : 1))
+        #expect(controller.views.watchingOf[1] == (takesOver ? 2 : 1))
         #expect(controller.sources["session-0002"]?.unsaved.count == (takesOver ? 1 : 0))
     }
 }

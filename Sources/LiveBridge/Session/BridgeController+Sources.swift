@@ -70,7 +70,7 @@ extension BridgeController {
         guard let (session, old) = sources.disconnected(sameDeviceAs: announce) else { return }
         source.unsaved = old.unsaved
         sources[session] = nil
-        for id in clients.keys where clients[id]?.watching == old.number { clients[id]?.watching = source.number }
+        views.renumberSource(old.number, to: source.number)
         pendingLog.append("source \(source.number) is source \(old.number) again (\(LogText.escaped(announce.label, limit: 100)))")
     }
 
@@ -241,6 +241,8 @@ extension BridgeController {
             source.gesture = LiveGesture(
                 source: source.number, screen: Size(width: source.announce.screen.width, height: source.announce.screen.height),
                 file: libraryID(of: path))
+            // The watchers' stages show the gesture: the views they had wait until its release.
+            views.setLive(source.number, true)
             phase = .began
         case .changed:
             guard source.isLive else { return out }
@@ -275,6 +277,7 @@ extension BridgeController {
     /// The gesture is over (released, or cut): listed as unsaved, the pages told, and the pages
     /// watching the source are shown it, each with its own setting.
     private mutating func endGesture(of source: inout DeviceSource, state: String, now: Double) -> [Outgoing] {
+        views.setLive(source.number, false)  // the watchers' views move again
         guard let gesture = source.gesture.take(), let file = gesture.file else { return [] }
         if state != "released" { _ = try? source.recorder.interrupt() }  // keeps every complete chunk
         let status = source.status(state, of: gesture, file: file)
@@ -314,10 +317,8 @@ extension BridgeController {
         return out
     }
 
-    /// The pages watching source `number` that are shown.
-    func watchers(of number: Int) -> [ConnectionID] {
-        clients.compactMap { id, client in client.watching == number && !views.hidden.contains(id) ? id : nil }.sorted()
-    }
+    /// The pages watching source `number` that are not in the background.
+    func watchers(of number: Int) -> [ConnectionID] { views.watchers(of: number) }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
     func watchSetting(of id: ConnectionID) -> LoadRequest {
@@ -389,7 +390,7 @@ extension BridgeController {
         if let number, !sources.contains(number: number) {
             throw BridgeFailure(.notFound, "no source \(number); the sources are listed in sources")
         }
-        clients[id]?.watching = number
+        views.watch(id, source: number)
         return [Outgoing(target: .client(id), message: .sources(sourcesMessage))]
     }
 

@@ -56,8 +56,6 @@ struct BridgeController {
         var throttle = Throttle()
         /// When this client's last `library` page was answered.
         var lastLibraryPage = -Double.infinity
-        /// The live source this page watches (``DeviceSource/number``), if it chose one.
-        var watching: Int?
     }
 
     let configuration: Configuration

@@ -9,6 +9,11 @@
 /// it saw, and its followers go with it, so nothing one page does reaches a page that did not
 /// choose to follow it.
 ///
+/// **A view waits while nobody sees it.** A page sees its view unless it is in the background
+/// or it watches a live source whose gesture is under way (its stage shows that gesture, and
+/// the release shows it a new view anyway): a view that no page sees does not move, so a replay
+/// nobody looks at costs no frames.
+///
 /// A value state machine with no clock: the controller passes in what happened and reads back
 /// who is shown what.
 struct PageViews {
@@ -19,7 +24,7 @@ struct PageViews {
         var player: Player
         /// Every page shown this view, sorted: the pages its frames and changes go to.
         private(set) var members: [ConnectionID] = []
-        /// Members not in the background: while there are none, the view waits.
+        /// Members that see it (``PageViews/sees(_:)``): while there are none, the view waits.
         private(set) var shownCount = 0
 
         init(player: Player) { self.player = player }
@@ -27,18 +32,18 @@ struct PageViews {
         /// Whether the view moves with time: it plays and a page sees it.
         var isTicking: Bool { player.isPlaying && shownCount > 0 }
 
-        fileprivate mutating func insert(_ page: ConnectionID, hidden: Bool) {
+        fileprivate mutating func insert(_ page: ConnectionID, sees: Bool) {
             let at = members.partitioningIndex { $0 >= page }
             guard at == members.endIndex || members[at] != page else { return }
             members.insert(page, at: at)
-            if !hidden { shownCount += 1 }
+            if sees { shownCount += 1 }
         }
 
-        fileprivate mutating func remove(_ page: ConnectionID, hidden: Bool) {
+        fileprivate mutating func remove(_ page: ConnectionID, sees: Bool) {
             let at = members.partitioningIndex { $0 >= page }
             guard at < members.endIndex, members[at] == page else { return }
             members.remove(at: at)
-            if !hidden { shownCount -= 1 }
+            if sees { shownCount -= 1 }
         }
 
         fileprivate mutating func shownCountChanged(by delta: Int) { shownCount += delta }
@@ -50,6 +55,10 @@ struct PageViews {
     private(set) var viewOf: [ConnectionID: ViewID] = [:]
     /// Pages in the background (``setHidden(_:_:)``).
     private(set) var hidden: Set<ConnectionID> = []
+    /// The live source each page watches, if it chose one (``watch(_:source:)``).
+    private(set) var watchingOf: [ConnectionID: Int] = [:]
+    /// Live sources with a gesture under way (``setLive(_:_:)``).
+    private(set) var liveSources: Set<Int> = []
     /// The page each page follows, if it chose to; and each page's followers.
     private(set) var leaderOf: [ConnectionID: ConnectionID] = [:]
     private var followersOf: [ConnectionID: Set<ConnectionID>] = [:]
@@ -68,6 +77,19 @@ struct PageViews {
     func player(of page: ConnectionID) -> Player? {
         guard let id = viewOf[page], let index = views.index(forKey: id) else { return nil }
         return views.values[index].player
+    }
+
+    /// Whether page `page` sees its view: it is not in the background and does not watch a
+    /// gesture under way.
+    func sees(_ page: ConnectionID) -> Bool {
+        guard !hidden.contains(page) else { return false }
+        guard let source = watchingOf[page] else { return true }
+        return !liveSources.contains(source)
+    }
+
+    /// The pages watching live source `source` that are not in the background, sorted.
+    func watchers(of source: Int) -> [ConnectionID] {
+        watchingOf.compactMap { page, watched in watched == source && !hidden.contains(page) ? page : nil }.sorted()
     }
 
     /// The pages shown the same view as `page` (it among them), sorted: the audience of a
@@ -115,6 +137,7 @@ struct PageViews {
         for follower in released { leaderOf[follower] = nil }
         detach([page])
         hidden.remove(page)
+        watchingOf[page] = nil
         return released
     }
 
@@ -161,7 +184,8 @@ struct PageViews {
         for page in pages where viewOf[page] != id {
             detach([page])
             viewOf[page] = id
-            views[id]?.insert(page, hidden: hidden.contains(page))
+            let seesIt = sees(page)
+            views[id]?.insert(page, sees: seesIt)
         }
     }
 
@@ -179,16 +203,54 @@ struct PageViews {
 
     /// Page `page` goes to the background or comes back.
     mutating func setHidden(_ page: ConnectionID, _ isHidden: Bool) {
-        let changed = isHidden ? hidden.insert(page).inserted : hidden.remove(page) != nil
-        guard changed, let id = viewOf[page] else { return }
-        views[id]?.shownCountChanged(by: isHidden ? -1 : 1)
+        updatingSight(of: [page]) { views in
+            if isHidden { views.hidden.insert(page) } else { views.hidden.remove(page) }
+        }
+    }
+
+    // MARK: Live sources
+
+    /// Page `page` watches live source `source` from now on (nil: none).
+    mutating func watch(_ page: ConnectionID, source: Int?) {
+        updatingSight(of: [page]) { $0.watchingOf[page] = source }
+    }
+
+    /// Live source `source`'s gesture began (`true`) or ended: the views of the pages watching
+    /// it wait meanwhile.
+    mutating func setLive(_ source: Int, _ isLive: Bool) {
+        let watching = watchingOf.compactMap { $0.value == source ? $0.key : nil }
+        updatingSight(of: watching) { views in
+            if isLive { views.liveSources.insert(source) } else { views.liveSources.remove(source) }
+        }
+    }
+
+    /// Source `old` came back as `new` (a device that reconnected): its pages watch `new`.
+    mutating func renumberSource(_ old: Int, to new: Int) {
+        let watching = watchingOf.compactMap { $0.value == old ? $0.key : nil }
+        updatingSight(of: watching) { views in
+            for page in watching { views.watchingOf[page] = new }
+            if views.liveSources.remove(old) != nil { views.liveSources.insert(new) }
+        }
+    }
+
+    /// Makes `change`, keeping each view's count of the pages that see it true for `pages`
+    /// (the pages whose sight the change may turn).
+    private mutating func updatingSight(of pages: [ConnectionID], _ change: (inout Self) -> Void) {
+        let before = pages.map(sees)
+        change(&self)
+        for (page, saw) in zip(pages, before) {
+            let seesNow = sees(page)
+            guard seesNow != saw, let id = viewOf[page] else { continue }
+            views[id]?.shownCountChanged(by: seesNow ? 1 : -1)
+        }
     }
 
     /// `pages` leave whatever view they are shown; a view left with no page is forgotten.
     private mutating func detach(_ pages: [ConnectionID]) {
         for page in pages {
             guard let id = viewOf.removeValue(forKey: page) else { continue }
-            views[id]?.remove(page, hidden: hidden.contains(page))
+            let sawIt = sees(page)
+            views[id]?.remove(page, sees: sawIt)
             if views[id]?.members.isEmpty == true {
                 views[id] = nil
                 if firstViewID == id { firstViewID = nil }
