@@ -16,6 +16,11 @@ extension WebSocketServer {
         let time = now
         var everyoneTouched = false
         var touched: [Connection] = []
+        func touch(_ connection: Connection) {
+            guard !connection.isTouched else { return }
+            connection.isTouched = true
+            touched.append(connection)
+        }
         var start = deliveries.startIndex
         while start < deliveries.endIndex {
             if case .send(let id, let message) = deliveries[start] {
@@ -23,15 +28,16 @@ extension WebSocketServer {
                 guard let connection = connectionsByID[id] else { continue }
                 connection.isWelcomed = true
                 if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
-                touched.append(connection)
+                touch(connection)
                 continue
             }
             if case .sendFrame(let ids, let message) = deliveries[start] {
                 start += 1
-                for id in ids {
-                    guard let connection = connectionsByID[id], connection.isWelcomed, !connection.isSource else { continue }
+                // A view's frames come with the same list of pages: looked up once.
+                if audience?.ids != ids { audience = (ids, ids.compactMap { connectionsByID[$0] }) }
+                for connection in audience?.connections ?? [] where connection.isWelcomed && !connection.isSource {
                     connection.outbox.enqueueFrame(message, now: time)
-                    touched.append(connection)
+                    touch(connection)
                 }
                 continue
             }
@@ -57,6 +63,7 @@ extension WebSocketServer {
         } else {
             for connection in touched { lws_callback_on_writable(connection.wsi) }
         }
+        for connection in touched { connection.isTouched = false }
         for connection in connections.values
         where connection.closing == nil && connection.outbox.isBacklogged(now: time, limit: configuration.backlogLimit) {
             kill(connection)

@@ -120,6 +120,9 @@ final class WebSocketServer: @unchecked Sendable {
         var closesWhenFlushed: lws_close_status?
         /// A live source (`role=source`): broadcasts and frames for pages pass it by.
         var isSource = false
+        /// Whether it is listed for a WRITEABLE request in the delivery pass under way (so
+        /// a client sent several frames in one pass is asked for once).
+        var isTouched = false
 
         init(id: ConnectionID, wsi: OpaquePointer) {
             self.id = id
@@ -127,7 +130,13 @@ final class WebSocketServer: @unchecked Sendable {
         }
     }
     var connections: [OpaquePointer: Connection] = [:]
-    var connectionsByID: [ConnectionID: Connection] = [:]
+    var connectionsByID: [ConnectionID: Connection] = [:] {
+        didSet { audience = nil }
+    }
+    /// The clients of the last `sendFrame`'s list, looked up once: the frames of one view come
+    /// with the same list one after another (``drainDeliveries()``). Forgotten when a client
+    /// comes or goes.
+    var audience: (ids: [ConnectionID], connections: [Connection])?
     /// Upgrades accepted but not yet established: whether each may control, and the protocol
     /// version its URL asked for (`v=`), nil when none.
     private var admitted: [OpaquePointer: (canControl: Bool, version: Int?, isSource: Bool)] = [:]
