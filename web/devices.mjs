@@ -52,13 +52,14 @@ export function unsavedDeviceGestures(library) {
 }
 
 /**
- * A gesture's row text: the device that made it, how long, whether it was cut, and, when this
- * page watched it released, what its own setting decided (`decision`).
+ * A gesture's row text: the device that made it, how long, whether it was cut, and what this
+ * page's own setting decided (`decision`: known once this page watched it released or replayed
+ * it; until then the row says how to see it).
  */
 export function gestureText(entry, decision = null) {
   const cut = entry.complete ? "" : " · cut off (incomplete)";
   const from = entry.device ? `${entry.device.name} · ` : "";
-  const decided = decision ? ` · ${decision} with this page's setting` : "";
+  const decided = decision ? ` · ${decision} with this page's setting` : " · replay it to see this page's decision";
   return `${from}${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}${decided}`;
 }
 

@@ -275,9 +275,20 @@ export class Store {
     if (fresh) {
       this.series = new FrameSeries();
       this.frame = null;
+      // A load's summary comes just before its playback: a device gesture this page replays
+      // (watched or not) lists what this page's setting decided.
+      if (playback && this.summary && this.entryOf(playback.recording)?.device != null) this.noteDeviceDecision(playback.recording, this.summary.decision);
     }
     this.updateAddress();
     this.emit("playback", playback);
+  }
+
+  /** What this page's setting decided for a device gesture, for the unsaved list. */
+  noteDeviceDecision(file, outcome) {
+    this.deviceDecisions.set(file, outcome);
+    // Bounded: the oldest go first (a page watching for hours keeps the last thousand).
+    if (this.deviceDecisions.size > 1000) this.deviceDecisions.delete(this.deviceDecisions.keys().next().value);
+    this.emit("deviceDecision", file);
   }
 
   setSummary(summary) {
@@ -295,12 +306,7 @@ export class Store {
       this.liveFile = message.recording;
       this.liveSeries.add(message.frame);
       this.noteLive(message);
-      if (message.frame.release) {
-        this.deviceDecisions.set(message.recording, message.frame.release.decision.outcome);
-        // Bounded: the oldest go first (a page watching for hours keeps the last thousand).
-        if (this.deviceDecisions.size > 1000) this.deviceDecisions.delete(this.deviceDecisions.keys().next().value);
-        this.emit("deviceDecision", message.recording);
-      }
+      if (message.frame.release) this.noteDeviceDecision(message.recording, message.frame.release.decision.outcome);
       return this.emit("devicePreview", message);
     }
     if (message.load === -1) {

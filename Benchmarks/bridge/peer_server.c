@@ -87,6 +87,24 @@ static int64_t realtime_us(void)
 	return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
 }
 
+/* A text frame's header (FIN, text, then a 7-, 16- or 64-bit length); returns where the payload goes. */
+static unsigned char *frame_header(unsigned char *p, size_t payload)
+{
+	*p++ = 0x81; /* FIN, text */
+	if (payload < 126) {
+		*p++ = (unsigned char)payload;
+	} else if (payload < 65536) {
+		*p++ = 126;
+		*p++ = (unsigned char)(payload >> 8);
+		*p++ = (unsigned char)payload;
+	} else {
+		*p++ = 127;
+		for (int i = 7; i >= 0; i--)
+			*p++ = (unsigned char)((uint64_t)payload >> (8 * i));
+	}
+	return p;
+}
+
 static struct frame *make_frame(const struct template *t, uint64_t seq)
 {
 	if (t->fixed) {
@@ -94,19 +112,7 @@ static struct frame *make_frame(const struct template *t, uint64_t seq)
 		struct frame *f = malloc(sizeof *f + MAX_HEADER + payload);
 		if (!f)
 			return NULL;
-		unsigned char *p = f->bytes;
-		*p++ = 0x81;
-		if (payload < 126) {
-			*p++ = (unsigned char)payload;
-		} else if (payload < 65536) {
-			*p++ = 126;
-			*p++ = (unsigned char)(payload >> 8);
-			*p++ = (unsigned char)payload;
-		} else {
-			*p++ = 127;
-			for (int i = 7; i >= 0; i--)
-				*p++ = (unsigned char)((uint64_t)payload >> (8 * i));
-		}
+		unsigned char *p = frame_header(f->bytes, payload);
 		memcpy(p, t->text, payload), p += payload;
 		f->length = (size_t)(p - f->bytes);
 		f->fixed = 1;
@@ -122,19 +128,7 @@ static struct frame *make_frame(const struct template *t, uint64_t seq)
 	struct frame *f = malloc(sizeof *f + MAX_HEADER + payload);
 	if (!f)
 		return NULL;
-	unsigned char *p = f->bytes;
-	*p++ = 0x81; /* FIN, text */
-	if (payload < 126) {
-		*p++ = (unsigned char)payload;
-	} else if (payload < 65536) {
-		*p++ = 126;
-		*p++ = (unsigned char)(payload >> 8);
-		*p++ = (unsigned char)payload;
-	} else {
-		*p++ = 127;
-		for (int i = 7; i >= 0; i--)
-			*p++ = (unsigned char)((uint64_t)payload >> (8 * i));
-	}
+	unsigned char *p = frame_header(f->bytes, payload);
 	memcpy(p, t->text, t->head), p += t->head;
 	memcpy(p, first, first_length), p += first_length;
 	memcpy(p, t->middle_at, t->middle), p += t->middle;

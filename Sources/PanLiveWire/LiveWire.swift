@@ -20,35 +20,9 @@ package enum LiveWire {
         case error
     }
 
-    /// A sample's `state`: the pan recognizer's state at the callback.
-    package enum SampleState: String, CaseIterable, Sendable {
-        case possible, began, changed, ended, cancelled, failed
-
-        package init(_ state: TraceRecorder.State) {
-            switch state {
-            case .possible: self = .possible
-            case .began: self = .began
-            case .changed: self = .changed
-            case .ended: self = .ended
-            case .cancelled: self = .cancelled
-            case .failed: self = .failed
-            }
-        }
-
-        package var recorderState: TraceRecorder.State {
-            switch self {
-            case .possible: .possible
-            case .began: .began
-            case .changed: .changed
-            case .ended: .ended
-            case .cancelled: .cancelled
-            case .failed: .failed
-            }
-        }
-
-        /// "possible, began, changed, ended, cancelled, failed".
-        package static let listed = allCases.map(\.rawValue).joined(separator: ", ")
-    }
+    /// The sample states a `samples` message may name: "possible, began, changed, ended,
+    /// cancelled, failed" (``PanCapture/TraceRecorder/State/wireName``).
+    package static let sampleStates = TraceRecorder.State.allCases.map(\.wireName).joined(separator: ", ")
 
     /// A source's `platform`, the recordings' `source`.
     package static let platforms = ["ios", "android", "linux", "other"]
@@ -130,5 +104,16 @@ package enum LiveWire {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}
+
+extension TraceRecorder.State {
+    /// The state's name on the wire, a sample's `state`: the case's own name ("began").
+    package var wireName: String { String(describing: self) }
+
+    /// The state a sample's `state` names; nil for any other string.
+    package init?(wireName: String) {
+        guard let state = Self.allCases.first(where: { $0.wireName == wireName }) else { return nil }
+        self = state
     }
 }

@@ -32,7 +32,7 @@ struct LiveSample: Hashable, Sendable {
         json.open()
         json.field("seq", seq)
         json.field("t", time)
-        json.field("state", LiveWire.SampleState(state).rawValue)
+        json.field("state", state.wireName)
         json.field("tx", translation.x)
         json.field("ty", translation.y)
         json.field("vx", velocity.x)

@@ -80,7 +80,8 @@ struct LiveWireAgreementTests {
     }
 
     @Test func theSampleStatesAreOneListForBothEnds() {
-        for state in LiveWire.SampleState.allCases { #expect(LiveWire.SampleState(state.recorderState) == state) }
-        #expect(LiveWire.SampleState.listed == "possible, began, changed, ended, cancelled, failed")
+        for state in TraceRecorder.State.allCases { #expect(TraceRecorder.State(wireName: state.wireName) == state) }
+        #expect(LiveWire.sampleStates == "possible, began, changed, ended, cancelled, failed")
+        #expect(TraceRecorder.State(wireName: "recognized") == nil && TraceRecorder.State(wireName: "Began") == nil)
     }
 }

@@ -41,8 +41,8 @@ test("a device's unsaved gestures are the ones the server says a device made, ne
 
 test("a gesture's row names its device and says when a disconnect cut it", () => {
   const entry = { name: "unsaved-ios-2-1", samples: 41, duration_s: 0.345, complete: true, device: { source: 2, name: "iPhone 15" } };
-  assert.equal(gestureText(entry), "iPhone 15 · 41 samples · 0.34 s");
-  assert.equal(gestureText({ ...entry, complete: false }), "iPhone 15 · 41 samples · 0.34 s · cut off (incomplete)");
+  assert.equal(gestureText(entry), "iPhone 15 · 41 samples · 0.34 s · replay it to see this page's decision");
+  assert.equal(gestureText({ ...entry, complete: false }), "iPhone 15 · 41 samples · 0.34 s · cut off (incomplete) · replay it to see this page's decision");
   assert.equal(gestureText(entry, "cancel"), "iPhone 15 · 41 samples · 0.34 s · cancel with this page's setting");
 });
 

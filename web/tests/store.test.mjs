@@ -296,3 +296,18 @@ test("a watched device gesture's release is remembered with this page's decision
   assert.equal(store.deviceDecisions.size, 1000);
   assert.equal(store.deviceDecisions.has("live/a.pantrace"), false, "the oldest went first");
 });
+
+test("a device gesture this page replays, watched or not, lists the decision of this page's setting", () => {
+  const { store } = harness();
+  const library = JSON.parse(hello()).state.library;
+  const file = "live/unsaved-ios-2-20261127T101500-3.pantrace";
+  store.receive(hello({ library: [...library, { ...library[0], id: file, name: "unsaved-ios-2-20261127T101500-3", device: { name: "iPhone 15", source: 2 } }] }));
+  const summary = JSON.parse(fixture("server", "summary"));
+  const playback = JSON.parse(fixture("server", "playback"));
+  store.receive(JSON.stringify({ ...summary, decision: "finish" }));
+  store.receive(JSON.stringify({ ...playback, load: 41, recording: library[0].id }));
+  assert.equal(store.deviceDecisions.size, 0, "a recording of no device: nothing listed");
+  store.receive(JSON.stringify({ ...summary, decision: "cancel" }));
+  store.receive(JSON.stringify({ ...playback, load: 42, recording: file }));
+  assert.equal(store.deviceDecisions.get(file), "cancel");
+});

@@ -209,11 +209,10 @@ extension BridgeController {
     /// Records one sample and returns what pages are told.
     private mutating func record(_ sample: SourceSample, of source: inout DeviceSource, now: Double) throws -> [Outgoing] {
         if let problem = sample.problem() { throw BridgeFailure(.invalid, "sample \(sample.seq): \(problem)") }
-        guard let wireState = LiveWire.SampleState(rawValue: sample.state) else {
+        guard let state = TraceRecorder.State(wireName: sample.state) else {
             throw BridgeFailure(
-                .invalid, "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of \(LiveWire.SampleState.listed)")
+                .invalid, "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of \(LiveWire.sampleStates)")
         }
-        let state = wireState.recorderState
         if state != .began, source.isLive, let gesture = source.gesture, gesture.span(to: sample.t) > ValueLimits.replaySpan {
             throw BridgeFailure(.invalid, "sample \(sample.seq): t is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first sample")
         }

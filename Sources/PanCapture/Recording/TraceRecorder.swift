@@ -15,7 +15,7 @@ public import PanTrace
 public final class TraceRecorder {
     /// `UIGestureRecognizer.State`, with the same raw values, so an app can write
     /// `TraceRecorder.State(rawValue: pan.state.rawValue)`.
-    public enum State: Int, Hashable, Sendable {
+    public enum State: Int, CaseIterable, Hashable, Sendable {
         /// No gesture yet.
         case possible = 0
         /// The pan began.
