@@ -24,4 +24,9 @@ int pthread_setname_np(pthread_t thread, const char *name);
 // threads, one per shard. Names longer than 15 bytes are refused (ERANGE) and the call is a no-op.
 static inline int pantrace_name_this_thread(const char *name) { return pthread_setname_np(pthread_self(), name); }
 
+// mallopt and M_MMAP_THRESHOLD live in <malloc.h>, which Swift's Glibc module does not include,
+// and the constant is a macro. The bridge sets the threshold once at start (LargeBuffers.swift).
+#include <malloc.h>
+static inline int pantrace_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
 #endif

@@ -137,6 +137,7 @@ package final class LiveBridge: Sendable {
         LibWebSocketsLog.install(verbose: configuration.logsLibWebSockets ? lwsLines : nil)
         let descriptors = DescriptorLimit.raised()
         self.descriptors = descriptors
+        LargeBuffers.mapSeparately()
         let policy = RequestPolicy(
             port: configuration.port, token: configuration.token, allowedOrigins: Set(configuration.allowedOrigins.map { $0.lowercased() }))
         servers = (0..<configuration.serviceThreads).map { [inbox] shard in
