@@ -165,3 +165,25 @@ def test_a_device_whose_screen_is_not_the_pads_is_drawn_on_the_record_tabs_stage
         layers = d.execute_script("return document.querySelectorAll('#stage [data-role]').length")
         assert layers > 0, "the device's gesture is drawn"
         browser.screenshot("65-record-tab-device-of-another-size")
+
+
+def test_a_device_gesture_made_before_the_page_opened_shows_its_decision_once_replayed(server, browser):
+    # The gesture is made and the device gone before this page exists: nothing watched it.
+    with connect(server.ws() + "&role=source") as device:
+        device.send(json.dumps({"type": "source", "session": "browser-test-unwatched", "name": "Pixel 8", "platform": "android",
+                                "screen": {"width": 411, "height": 914}, "scale": 2.625}))
+        answer(device, "source_ready")
+        send(device, pan_down(0.38 * 422 + 10))
+    d = browser.driver
+    d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
+    wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="the threshold is set")
+    box = wait(d, lambda d: (b := d.find_element(By.ID, "device-gestures-box")).is_displayed() and b, message="unsaved listed")
+    row = lambda d: next(li for li in d.find_elements(By.CSS_SELECTOR, "#device-gestures li") if "Pixel 8" in li.text)
+    assert "replay it to see this page's decision" in row(d).text, row(d).text
+    row(d).find_element(By.CSS_SELECTOR, "button").click()
+    wait(d, lambda d: "with this page's setting" in row(d).text, message="replayed with this page's setting: its decision listed")
+    outcome = d.find_element(By.ID, "decision").get_attribute("data-outcome")
+    assert f"0.42 s · {outcome} with this page's setting" in row(d).text, row(d).text
+    assert "p.threshold=0.27" in state(d)["hash"], "replayed with the page's own setting"
+    box.location_once_scrolled_into_view
+    browser.screenshot("66-device-gesture-decided-once-replayed")
