@@ -54,12 +54,13 @@ export function unsavedDeviceGestures(library) {
 /**
  * A gesture's row text: the device that made it, how long, whether it was cut, and what this
  * page's own setting decided (`decision`: known once this page watched it released or replayed
- * it; until then the row says how to see it).
+ * it; until then a page that may replay it (`canReplay`: it has the token) is told how to see it).
  */
-export function gestureText(entry, decision = null) {
+export function gestureText(entry, decision = null, canReplay = true) {
   const cut = entry.complete ? "" : " · cut off (incomplete)";
   const from = entry.device ? `${entry.device.name} · ` : "";
-  const decided = decision ? ` · ${decision} with this page's setting` : " · replay it to see this page's decision";
+  const hint = canReplay ? " · replay it to see this page's decision" : "";
+  const decided = decision ? ` · ${decision} with this page's setting` : hint;
   return `${from}${entry.samples} samples · ${entry.duration_s.toFixed(2)} s${cut}${decided}`;
 }
 

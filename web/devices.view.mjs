@@ -87,7 +87,7 @@ export class DevicesView {
             this.renderButtons(unsaved.length);
           },
         }),
-        ` ${gestureText(r, this.store.deviceDecisions.get(r.id))}`),
+        ` ${gestureText(r, this.store.deviceDecisions.get(r.id), this.store.canControl)}`),
       h("button", { type: "button", class: "link", text: "replay", "aria-label": `replay ${r.name}`, onclick: () => this.store.send(P.load(r.id, this.store.playback?.preset ?? "swipe-back", this.store.playback?.parameters ?? {})) }))));
     this.renderButtons(unsaved.length);
   }

@@ -7,6 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from websockets.sync.client import connect
 
+from conftest import Browser
 from test_accessibility import axe, describe
 from test_viewer import RECORDING, open_with_threshold, state, wait
 
@@ -174,16 +175,32 @@ def test_a_device_gesture_made_before_the_page_opened_shows_its_decision_once_re
                                 "screen": {"width": 411, "height": 914}, "scale": 2.625}))
         answer(device, "source_ready")
         send(device, pan_down(0.38 * 422 + 10))
+    # The row's label, read in one script call (the list is redrawn whenever the library or a
+    # decision changes, so an element found earlier may be gone).
+    label = lambda d: d.execute_script(
+        "const li = [...document.querySelectorAll('#device-gestures li')].find((li) => li.textContent.includes('Pixel 8'));"
+        "return li ? li.querySelector('label').textContent.trim() : null")
     d = browser.driver
     d.get(f"{server.url}#tab=record&recording={RECORDING}&preset=swipe-dismiss&p.threshold=0.27")
     wait(d, lambda d: "p.threshold=0.27" in state(d)["hash"] and state(d)["body"].get("load"), message="the threshold is set")
-    box = wait(d, lambda d: (b := d.find_element(By.ID, "device-gestures-box")).is_displayed() and b, message="unsaved listed")
-    row = lambda d: next(li for li in d.find_elements(By.CSS_SELECTOR, "#device-gestures li") if "Pixel 8" in li.text)
-    assert "replay it to see this page's decision" in row(d).text, row(d).text
-    row(d).find_element(By.CSS_SELECTOR, "button").click()
-    wait(d, lambda d: "with this page's setting" in row(d).text, message="replayed with this page's setting: its decision listed")
+    wait(d, lambda d: label(d) == "Pixel 8 · 52 samples · 0.42 s · replay it to see this page's decision",
+         message="unsaved, listed with how to see its decision")
+    d.execute_script("[...document.querySelectorAll('#device-gestures li')].find((li) => li.textContent.includes('Pixel 8')).querySelector('button').click()")
+    wait(d, lambda d: "with this page's setting" in (label(d) or ""), message="replayed with this page's setting: its decision listed")
     outcome = d.find_element(By.ID, "decision").get_attribute("data-outcome")
-    assert f"0.42 s · {outcome} with this page's setting" in row(d).text, row(d).text
+    assert label(d) == f"Pixel 8 · 52 samples · 0.42 s · {outcome} with this page's setting", label(d)
     assert "p.threshold=0.27" in state(d)["hash"], "replayed with the page's own setting"
-    box.location_once_scrolled_into_view
+    d.find_element(By.ID, "device-gestures-box").location_once_scrolled_into_view
     browser.screenshot("66-device-gesture-decided-once-replayed")
+    # A page without the token, on a phone: the other page's replay is not its decision, and it
+    # is not told to replay what it cannot.
+    watcher = Browser(width=390, height=844, touch=True)
+    try:
+        w = watcher.driver
+        w.get(server.url.split("?")[0] + "#tab=record")
+        wait(w, lambda w: state(w)["body"].get("canControl") == "false" and label(w) == "Pixel 8 · 52 samples · 0.42 s",
+             message="the watch-only page lists the gesture, with no decision and no hint it cannot follow")
+        w.find_element(By.ID, "device-gestures-box").location_once_scrolled_into_view
+        watcher.screenshot("67-device-gesture-on-a-watch-only-phone")
+    finally:
+        watcher.quit()

@@ -44,6 +44,9 @@ test("a gesture's row names its device and says when a disconnect cut it", () =>
   assert.equal(gestureText(entry), "iPhone 15 · 41 samples · 0.34 s · replay it to see this page's decision");
   assert.equal(gestureText({ ...entry, complete: false }), "iPhone 15 · 41 samples · 0.34 s · cut off (incomplete) · replay it to see this page's decision");
   assert.equal(gestureText(entry, "cancel"), "iPhone 15 · 41 samples · 0.34 s · cancel with this page's setting");
+  // A page without the token cannot replay it: it is not told to.
+  assert.equal(gestureText(entry, null, false), "iPhone 15 · 41 samples · 0.34 s");
+  assert.equal(gestureText(entry, "finish", false), "iPhone 15 · 41 samples · 0.34 s · finish with this page's setting");
 });
 
 test("kept and discarded gestures are counted in words", () => {
