@@ -201,6 +201,8 @@ let package = Package(
                 "PanTraceCLI", "PanTrace", "PanCapture", "pantrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
+            // Sheet libraries' own test vectors, read from disk by path, with their licences.
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         )
     ]

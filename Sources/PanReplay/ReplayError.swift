@@ -26,6 +26,7 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case infeasibleTarget(reason: String)
         case cannotMerge(reason: String)
         case badPartial(file: String, field: String, reason: String)
+        case invalidSheet(reason: String)
     }
 
     private let code: Code
@@ -80,6 +81,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)cannot emit for \(target): \(reason)"
         case .infeasibleTarget(let reason):
             return "\(prefix)no gesture reads as that target: \(reason)"
+        case .invalidSheet(let reason):
+            return "\(prefix)cannot replay on this sheet: \(reason)"
         }
     }
 
@@ -126,6 +129,7 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     static func tooLong(_ what: String, seconds: Double) -> Self { Self(.tooLong(what: what, seconds: seconds)) }
 
     static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
+    static func invalidSheet(_ reason: String) -> Self { Self(.invalidSheet(reason: reason)) }
     static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
     static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
     static func cannotMerge(reason: String) -> Self { Self(.cannotMerge(reason: reason)) }

@@ -12,7 +12,7 @@ public struct PanTraceCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             SynthCommand.self, RecordCommand.self, VelocityCommand.self, InspectCommand.self, ConvertCommand.self, EmitCommand.self,
-            PresetsCommand.self, ReplayCommand.self, TuneCommand.self, ServeCommand.self, LiveCommand.self
+            PresetsCommand.self, ReplayCommand.self, TuneCommand.self, DetentsCommand.self, ServeCommand.self, LiveCommand.self
         ]
     )
 

@@ -11,6 +11,7 @@ public struct TransitionEngineError: Error, Sendable, Hashable, CustomStringConv
         case outOfRange(key: String, value: Double, range: ClosedRange<Double>, unit: String)
         case invalidChoice(key: String, value: String, choices: [String])
         case expectedNumber(key: String, value: String)
+        case invalidSheet(reason: String)
     }
 
     private let code: Code
@@ -25,7 +26,7 @@ public struct TransitionEngineError: Error, Sendable, Hashable, CustomStringConv
     /// The parameter key the error concerns, if any.
     public var key: String? {
         switch code {
-        case .unknownPreset: nil
+        case .unknownPreset, .invalidSheet: nil
         case .unknownParameter(let key, _), .outOfRange(let key, _, _, _),
             .invalidChoice(let key, _, _), .expectedNumber(let key, _):
             key
@@ -48,6 +49,8 @@ public struct TransitionEngineError: Error, Sendable, Hashable, CustomStringConv
             return "\(prefix)\(key) = '\(value)' is not one of: \(choices.joined(separator: ", "))"
         case .expectedNumber(let key, let value):
             return "\(prefix)\(key) expects a number, got '\(value)'"
+        case .invalidSheet(let reason):
+            return "\(prefix)\(reason)"
         }
     }
 
@@ -69,5 +72,9 @@ public struct TransitionEngineError: Error, Sendable, Hashable, CustomStringConv
 
     static func expectedNumber(_ key: String, value: String, preset: String) -> Self {
         Self(.expectedNumber(key: key, value: value), preset: preset)
+    }
+
+    static func invalidSheet(_ reason: String, preset: String? = nil) -> Self {
+        Self(.invalidSheet(reason: reason), preset: preset)
     }
 }

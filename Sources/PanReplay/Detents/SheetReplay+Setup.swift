@@ -1,0 +1,68 @@
+package import TransitionEngine
+internal import Foundation
+
+extension SheetReplay.Setup {
+    /// The setup the command line asks for.
+    ///
+    /// - Parameters:
+    ///   - detents: `80,400,600`: positions in points from the top of the screen.
+    ///   - start: the index the sheet rests at; the last (least expanded) when nil.
+    ///   - presets: `floatingpanel,vaul`; every library when nil.
+    ///   - assignments: `KEY=VALUE` settings. Each goes to every named library that has the key
+    ///     (`velocity=…` to all, replacing each library's estimator); a key no library has is
+    ///     an error.
+    ///   - screen: the screen to replay on; each trace's own when nil.
+    /// - Throws: ``ReplayError`` or ``TransitionEngineError`` naming the bad value.
+    package init(parsingDetents detents: String, start: Int?, presets: String?, assignments: [String], screen: Size?) throws {
+        var positions: [Double] = []
+        for (index, text) in detents.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            guard let value = Double(trimmed), value.isFinite else {
+                throw ReplayError.invalidSheet("--detents item \(index + 1) '\(trimmed)' is not a number of points")
+            }
+            positions.append(value)
+        }
+        var names: [DetentPresetName] = DetentPresetName.allCases
+        if let presets {
+            names = []
+            for text in presets.split(separator: ",", omittingEmptySubsequences: false) {
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                // DetentPreset(named:) says which names are valid.
+                let name = try DetentPreset(named: trimmed).name
+                if !names.contains(name) { names.append(name) }
+            }
+        }
+        var velocity: VelocitySource?
+        var overrides: [DetentPresetName: [String: PresetValue]] = [:]
+        for text in assignments {
+            let (key, value) = try ReplayParameters.assignment(parsing: text)
+            if key == VelocitySource.parameterKey {
+                velocity = try ReplayParameters.velocitySource(value)
+                continue
+            }
+            let takers = names.filter { name in DetentPreset(name).settings.contains { $0.key == key } }
+            guard !takers.isEmpty else {
+                let valid = Set(names.flatMap { DetentPreset($0).settings.map(\.key) } + [VelocitySource.parameterKey]).sorted()
+                throw ReplayError.unknownParameter(key, preset: names.map(\.rawValue).joined(separator: ", "), valid: valid)
+            }
+            for name in takers { overrides[name, default: [:]][key] = value }
+        }
+        let made = try names.map { name in try DetentPreset(named: name.rawValue, overrides: overrides[name] ?? [:]) }
+        self.init(detents: positions, start: start ?? max(positions.count - 1, 0), presets: made, velocity: velocity, screen: screen)
+    }
+
+    /// The libraries that cannot drive this sheet whatever the gesture (e.g. more detents than
+    /// the library has states), each with one line saying why.
+    package func presetsThatCannotDrive() -> [(name: DetentPresetName, problem: String)] {
+        // A library's limits are on the detents, not the screen: any screen that holds them.
+        guard let sheet = try? SheetLayout(detents: detents, screenHeight: (detents.max() ?? 0) + 1) else { return [] }
+        return presets.compactMap { preset in preset.problem(driving: sheet).map { (preset.name, $0) } }
+    }
+
+    /// This setup without the libraries named.
+    package func leavingOut(_ names: Set<DetentPresetName>) -> Self {
+        var copy = self
+        copy.presets.removeAll { names.contains($0.name) }
+        return copy
+    }
+}

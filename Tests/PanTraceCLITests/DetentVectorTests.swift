@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import PanTrace
+import Testing
+
+/// Sheet libraries' own test vectors, replayed through `pantrace detents` as recorded
+/// gestures: the release position and velocity of each row become a two-sample trace, and the
+/// built binary must choose the detent the library's test expects.
+struct DetentVectorTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/detents")
+
+    /// One row of `floatingpanel-targetState.tsv`.
+    struct FloatingPanelRow: Sendable, CustomStringConvertible {
+        var test: String
+        var line: Int
+        var detents: String
+        var projectsMomentum: String
+        var start: Int
+        var position: Double
+        var velocity: Double
+        var expected: Int
+
+        var description: String { "CoreTests.swift:\(line) (\(test))" }
+        /// The rows that share a sheet, a start and a behaviour run in one command.
+        var group: String { "\(test) \(detents) start \(start) projectMomentum \(projectsMomentum)" }
+    }
+
+    static func floatingPanelRows() throws -> [FloatingPanelRow] {
+        let text = try String(contentsOf: fixtures.appendingPathComponent("floatingpanel-targetState.tsv"), encoding: .utf8)
+        var rows: [FloatingPanelRow] = []
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("test\t") {
+            let f = line.split(separator: "\t").map(String.init)
+            try #require(f.count == 8, "a row has 8 fields: \(line)")
+            rows.append(
+                FloatingPanelRow(
+                    test: f[0], line: try #require(Int(f[1])), detents: f[2], projectsMomentum: f[3], start: try #require(Int(f[4])),
+                    position: try #require(Double(f[5])), velocity: try #require(Double(f[6])), expected: try #require(Int(f[7]))))
+        }
+        return rows
+    }
+
+    /// A gesture that lifts at `position` with `velocity`, dragged from the detent at `startPosition`.
+    static func gesture(id: String, from startPosition: Double, to position: Double, velocity: Double) -> Trace {
+        let screen = ScreenGeometry(width: 375, height: 667, scale: 2)
+        let moved = position - startPosition
+        return Trace(
+            metadata: TraceMetadata(id: id, screen: screen),
+            samples: [
+                PanSample(time: 0, phase: .began, translation: PanVector(x: 0, y: 0), velocity: PanVector(x: 0, y: 0)),
+                PanSample(time: 0.05, phase: .changed, translation: PanVector(x: 0, y: moved), velocity: PanVector(x: 0, y: velocity)),
+                PanSample(time: 0.1, phase: .ended, translation: PanVector(x: 0, y: moved), velocity: PanVector(x: 0, y: velocity))
+            ])
+    }
+
+    /// Every `test_targetState_*` row of FloatingPanel's `Tests/CoreTests.swift` (265), through
+    /// the CLI: files written, `pantrace detents --json` run once per sheet and start.
+    @Test func floatingPanelReproducesEveryTargetStateRow() throws {
+        let rows = try Self.floatingPanelRows()
+        #expect(rows.count == 265)
+        let folder = try TemporaryFolder("detent-vectors")
+        var checked = 0
+        for (group, members) in Dictionary(grouping: rows, by: \.group).sorted(by: { $0.key < $1.key }) {
+            let first = members[0]
+            let positions = first.detents.split(separator: ",").compactMap { Double(String($0)) }
+            let dir = folder.path + "/" + group.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: ",", with: "-")
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for row in members {
+                let trace = Self.gesture(id: "row-\(row.line)", from: positions[row.start], to: row.position, velocity: row.velocity)
+                try TraceEncoder.write(trace, to: "\(dir)/row-\(row.line).pantrace")
+            }
+            let result = try BinaryTests.run([
+                "detents", dir, "--detents", first.detents, "--start", "\(first.start)", "--presets", "floatingpanel",
+                "--set", "projectMomentum=\(first.projectsMomentum)", "--json"
+            ])
+            #expect(result.status == 0, "\(group): \(result.stderr)")
+            var chosen: [String: Int] = [:]
+            for line in result.stdout.split(separator: "\n") {
+                let object = try JSONDecoder().decode(Line.self, from: Data(line.utf8))
+                chosen[object.id] = object.presets["floatingpanel"]?.detent
+            }
+            for row in members {
+                #expect(chosen["row-\(row.line)"] == row.expected, "\(row): at \(row.position) pt, \(row.velocity) pt/s from detent \(row.start)")
+                checked += 1
+            }
+        }
+        #expect(checked == 265)
+    }
+
+    struct Line: Decodable {
+        struct Verdict: Decodable {
+            var detent: Int?
+            var dismissed: Bool
+        }
+        var id: String
+        var presets: [String: Verdict]
+    }
+}
