@@ -86,6 +86,73 @@ struct DetentVectorTests {
         #expect(checked == 265)
     }
 
+    /// A table of release cases for one library on one sheet: `#! preset=… detents=… screen=…`
+    /// then rows of case, start, settings, moved, duration, velocity, expected.
+    struct ReleaseTable {
+        var preset: String
+        var detents: String
+        var screenHeight: Double
+        var rows: [[String]]
+    }
+
+    static func releaseTable(_ name: String) throws -> ReleaseTable {
+        let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        var header: [String: String] = [:]
+        var rows: [[String]] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("#!") {
+                for pair in line.dropFirst(2).split(separator: " ") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { header[parts[0]] = parts[1] }
+                }
+            } else if !line.hasPrefix("#"), !line.hasPrefix("case\t") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                try #require(fields.count == 7, "\(name): a row has 7 fields: \(line)")
+                rows.append(fields)
+            }
+        }
+        return ReleaseTable(
+            preset: try #require(header["preset"]), detents: try #require(header["detents"]),
+            screenHeight: try #require(header["screen"].flatMap(Double.init)), rows: rows)
+    }
+
+    /// Runs each row of `table` through `pantrace detents` and checks its outcome.
+    static func check(_ table: ReleaseTable, name: String) throws {
+        let folder = try TemporaryFolder("detent-table")
+        let positions = table.detents.split(separator: ",").compactMap { Double(String($0)) }
+        let screen = ScreenGeometry(width: 400, height: table.screenHeight, scale: 2)
+        for (number, row) in table.rows.enumerated() {
+            let start = try #require(Int(row[1]))
+            let moved = try #require(Double(row[3]))
+            let duration = try #require(Double(row[4]))
+            let velocity = try #require(Double(row[5]))
+            let trace = Trace(
+                metadata: TraceMetadata(id: "case-\(number)", screen: screen),
+                samples: [
+                    PanSample(time: 0, phase: .began, translation: PanVector(x: 0, y: 0), velocity: PanVector(x: 0, y: 0)),
+                    PanSample(time: duration, phase: .ended, translation: PanVector(x: 0, y: moved), velocity: PanVector(x: 0, y: velocity))
+                ])
+            let file = "\(folder.path)/case-\(number).pantrace"
+            try TraceEncoder.write(trace, to: file)
+            var arguments = ["detents", file, "--detents", table.detents, "--start", "\(start)", "--presets", table.preset, "--json"]
+            for setting in row[2].split(separator: ",") where setting != "-" { arguments += ["--set", String(setting)] }
+            let result = try BinaryTests.run(arguments)
+            #expect(result.status == 0, "\(name): \(row[0]): \(result.stderr)")
+            let line = try JSONDecoder().decode(Line.self, from: Data(result.stdout.utf8))
+            let verdict = try #require(line.presets[table.preset])
+            let got = verdict.dismissed ? "closed" : verdict.detent.map(String.init) ?? "none"
+            #expect(got == row[6], "\(name): \(row[0]) (from detent \(start) at \(positions[start]) pt, moved \(moved) pt in \(duration) s)")
+        }
+    }
+
+    /// vaul's branches, one row each, both sides of its 2 and 0.4 px/ms gates (a table written
+    /// from `use-snap-points.ts`: vaul ships no snap-point test).
+    @Test func vaulFollowsEveryBranchOfItsSnapPointRelease() throws {
+        let table = try Self.releaseTable("vaul-branches.tsv")
+        #expect(table.rows.count == 15)
+        try Self.check(table, name: "vaul-branches.tsv")
+    }
+
     struct Line: Decodable {
         struct Verdict: Decodable {
             var detent: Int?

@@ -78,7 +78,7 @@ package struct DetentAtlas: Sendable {
         outcome.index.map(String.init) ?? "closed"
     }
 
-    static func points(_ value: Double) -> String {
+    package static func points(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? "\(Int(value))" : "\((value * 10).rounded() / 10)"
     }
 

@@ -7,7 +7,7 @@ internal import TransitionEngine
 struct PresetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presets",
-        abstract: "List the transition presets, or one preset's parameters with defaults, units and allowed values.")
+        abstract: "List the transition presets and sheet libraries, or one's parameters with defaults, units and allowed values.")
 
     @Argument(help: "A preset name; all presets when omitted.")
     var name: String?
@@ -157,6 +157,10 @@ struct PresetsCommand: ParsableCommand {
                     ]), terminator: "")
             return
         }
+        if let name, let sheet = DetentPresetName(rawValue: name) {
+            print(json ? try SheetListing(sheet).json() : SheetListing(sheet).text())
+            return
+        }
         let entries: [PresetCatalog.Entry]
         do {
             entries = try name.map { [try PresetCatalog.entry(named: $0)] } ?? PresetCatalog.entries
@@ -178,6 +182,9 @@ struct PresetsCommand: ParsableCommand {
                     "\(padded)  \(listing.decisionRule) + \(listing.completionModel), velocity \(listing.velocityEstimator), \(listing.drag.text): \(listing.summary)"
                 )
             }
+            print("")
+            print("Sheets with detents (pantrace detents; docs/MODEL.md §9):")
+            print(SheetListing.catalog())
         } else {
             print(Self.details(listings[0]))
         }

@@ -1,72 +1,65 @@
-/// Jetpack Compose's `anchoredDraggable` release rule, `AnchoredDraggableState.computeTarget`
-/// (`compose/foundation/foundation/src/commonMain/kotlin/androidx/compose/foundation/gestures/AnchoredDraggable.kt`),
-/// with the foundation's thresholds or Material 3 sheets'. docs/MODEL.md §9.3.
+/// Jetpack Compose foundation's `anchoredDraggable` release rule: `DraggableAnchors.computeTarget`
+/// (`compose/foundation/foundation/src/commonMain/kotlin/androidx/compose/foundation/gestures/AnchoredDraggable.kt`
+/// lines 1486–1515 at androidx `00670133`, `closestAnchor` 1623–1650, defaults 1527 and 1717–1761).
+/// docs/MODEL.md §9.3.
 ///
-/// At the settled anchor nothing moves. A fling at least as fast as the velocity threshold goes
-/// to the closest anchor in its direction from the current offset, so it never skips one;
-/// a slower release goes on to the neighbouring anchor in the drag's direction only once it is
-/// past the positional threshold of the gap to it.
+/// The settled anchor plays no part. No velocity: the closest anchor (a tie goes to the later
+/// anchor: the loop keeps `distance <= minDistance`). At least the velocity threshold: the
+/// closest anchor at or past the offset in the velocity's direction, so a fling never skips.
+/// Slower: between the anchors either side of the offset, go on in the velocity's direction
+/// once the offset is at least the positional threshold of the gap from the anchor behind.
 public struct AnchoredRule: Sendable, Hashable {
-    /// `velocityThreshold`, dp/s (= points per second): 125 in both.
+    /// `AnchoredDraggableMinFlingVelocity`, dp/s (= points per second): 125.
     public var velocityThreshold = 125.0
-    /// The positional threshold as a share of the gap (foundation: 0.5), used when
-    /// ``fixedThreshold`` is 0.
+    /// `AnchoredDraggableDefaults.PositionalThreshold`: half the gap.
     public var positionalFraction = 0.5
-    /// A positional threshold in dp, whatever the gap (Material 3 sheets: 56); 0 for none.
-    public var fixedThreshold = 0.0
-
-    /// `AnchoredDraggableDefaults`: half the gap, 125 dp/s.
-    public static let foundation = AnchoredRule()
-
-    /// Material 3 sheets: 56 dp, 125 dp/s.
-    public static let material3Sheet: AnchoredRule = {
-        var rule = AnchoredRule()
-        rule.fixedThreshold = 56
-        return rule
-    }()
 
     /// The foundation's defaults.
     public init() {}
 
     /// Where the sheet goes.
     public func decide(_ release: DetentRelease, on sheet: SheetLayout) -> DetentDecision {
-        // `AnchoredDraggableState` coerces every drag into minAnchor…maxAnchor: the offset at a
-        // release is never past an end anchor.
+        // `AnchoredDraggableState` coerces every drag into minAnchor…maxAnchor.
         let offset = min(max(release.position, sheet.detents[0]), sheet.detents[sheet.lastIndex])
-        let settled = sheet.detents[release.start]
-        if settled == offset { return DetentDecision(.detent(release.start), "at the settled anchor") }
-        if abs(release.velocity) >= abs(velocityThreshold) {
-            let target = Self.closestAnchor(to: offset, forward: release.velocity > 0, in: sheet.detents)
+        let velocity = release.velocity
+        let anchors = sheet.detents
+        if !(abs(velocity) > 0) {
+            var closest = 0
+            for (index, anchor) in anchors.enumerated() where abs(offset - anchor) <= abs(offset - anchors[closest]) { closest = index }
+            return DetentDecision(.detent(closest), "no velocity: the closest anchor")
+        }
+        let forward = velocity > 0
+        if abs(velocity) >= abs(velocityThreshold) {
+            let target = Self.closestAnchor(to: offset, upwards: forward, in: anchors, keepsLater: true)
             return DetentDecision(
                 .detent(target),
-                "|velocity| \(FloatingPanelRule.short(abs(release.velocity))) ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: closest anchor that way")
+                "|velocity| \(FloatingPanelRule.short(abs(velocity))) ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the closest anchor that way")
         }
-        let neighbor = Self.closestAnchor(to: offset, forward: offset - settled > 0, in: sheet.detents)
-        let distance = abs(settled - sheet.detents[neighbor])
-        let threshold = abs(fixedThreshold > 0 ? fixedThreshold : distance * positionalFraction)
-        let travelled = abs(settled - offset)
-        if travelled <= threshold {
-            return DetentDecision(
-                .detent(release.start),
-                "slow release \(FloatingPanelRule.short(travelled)) pt from the settled anchor ≤ threshold \(FloatingPanelRule.short(threshold)) pt")
-        }
+        let left = Self.closestAnchor(to: offset, upwards: false, in: anchors, keepsLater: true)
+        let right = Self.closestAnchor(to: offset, upwards: true, in: anchors, keepsLater: true)
+        let threshold = abs(abs(anchors[left] - anchors[right]) * positionalFraction)
+        let fromStart = abs((forward ? anchors[left] : anchors[right]) - offset)
+        let reached = fromStart >= threshold
+        let target = reached ? (forward ? right : left) : (forward ? left : right)
         return DetentDecision(
-            .detent(neighbor),
-            "slow release \(FloatingPanelRule.short(travelled)) pt from the settled anchor > threshold \(FloatingPanelRule.short(threshold)) pt")
+            .detent(target),
+            "slow (< \(FloatingPanelRule.short(velocityThreshold)) pt/s): \(FloatingPanelRule.short(fromStart)) pt past the anchor behind "
+                + "\(reached ? "≥" : "<") threshold \(FloatingPanelRule.short(threshold)) pt")
     }
 
-    /// `DraggableAnchors.closestAnchor(position, searchUpwards)`: the nearest anchor at or past
-    /// `position` in the direction; when there is none, the first anchor (`minByOrNull` over
-    /// all-infinite distances keeps the first).
-    static func closestAnchor(to position: Double, forward: Bool, in detents: [Double]) -> Int {
-        var best = 0
-        var bestDelta = Double.infinity
-        for (index, anchor) in detents.enumerated() {
-            var delta = forward ? anchor - position : position - anchor
-            if delta < 0 { delta = .infinity }
-            if delta < bestDelta {
+    /// `closestAnchor(position, searchUpwards)`: the nearest anchor at or past `position` in the
+    /// direction (upwards = larger positions). `keepsLater`: a tie, or no anchor that way, gives
+    /// the later anchor (foundation: `distance <= minDistance`); otherwise the earlier
+    /// (Material 3's internal copy: `minByOrNull`).
+    static func closestAnchor(to position: Double, upwards: Bool, in anchors: [Double], keepsLater: Bool) -> Int {
+        var best = -1
+        var bestDistance = Double.infinity
+        for (index, anchor) in anchors.enumerated() {
+            let delta = upwards ? anchor - position : position - anchor
+            let distance = delta < 0 ? Double.infinity : delta
+            if best == -1 || (keepsLater ? distance <= bestDistance : distance < bestDistance) {
                 best = index
-                bestDelta = delta
+                bestDistance = distance
             }
         }
         return best
@@ -76,8 +69,7 @@ public struct AnchoredRule: Sendable, Hashable {
 extension AnchoredRule: SheetRule {
     /// The thresholds.
     public static let parameters: [DetentParameter<Self>] = [
-        .number("velocityThreshold", \.velocityThreshold, range: 0...100_000, unit: "dp/s", "velocityThreshold"),
-        .number("positionalFraction", \.positionalFraction, range: 0...1, "positionalThreshold as a share of the gap"),
-        .number("positionalThreshold", \.fixedThreshold, range: 0...10_000, unit: "dp", "positionalThreshold in dp (0: use the share)")
+        .number("velocityThreshold", \.velocityThreshold, range: 0...100_000, unit: "dp/s", "velocityThreshold (125 dp/s)"),
+        .number("positionalFraction", \.positionalFraction, range: 0...1, "positionalThreshold as a share of the gap (0.5)")
     ]
 }

@@ -6,8 +6,10 @@ public enum DetentRule: Sendable, Hashable {
     case vaul(VaulRule)
     /// Material Components' `BottomSheetBehavior`.
     case materialBottomSheet(MaterialBottomSheetRule)
-    /// Compose's `anchoredDraggable` (foundation and Material 3 settings).
+    /// Compose foundation's `anchoredDraggable`.
     case anchored(AnchoredRule)
+    /// Compose Material 3 sheets (their internal copy of `AnchoredDraggableState`).
+    case material3Sheet(Material3SheetRule)
     /// Flutter's `DraggableScrollableSheet`.
     case flutterSheet(FlutterSheetRule)
     /// gorhom/react-native-bottom-sheet.
@@ -20,8 +22,8 @@ public enum DetentRule: Sendable, Hashable {
         case .floatingpanel: .floatingPanel(FloatingPanelRule())
         case .vaul: .vaul(VaulRule())
         case .mdcBottomsheet: .materialBottomSheet(MaterialBottomSheetRule())
-        case .composeAnchored: .anchored(AnchoredRule.foundation)
-        case .m3Sheet: .anchored(AnchoredRule.material3Sheet)
+        case .composeAnchored: .anchored(AnchoredRule())
+        case .m3Sheet: .material3Sheet(Material3SheetRule())
         case .flutterSheet: .flutterSheet(FlutterSheetRule())
         case .gorhom: .gorhom(GorhomRule())
         case .panmodal: .panModal(PanModalRule())
@@ -35,6 +37,7 @@ public enum DetentRule: Sendable, Hashable {
         case .vaul(let rule): rule.decide(release, on: sheet)
         case .materialBottomSheet(let rule): rule.decide(release, on: sheet)
         case .anchored(let rule): rule.decide(release, on: sheet)
+        case .material3Sheet(let rule): rule.decide(release, on: sheet)
         case .flutterSheet(let rule): rule.decide(release, on: sheet)
         case .gorhom(let rule): rule.decide(release, on: sheet)
         case .panModal(let rule): rule.decide(release, on: sheet)
@@ -48,6 +51,7 @@ public enum DetentRule: Sendable, Hashable {
         case .vaul(let rule): rule.problem(driving: sheet)
         case .materialBottomSheet(let rule): rule.problem(driving: sheet)
         case .anchored(let rule): rule.problem(driving: sheet)
+        case .material3Sheet(let rule): rule.problem(driving: sheet)
         case .flutterSheet(let rule): rule.problem(driving: sheet)
         case .gorhom(let rule): rule.problem(driving: sheet)
         case .panModal(let rule): rule.problem(driving: sheet)
@@ -60,6 +64,7 @@ public enum DetentRule: Sendable, Hashable {
         case .vaul(let rule): Self.settings(of: rule)
         case .materialBottomSheet(let rule): Self.settings(of: rule)
         case .anchored(let rule): Self.settings(of: rule)
+        case .material3Sheet(let rule): Self.settings(of: rule)
         case .flutterSheet(let rule): Self.settings(of: rule)
         case .gorhom(let rule): Self.settings(of: rule)
         case .panModal(let rule): Self.settings(of: rule)
@@ -72,6 +77,7 @@ public enum DetentRule: Sendable, Hashable {
         case .vaul(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .vaul(rule)
         case .materialBottomSheet(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .materialBottomSheet(rule)
         case .anchored(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .anchored(rule)
+        case .material3Sheet(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .material3Sheet(rule)
         case .flutterSheet(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .flutterSheet(rule)
         case .gorhom(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .gorhom(rule)
         case .panModal(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .panModal(rule)

@@ -27,6 +27,7 @@ public struct FlutterSheetRule: Sendable, Hashable {
         // The extent is clamped, so some size is at or above it.
         let next = sizes.firstIndex { $0 >= current } ?? sizes.count - 1
         if next == 0 { return DetentDecision(.detent(order[0]), "at or below the smallest snap size") }
+        if sizes[next] == current { return DetentDecision(.detent(order[next]), "exactly at a snap size") }
         let previous = next - 1
         if abs(velocity) <= velocityTolerance {
             let chosen = current - sizes[previous] < sizes[next] - current ? previous : next

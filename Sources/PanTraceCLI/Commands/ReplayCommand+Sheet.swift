@@ -1,0 +1,96 @@
+internal import ArgumentParser
+internal import Foundation
+internal import PanReplay
+internal import PanTrace
+internal import TransitionEngine
+
+extension ReplayCommand {
+    /// `replay FILE --preset floatingpanel --set detents=80,400,600 --set start=2`: the gesture
+    /// as a drag of a sheet, through one library's rule (docs/MODEL.md §9).
+    func replaySheet() throws {
+        var detents: String?
+        var start: Int?
+        var settings: [String] = []
+        for text in assignments {
+            let (key, value) = try ReplayParameters.assignment(parsing: text)
+            switch key {
+            case "detents": detents = text.split(separator: "=", maxSplits: 1).last.map(String.init)
+            case "start":
+                guard let number = value.number, let index = Int(exactly: number) else {
+                    throw CLIFailure("--set start=\(value) is not a detent index (0, 1, 2, …)")
+                }
+                start = index
+            default: settings.append(text)
+            }
+        }
+        guard let detents else {
+            throw CLIFailure("preset '\(preset)' is a sheet library: give the sheet with --set detents=80,400,600 (and --set start=N)")
+        }
+        if realtime { throw CLIFailure("--realtime: a sheet replay has no frames to pace yet (its settle motion is not modelled); drop --realtime") }
+        if format == .jsonl {
+            throw CLIFailure("--format jsonl: a sheet replay has no frames yet (its settle motion is not modelled); use --format summary or text")
+        }
+        let setup = try SheetReplay.Setup(parsingDetents: detents, start: start, presets: preset, assignments: settings, screen: screen.map(Size.init))
+        if let cannot = setup.presetsThatCannotDrive().first { throw CLIFailure(cannot.problem) }
+        let contents = try TraceFiles.read(file, reader: read.reader)
+        for warning in contents.warnings { StandardError.line("warning: \(warning)") }
+        let gesture = try SheetReplay(setup).replay(contents.trace)
+        guard let verdict = gesture.verdicts.first else { preconditionFailure("one library that can drive the sheet gives one verdict") }
+        let summary = SheetReplaySummary(setup: setup, gesture: gesture, verdict: verdict)
+        if Self.resolved(format, isTerminal: isatty(STDOUT_FILENO) == 1) == .text {
+            print(summary.text())
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        }
+    }
+}
+
+/// The summary of one sheet replay: the `type: summary` line of docs/DETENTS.md.
+struct SheetReplaySummary: Encodable {
+    let setup: SheetReplay.Setup
+    let gesture: SheetReplay.Gesture
+    let verdict: SheetReplay.Verdict
+
+    enum CodingKeys: String, CodingKey {
+        case type, preset, detents, start, detent, dismissed, reason, velocity, estimator, margin
+        case releasePosition = "release_position"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode("summary", forKey: .type)
+        try c.encode(verdict.preset.rawValue, forKey: .preset)
+        try c.encode(setup.detents, forKey: .detents)
+        try c.encode(setup.start, forKey: .start)
+        try c.encode(verdict.decision.outcome.index, forKey: .detent)
+        try c.encode(verdict.decision.outcome == .dismissed, forKey: .dismissed)
+        try c.encode(verdict.decision.reason, forKey: .reason)
+        try c.encode(verdict.velocity, forKey: .velocity)
+        try c.encode(verdict.estimator?.rawValue ?? DetentVelocityGate.pressMean.rawValue, forKey: .estimator)
+        try c.encode(verdict.margin?.velocityChange, forKey: .margin)
+        try c.encode(gesture.releasePosition, forKey: .releasePosition)
+    }
+
+    func text() -> String {
+        let outcome: String
+        switch verdict.decision.outcome {
+        case .detent(let index): outcome = "detent \(index) (\(DetentAtlas.points(setup.detents[index])) pt)"
+        case .dismissed: outcome = "dismissed"
+        }
+        var lines = [
+            "\(gesture.id): \(verdict.preset.rawValue) on detents \(setup.detents.map(DetentAtlas.points).joined(separator: ", ")) pt from detent \(setup.start)",
+            "released at \(DetentAtlas.points(gesture.releasePosition)) pt, velocity read \(DetentAtlas.points(verdict.velocity)) pt/s (\(verdict.estimator?.rawValue ?? "press mean"))",
+            "settles: \(outcome)",
+            "why: \(verdict.decision.reason)"
+        ]
+        if let margin = verdict.margin {
+            let way = margin.velocityChange < 0 ? "slower downward (or faster upward)" : "faster downward (or slower upward)"
+            lines.append("margin: \(DetentAtlas.points(abs(margin.velocityChange))) pt/s \(way) would give \(margin.outcome)")
+        } else {
+            lines.append("margin: no velocity within ±\(Int(DetentPreset.marginSearch)) pt/s changes it")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
