@@ -18,6 +18,8 @@ public struct MaterialBottomSheetRule: Sendable, Hashable {
     public var significantVelocity = 500.0
     /// `hideable`: false.
     public var hideable = false
+    /// `skipCollapsed`: false. When true (and hideable), `shouldHide` says yes at once.
+    public var skipsCollapsed = false
     /// `HIDE_FRICTION`: the hide test projects 0.1 s of velocity.
     public var hideFriction = 0.1
     /// `HIDE_THRESHOLD`: 0.5 of the peek height.
@@ -78,9 +80,10 @@ public struct MaterialBottomSheetRule: Sendable, Hashable {
             : DetentDecision(.detent(last), "moving down: collapsed is nearer than half expanded")
     }
 
-    /// `shouldHide`: `|top + yvel × HIDE_FRICTION − collapsedOffset| / peek > HIDE_THRESHOLD`,
-    /// never above the collapsed offset.
+    /// `shouldHide` (lines 1784–1798): always with `skipCollapsed`; never above the collapsed
+    /// offset; else `|top + yvel × HIDE_FRICTION − collapsedOffset| / peek > HIDE_THRESHOLD`.
     func shouldHide(top: Int, yvel: Double, collapsed: Int, parentHeight: Int) -> Bool {
+        if skipsCollapsed { return true }
         if top < collapsed { return false }
         let peek = Double(parentHeight - collapsed)
         let newTop = Double(top) + yvel * hideFriction
@@ -94,6 +97,7 @@ extension MaterialBottomSheetRule: SheetRule {
         .number("density", \.density, range: 0.5...8, unit: "px/dp", "the screen's density"),
         .number("significantVelocity", \.significantVelocity, range: 0...100_000, unit: "px/s", "significantVelocityThreshold (500)"),
         .flag("hideable", \.hideable, "hideable"),
+        .flag("skipCollapsed", \.skipsCollapsed, "skipCollapsed: a release down hides rather than collapses"),
         .number("hideFriction", \.hideFriction, range: 0...10, unit: "s", "HIDE_FRICTION (0.1)"),
         .number("hideThreshold", \.hideThreshold, range: 0...10, "HIDE_THRESHOLD (0.5)")
     ]
