@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean
+.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean atlas
 
 all: build
 
@@ -32,6 +32,11 @@ lint: setup
 	swift format lint --strict --recursive Sources Tests Benchmarks Package.swift
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-lint
 	@for f in web/*.mjs web/tests/*.mjs; do node --check "$$f" || exit 1; done; echo "lint: node --check passed on web/"
+
+# docs/DETENTS.md's atlas: real gestures as sheet drags through every library (shared captures too
+# when PANTRACE_SHARED holds them).
+atlas: build
+	python3 scripts/detent-atlas.py $(BIN)
 
 # Fuzz smoke, the real-server and browser tests first, so the Swift test summary is printed last.
 test: build fuzz-smoke test-bridge test-web test-browser

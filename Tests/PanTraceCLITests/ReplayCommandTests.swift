@@ -145,7 +145,15 @@ struct ReplayCommandTests {
     @Test func presetsListsEveryPresetAndOnePresetsParameters() throws {
         let all = try BinaryTests.run(["presets"])
         #expect(all.status == 0)
-        #expect(all.stdout.split(separator: "\n").count == 11)
+        let lines = all.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // The eleven transition presets, a blank line, then the sheet libraries under a heading.
+        #expect(lines.prefix(11).allSatisfy { !$0.isEmpty })
+        #expect(lines[11].isEmpty && lines[12].hasPrefix("Sheets with detents"))
+        #expect(lines.dropFirst(13).filter { !$0.isEmpty }.count == 8)
+        let sheet = try BinaryTests.run(["presets", "floatingpanel", "--json"])
+        let sheetObject = try #require(try JSONSerialization.jsonObject(with: Data(sheet.stdout.utf8)) as? [String: Any])
+        #expect(sheetObject["velocity_gate"] as? String == "none")
+        #expect((sheetObject["parameters"] as? [[String: Any]])?.contains { $0["key"] as? String == "redirectionalProgress" } == true)
         let one = try BinaryTests.run(["presets", "swipe-dismiss", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any])
         let parameters = try #require(object["parameters"] as? [[String: Any]])

@@ -58,8 +58,14 @@ import Testing
     }
 
     @Test func theBundledRecordingsRoundTripByteForByteAndSampleForSample() throws {
-        let recordings = FormatVersionTests.root.appendingPathComponent("recordings").path
         try withTemporaryFolder("corpus") { folder in
+            // The bundled folders only: `live/` is what `make serve` recorded on this machine.
+            let recordings = folder + "/recordings"
+            try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
+            for name in ["real", "synthetic"] {
+                try FileManager.default.copyItem(
+                    atPath: FormatVersionTests.root.appendingPathComponent("recordings/\(name)").path, toPath: recordings + "/" + name)
+            }
             let corpus = folder + "/all.pantraces"
             let packed = try CorpusFolder.pack(folder: recordings, into: corpus)
             #expect(packed.problems.isEmpty)

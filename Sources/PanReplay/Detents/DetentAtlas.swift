@@ -10,6 +10,8 @@ package struct DetentAtlas: Sendable {
     package let detents: [Double]
     /// The start detent.
     package let start: Int
+    /// Whether each gesture starts where its direction makes sense (`--start auto`).
+    package let startsByDirection: Bool
     /// Every gesture, with the file it came from.
     package private(set) var rows: [(file: String, gesture: SheetReplay.Gesture)] = []
     /// For each pair (row, column) of libraries, in how many gestures their outcomes differ.
@@ -20,6 +22,7 @@ package struct DetentAtlas: Sendable {
         self.presets = setup.presets.map(\.name)
         self.detents = setup.detents
         self.start = setup.start
+        self.startsByDirection = setup.startsByDirection
         self.disagreements = Array(repeating: Array(repeating: 0, count: presets.count), count: presets.count)
     }
 
@@ -38,15 +41,16 @@ package struct DetentAtlas: Sendable {
     package func text() -> String {
         var lines: [String] = []
         let positions = detents.map { Self.points($0) }.joined(separator: ", ")
-        lines.append("sheet: detents \(positions) pt (0 = most expanded … \(detents.count - 1)), start \(start)")
+        lines.append("sheet: detents \(positions) pt (0 = most expanded … \(detents.count - 1)), start \(startsByDirection ? "auto (up from \(detents.count - 1), down from 0)" : "\(start)")")
         lines.append("cell: the detent each library settles at; closed = dismissed")
         lines.append("")
         let fileWidth = min(max(rows.map(\.file.count).max() ?? 7, 7), 48)
-        var header = "gesture".padding(toLength: fileWidth, withPad: " ", startingAt: 0) + "  " + "release".leftPadded(to: 8)
+        var header = "gesture".padding(toLength: fileWidth, withPad: " ", startingAt: 0) + "  from" + "  " + "release".leftPadded(to: 9)
         for name in presets { header += "  " + name.rawValue }
         lines.append(header)
         for (file, gesture) in rows {
-            var line = Self.fitted(file, fileWidth) + "  " + (Self.points(gesture.releasePosition) + " pt").leftPadded(to: 8)
+            var line = Self.fitted(file, fileWidth) + "  " + "\(gesture.start)".leftPadded(to: 4) + "  "
+                + (Self.points(gesture.releasePosition) + " pt").leftPadded(to: 9)
             for name in presets {
                 let cell = gesture.verdicts.first { $0.preset == name }.map { Self.cell($0.decision.outcome) } ?? "-"
                 line += "  " + cell.leftPadded(to: name.rawValue.count)
@@ -138,13 +142,14 @@ package struct DetentGestureJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, id, releasePosition = "release_position", presets
+        case file, id, start, releasePosition = "release_position", presets
     }
 
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(file, forKey: .file)
         try c.encode(gesture.id, forKey: .id)
+        try c.encode(gesture.start, forKey: .start)
         try c.encode(gesture.releasePosition, forKey: .releasePosition)
         var presets: [String: Verdict] = [:]
         for verdict in gesture.verdicts {

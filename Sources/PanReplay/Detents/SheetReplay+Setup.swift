@@ -6,14 +6,15 @@ extension SheetReplay.Setup {
     ///
     /// - Parameters:
     ///   - detents: `80,400,600`: positions in points from the top of the screen.
-    ///   - start: the index the sheet rests at; the last (least expanded) when nil.
+    ///   - start: the index the sheet rests at, or `auto` (each gesture from the end it drags
+    ///     away from); the last (least expanded) when nil.
     ///   - presets: `floatingpanel,vaul`; every library when nil.
     ///   - assignments: `KEY=VALUE` settings. Each goes to every named library that has the key
     ///     (`velocity=…` to all, replacing each library's estimator); a key no library has is
     ///     an error.
     ///   - screen: the screen to replay on; each trace's own when nil.
     /// - Throws: ``ReplayError`` or ``TransitionEngineError`` naming the bad value.
-    package init(parsingDetents detents: String, start: Int?, presets: String?, assignments: [String], screen: Size?) throws {
+    package init(parsingDetents detents: String, start: String?, presets: String?, assignments: [String], screen: Size?) throws {
         var positions: [Double] = []
         for (index, text) in detents.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -48,7 +49,13 @@ extension SheetReplay.Setup {
             for name in takers { overrides[name, default: [:]][key] = value }
         }
         let made = try names.map { name in try DetentPreset(named: name.rawValue, overrides: overrides[name] ?? [:]) }
-        self.init(detents: positions, start: start ?? max(positions.count - 1, 0), presets: made, velocity: velocity, screen: screen)
+        var index = max(positions.count - 1, 0)
+        if let start, start != "auto" {
+            guard let number = Int(start) else { throw ReplayError.invalidSheet("start '\(start)' is not a detent index (0, 1, …) or auto") }
+            index = number
+        }
+        self.init(detents: positions, start: index, presets: made, velocity: velocity, screen: screen)
+        startsByDirection = start == "auto"
     }
 
     /// The libraries that cannot drive this sheet whatever the gesture (e.g. more detents than

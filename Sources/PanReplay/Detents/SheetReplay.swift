@@ -13,6 +13,10 @@ package struct SheetReplay: Sendable {
         package var detents: [Double]
         /// The index of the detent the sheet rests at when the drag begins.
         package var start: Int
+        /// Start each gesture where its drag makes sense instead: an upward drag at the least
+        /// expanded detent, a downward one at the most expanded (`--start auto`, for gestures
+        /// recorded without a sheet, such as the bundled flings).
+        package var startsByDirection = false
         /// The libraries, with their settings.
         package var presets: [DetentPreset]
         /// One estimator for every library instead of each library's own (`--set velocity=…`).
@@ -57,6 +61,8 @@ package struct SheetReplay: Sendable {
     package struct Gesture: Sendable, Hashable {
         /// The trace's identifier.
         package var id: String
+        /// The detent the drag began at.
+        package var start: Int
         /// Where the sheet's top edge is at the release, points.
         package var releasePosition: Double
         /// The verdicts, in the setup's preset order.
@@ -117,18 +123,19 @@ package struct SheetReplay: Sendable {
             throw ReplayError.invalidSheet(error.description).about(trace.metadata.id)
         }
         let moved = base.release.translation.y
-        let position = setup.detents[setup.start] + moved
+        let start = setup.startsByDirection ? (moved < 0 ? setup.detents.count - 1 : 0) : setup.start
+        let position = setup.detents[start] + moved
         let pressDuration = base.release.time - base.inputs[0].time
         var verdicts: [Verdict] = []
         for preset in setup.presets where preset.problem(driving: sheet) == nil {  // see Setup.presetsThatCannotDrive()
             let estimator = estimator(for: preset.name)
             let estimated = try estimator.map { try track($0).release.velocity.y } ?? 0
             let velocity = preset.name.velocityGate.velocity(estimated: estimated, distance: moved, pressDuration: pressDuration)
-            let release = DetentRelease(start: setup.start, position: position, velocity: velocity, pressDuration: pressDuration)
+            let release = DetentRelease(start: start, position: position, velocity: velocity, pressDuration: pressDuration)
             let decision = preset.decide(release, on: sheet)
             let margin = preset.velocityMargin(release, on: sheet).map { Margin(velocityChange: $0.change, outcome: $0.outcome) }
             verdicts.append(Verdict(preset: preset.name, decision: decision, estimator: estimator, velocity: velocity, margin: margin))
         }
-        return Gesture(id: trace.metadata.id, releasePosition: position, verdicts: verdicts)
+        return Gesture(id: trace.metadata.id, start: start, releasePosition: position, verdicts: verdicts)
     }
 }

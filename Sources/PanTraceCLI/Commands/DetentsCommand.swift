@@ -25,8 +25,9 @@ struct DetentsCommand: PathListCommand {
     @Option(help: "The detents: positions of the sheet's top edge in points from the top of the screen, most expanded first (e.g. 80,400,600).")
     var detents: String
 
-    @Option(help: "The index of the detent the sheet rests at when the drag begins (default: the last, least expanded).")
-    var start: Int?
+    @Option(
+        help: "The index of the detent the sheet rests at when the drag begins (default: the last, least expanded), or auto: upward drags from the last, downward ones from the first.")
+    var start: String?
 
     @Option(help: "The libraries, comma-separated (default: every library that can drive the sheet).")
     var presets: String?
@@ -52,6 +53,7 @@ struct DetentsCommand: PathListCommand {
     func run() throws {
         var setup = try SheetReplay.Setup(
             parsingDetents: detents, start: start, presets: presets, assignments: assignments, screen: screen.map(Size.init))
+        _ = try SheetReplay(setup)  // the sheet and the start first: a bad one is the only thing said
         // A library that cannot drive this sheet: an error when named, a note when taken by default.
         let cannot = setup.presetsThatCannotDrive()
         if presets != nil, let first = cannot.first { throw CLIFailure(first.problem) }

@@ -9,17 +9,13 @@ extension ReplayCommand {
     /// as a drag of a sheet, through one library's rule (docs/MODEL.md §9).
     func replaySheet() throws {
         var detents: String?
-        var start: Int?
+        var start: String?
         var settings: [String] = []
         for text in assignments {
-            let (key, value) = try ReplayParameters.assignment(parsing: text)
+            let key = try ReplayParameters.assignment(parsing: text).key
             switch key {
             case "detents": detents = text.split(separator: "=", maxSplits: 1).last.map(String.init)
-            case "start":
-                guard let number = value.number, let index = Int(exactly: number) else {
-                    throw CLIFailure("--set start=\(value) is not a detent index (0, 1, 2, …)")
-                }
-                start = index
+            case "start": start = text.split(separator: "=", maxSplits: 1).last.map(String.init)
             default: settings.append(text)
             }
         }
@@ -63,7 +59,7 @@ struct SheetReplaySummary: Encodable {
         try c.encode("summary", forKey: .type)
         try c.encode(verdict.preset.rawValue, forKey: .preset)
         try c.encode(setup.detents, forKey: .detents)
-        try c.encode(setup.start, forKey: .start)
+        try c.encode(gesture.start, forKey: .start)
         try c.encode(verdict.decision.outcome.index, forKey: .detent)
         try c.encode(verdict.decision.outcome == .dismissed, forKey: .dismissed)
         try c.encode(verdict.decision.reason, forKey: .reason)
@@ -80,7 +76,7 @@ struct SheetReplaySummary: Encodable {
         case .dismissed: outcome = "dismissed"
         }
         var lines = [
-            "\(gesture.id): \(verdict.preset.rawValue) on detents \(setup.detents.map(DetentAtlas.points).joined(separator: ", ")) pt from detent \(setup.start)",
+            "\(gesture.id): \(verdict.preset.rawValue) on detents \(setup.detents.map(DetentAtlas.points).joined(separator: ", ")) pt from detent \(gesture.start)",
             "released at \(DetentAtlas.points(gesture.releasePosition)) pt, velocity read \(DetentAtlas.points(verdict.velocity)) pt/s (\(verdict.estimator?.rawValue ?? "press mean"))",
             "settles: \(outcome)",
             "why: \(verdict.decision.reason)"
