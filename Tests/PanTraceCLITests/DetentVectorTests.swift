@@ -198,7 +198,9 @@ struct DetentVectorTests {
     /// streams through Flutter's estimator, its fling gate and `_getSnapSize`.
     @Test func flutterSheetReproducesItsSnappingTests() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("flutter-draggable-sheet.tsv"), encoding: .utf8)
-        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map { $0.split(separator: "\t").map(String.init) }
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map {
+            $0.split(separator: "\t").map(String.init)
+        }
         #expect(rows.count == 13)
         let folder = try TemporaryFolder("flutter-vectors")
         let height = 600.0
@@ -231,7 +233,9 @@ struct DetentVectorTests {
     /// through Android's least-squares tracker, `ViewDragHelper`'s clamp and `onViewReleased`.
     @Test func materialBottomSheetReproducesItsSwipeTests() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("mdc-bottomsheet-swipes.tsv"), encoding: .utf8)
-        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map { $0.split(separator: "\t").map(String.init) }
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map {
+            $0.split(separator: "\t").map(String.init)
+        }
         #expect(rows.count == 13)
         let folder = try TemporaryFolder("mdc-vectors")
         let density = 2.5

@@ -6,8 +6,10 @@ struct DetentRuleTests {
     /// The sheet of docs/DETENTS.md: an 800 pt screen, detents at 80, 400 and 600 pt.
     static let sheet = try! SheetLayout(detents: [80, 400, 600], screenHeight: 800)
 
-    static func outcome(_ preset: DetentPresetName, _ settings: [String: PresetValue] = [:], start: Int = 2, at position: Double, velocity: Double,
-        press: Double = 0.2, on sheet: SheetLayout = sheet) throws -> DetentOutcome {
+    static func outcome(
+        _ preset: DetentPresetName, _ settings: [String: PresetValue] = [:], start: Int = 2, at position: Double, velocity: Double,
+        press: Double = 0.2, on sheet: SheetLayout = sheet
+    ) throws -> DetentOutcome {
         try DetentPreset(named: preset.rawValue, overrides: settings)
             .decide(DetentRelease(start: start, position: position, velocity: velocity, pressDuration: press), on: sheet).outcome
     }

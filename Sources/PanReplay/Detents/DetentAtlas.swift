@@ -41,7 +41,9 @@ package struct DetentAtlas: Sendable {
     package func text() -> String {
         var lines: [String] = []
         let positions = detents.map { Self.points($0) }.joined(separator: ", ")
-        lines.append("sheet: detents \(positions) pt (0 = most expanded … \(detents.count - 1)), start \(startsByDirection ? "auto (up from \(detents.count - 1), down from 0)" : "\(start)")")
+        lines.append(
+            "sheet: detents \(positions) pt (0 = most expanded … \(detents.count - 1)), start \(startsByDirection ? "auto (up from \(detents.count - 1), down from 0)" : "\(start)")"
+        )
         lines.append("cell: the detent each library settles at; closed = dismissed")
         lines.append("")
         let fileWidth = min(max(rows.map(\.file.count).max() ?? 7, 7), 48)
@@ -49,7 +51,8 @@ package struct DetentAtlas: Sendable {
         for name in presets { header += "  " + name.rawValue }
         lines.append(header)
         for (file, gesture) in rows {
-            var line = Self.fitted(file, fileWidth) + "  " + "\(gesture.start)".leftPadded(to: 4) + "  "
+            var line =
+                Self.fitted(file, fileWidth) + "  " + "\(gesture.start)".leftPadded(to: 4) + "  "
                 + (Self.points(gesture.releasePosition) + " pt").leftPadded(to: 9)
             for name in presets {
                 let cell = gesture.verdicts.first { $0.preset == name }.map { Self.cell($0.decision.outcome) } ?? "-"

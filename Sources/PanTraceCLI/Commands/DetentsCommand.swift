@@ -26,7 +26,9 @@ struct DetentsCommand: PathListCommand {
     var detents: String
 
     @Option(
-        help: "The index of the detent the sheet rests at when the drag begins (default: the last, least expanded), or auto: upward drags from the last, downward ones from the first.")
+        help:
+            "The index of the detent the sheet rests at when the drag begins (default: the last, least expanded), or auto: upward drags from the last, downward ones from the first."
+    )
     var start: String?
 
     @Option(help: "The libraries, comma-separated (default: every library that can drive the sheet).")

@@ -26,7 +26,8 @@ extension ReplayCommand {
         if format == .jsonl {
             throw CLIFailure("--format jsonl: a sheet replay has no frames yet (its settle motion is not modelled); use --format summary or text")
         }
-        let setup = try SheetReplay.Setup(parsingDetents: detents, start: start, presets: preset, assignments: settings, screen: screen.map(Size.init))
+        let setup = try SheetReplay.Setup(
+            parsingDetents: detents, start: start, presets: preset, assignments: settings, screen: screen.map(Size.init))
         if let cannot = setup.presetsThatCannotDrive().first { throw CLIFailure(cannot.problem) }
         let contents = try TraceFiles.read(file, reader: read.reader)
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }

@@ -19,7 +19,9 @@ protocol PathListCommand: ParsableCommand {
 /// errors and `--help` are the parser's as before; the paths are the same, in the same order,
 /// repeats kept (`PathArgumentsTests` holds both to the parser's own result).
 enum PathArguments {
-    static let commands: [String: any PathListCommand.Type] = ["inspect": InspectCommand.self, "tune": TuneCommand.self, "detents": DetentsCommand.self]
+    static let commands: [String: any PathListCommand.Type] = [
+        "inspect": InspectCommand.self, "tune": TuneCommand.self, "detents": DetentsCommand.self
+    ]
 
     /// The command `arguments` (without the program name) name, parsed.
     static func parse(_ arguments: [String]) throws -> any ParsableCommand {

@@ -33,7 +33,8 @@ public struct AnchoredRule: Sendable, Hashable {
             let target = Self.closestAnchor(to: offset, upwards: forward, in: anchors, keepsLater: true)
             return DetentDecision(
                 .detent(target),
-                "|velocity| \(FloatingPanelRule.short(abs(velocity))) ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the closest anchor that way")
+                "|velocity| \(FloatingPanelRule.short(abs(velocity))) ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the closest anchor that way"
+            )
         }
         let left = Self.closestAnchor(to: offset, upwards: false, in: anchors, keepsLater: true)
         let right = Self.closestAnchor(to: offset, upwards: true, in: anchors, keepsLater: true)

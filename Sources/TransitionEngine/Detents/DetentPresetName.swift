@@ -36,7 +36,8 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         case .vaul: "vaul: mean speed over the whole press; > 2 px/ms jumps to an end, > 0.4 px/ms steps one snap point, else the nearest."
         case .mdcBottomsheet:
             "Material BottomSheetBehavior: any upward fling expands, a downward one takes the nearer of half and collapsed; slow releases read as 0."
-        case .composeAnchored: "Compose anchoredDraggable: a fling ≥ 125 dp/s goes to the closest anchor its way, else on once half the gap is covered."
+        case .composeAnchored:
+            "Compose anchoredDraggable: a fling ≥ 125 dp/s goes to the closest anchor its way, else on once half the gap is covered."
         case .m3Sheet: "Material 3 sheet: from the settled anchor, a fling ≥ 125 dp/s its way goes to the next anchor, else on once 56 dp away."
         case .flutterSheet: "Flutter DraggableScrollableSheet: a fling goes to the next snap size its way, else the nearest."
         case .gorhom: "gorhom bottom sheet: the snap point nearest the position plus 0.2 s of velocity; no skip limit."
@@ -58,4 +59,3 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         }
     }
 }
-

@@ -88,7 +88,8 @@ public enum DetentRule: Sendable, Hashable {
         Rule.parameters.map { ($0.key, $0.read(rule), $0.unit, $0.summary) }
     }
 
-    private static func apply<Rule: SheetRule>(_ key: String, _ value: PresetValue, to rule: inout Rule, preset: String) throws(TransitionEngineError) {
+    private static func apply<Rule: SheetRule>(_ key: String, _ value: PresetValue, to rule: inout Rule, preset: String) throws(TransitionEngineError)
+    {
         guard let parameter = Rule.parameters.first(where: { $0.key == key }) else {
             throw .unknownParameter(key, preset: preset, valid: Rule.parameters.map(\.key))
         }

@@ -73,9 +73,11 @@ public struct FloatingPanelRule: Sendable, Hashable {
         let progress = abs(pY - positions[from]) / abs(positions[from] - positions[to])
         let projected = "projected to \(Self.short(pY)) pt\(clamped ? " (clamped to one detent beyond the release's segment)" : "")"
         if progress > threshold {
-            return DetentDecision(.detent(to), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) > \(Self.percent(threshold))")
+            return DetentDecision(
+                .detent(to), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) > \(Self.percent(threshold))")
         }
-        return DetentDecision(.detent(from), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) ≤ \(Self.percent(threshold))")
+        return DetentDecision(
+            .detent(from), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) ≤ \(Self.percent(threshold))")
     }
 
     /// `segment(at:forward:)`: the detents either side of `position`, as indices; at either end

@@ -28,7 +28,8 @@ public struct Material3SheetRule: Sendable, Hashable {
             // "Swiping from lower to upper (positive)": down the screen.
             let upper = AnchoredRule.closestAnchor(to: offset, upwards: true, in: anchors, keepsLater: false)
             if velocity >= velocityThreshold {
-                return DetentDecision(.detent(upper), "below the start, velocity ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor down")
+                return DetentDecision(
+                    .detent(upper), "below the start, velocity ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor down")
             }
             let absolute = abs(current + threshold)
             return offset < absolute
@@ -37,7 +38,8 @@ public struct Material3SheetRule: Sendable, Hashable {
         }
         let lower = AnchoredRule.closestAnchor(to: offset, upwards: false, in: anchors, keepsLater: false)
         if velocity <= -velocityThreshold {
-            return DetentDecision(.detent(lower), "above the start, velocity ≤ −\(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor up")
+            return DetentDecision(
+                .detent(lower), "above the start, velocity ≤ −\(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor up")
         }
         let absolute = abs(current - threshold)
         // Material 3 treats a negative offset separately; sheet positions are never negative.

@@ -47,7 +47,9 @@ public struct VaulRule: Sendable, Hashable {
         if speed > velocityThreshold, abs(dragged) < sheet.screenHeight * stepDragFraction {
             if up {
                 if active == last { return DetentDecision(.detent(0), "press speed \(speedText) > \(velocityThreshold) up at the last snap point") }
-                return DetentDecision(.detent(release.start - 1), "press speed \(speedText) > \(velocityThreshold), drag under \(Int(stepDragFraction * 100)) % of the window: one snap point up")
+                return DetentDecision(
+                    .detent(release.start - 1),
+                    "press speed \(speedText) > \(velocityThreshold), drag under \(Int(stepDragFraction * 100)) % of the window: one snap point up")
             }
             if active == 0 {
                 // closeDrawer() runs, then snapToPoint(offset[-1]) with no point: the drawer
@@ -56,7 +58,9 @@ public struct VaulRule: Sendable, Hashable {
                     ? DetentDecision(.dismissed, "press speed \(speedText) > \(velocityThreshold) down from the first snap point: close")
                     : DetentDecision(.detent(last), "press speed \(speedText) > \(velocityThreshold) down from the first snap point, not dismissible")
             }
-            return DetentDecision(.detent(release.start + 1), "press speed \(speedText) > \(velocityThreshold), drag under \(Int(stepDragFraction * 100)) % of the window: one snap point down")
+            return DetentDecision(
+                .detent(release.start + 1),
+                "press speed \(speedText) > \(velocityThreshold), drag under \(Int(stepDragFraction * 100)) % of the window: one snap point down")
         }
         // reduce(|curr − cur| < |prev − cur| ? curr : prev) from vaul's first (least open) point:
         // a tie keeps the less open one.
