@@ -98,7 +98,7 @@ package struct SheetReplay: Sendable {
     package static func libraryEstimator(_ preset: DetentPresetName) -> VelocitySource {
         switch preset {
         case .floatingpanel, .panmodal, .gorhom, .vaul: .recorded
-        case .mdcBottomsheet, .composeAnchored, .m3Sheet: .lsq2
+        case .mdcBottomsheet, .composeAnchored, .m3Sheet, .cssScrollSnap: .lsq2
         case .flutterSheet: .flutter
         }
     }

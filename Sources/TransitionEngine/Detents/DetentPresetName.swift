@@ -16,6 +16,8 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
     case gorhom
     /// slackhq/PanModal.
     case panmodal
+    /// Chromium's CSS scroll snap (`scroll-snap-type: y mandatory`) after a touch fling.
+    case cssScrollSnap = "css-scroll-snap"
 
     /// The gate the library puts on the estimator's velocity before its rule reads it (the
     /// estimator itself is the replay's choice: `PanReplay` knows each library's).
@@ -25,6 +27,7 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         case .vaul: .pressMean
         case .mdcBottomsheet: .androidClamp
         case .flutterSheet: .flutterFling
+        case .cssScrollSnap: .none
         }
     }
 
@@ -42,6 +45,8 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         case .flutterSheet: "Flutter DraggableScrollableSheet: a fling goes to the next snap size its way, else the nearest."
         case .gorhom: "gorhom bottom sheet: the snap point nearest the position plus 0.2 s of velocity; no skip limit."
         case .panmodal: "PanModal: faster than 300 pt/s goes up to long form or down to the nearer of short form and dismiss; else the nearest."
+        case .cssScrollSnap:
+            "Chromium CSS scroll snap: the fling's decaying frames predict its end; the snap point ahead nearest it (the first ahead with scroll-snap-stop: always)."
         }
     }
 
@@ -55,7 +60,8 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         case .m3Sheet: "androidx compose/material3/.../internal/AnchoredDraggable.kt:437–472; SheetDefaults.kt:404–406"
         case .flutterSheet: "flutter packages/flutter/lib/src/widgets/draggable_scrollable_sheet.dart _getSnapSize"
         case .gorhom: "gorhom/react-native-bottom-sheet src/utilities/snapPoint.ts, useGestureEventsHandlersDefault.tsx handleOnEnd"
-        case .panmodal: "slackhq/PanModal PanModalPresentationController.swift respond(to:)"
+        case .panmodal: "slackhq/PanModal PanModal/Controller/PanModalPresentationController.swift:502–547"
+        case .cssScrollSnap: "chromium cc/input/snap_fling_controller.cc, snap_fling_curve.cc, scroll_snap_data.cc; ui/events/gestures/physics_based_fling_curve.cc"
         }
     }
 }

@@ -16,6 +16,8 @@ public enum DetentRule: Sendable, Hashable {
     case gorhom(GorhomRule)
     /// slackhq/PanModal.
     case panModal(PanModalRule)
+    /// Chromium's CSS scroll snap.
+    case cssScrollSnap(CssScrollSnapRule)
 
     static func defaults(of name: DetentPresetName) -> Self {
         switch name {
@@ -27,6 +29,7 @@ public enum DetentRule: Sendable, Hashable {
         case .flutterSheet: .flutterSheet(FlutterSheetRule())
         case .gorhom: .gorhom(GorhomRule())
         case .panmodal: .panModal(PanModalRule())
+        case .cssScrollSnap: .cssScrollSnap(CssScrollSnapRule())
         }
     }
 
@@ -41,6 +44,7 @@ public enum DetentRule: Sendable, Hashable {
         case .flutterSheet(let rule): rule.decide(release, on: sheet)
         case .gorhom(let rule): rule.decide(release, on: sheet)
         case .panModal(let rule): rule.decide(release, on: sheet)
+        case .cssScrollSnap(let rule): rule.decide(release, on: sheet)
         }
     }
 
@@ -55,6 +59,7 @@ public enum DetentRule: Sendable, Hashable {
         case .flutterSheet(let rule): rule.problem(driving: sheet)
         case .gorhom(let rule): rule.problem(driving: sheet)
         case .panModal(let rule): rule.problem(driving: sheet)
+        case .cssScrollSnap(let rule): rule.problem(driving: sheet)
         }
     }
 
@@ -68,6 +73,7 @@ public enum DetentRule: Sendable, Hashable {
         case .flutterSheet(let rule): Self.settings(of: rule)
         case .gorhom(let rule): Self.settings(of: rule)
         case .panModal(let rule): Self.settings(of: rule)
+        case .cssScrollSnap(let rule): Self.settings(of: rule)
         }
     }
 
@@ -81,6 +87,7 @@ public enum DetentRule: Sendable, Hashable {
         case .flutterSheet(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .flutterSheet(rule)
         case .gorhom(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .gorhom(rule)
         case .panModal(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .panModal(rule)
+        case .cssScrollSnap(var rule): try Self.apply(key, value, to: &rule, preset: preset); self = .cssScrollSnap(rule)
         }
     }
 
