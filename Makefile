@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean atlas
+.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean atlas test-snap
 
 all: build
 
@@ -64,6 +64,12 @@ test-browser: build
 test-emit: build
 	@scripts/browser-deps.sh
 	PANTRACE_EMIT_ALL=1 .venv/bin/python -m pytest Tests/browser/test_emit_webdriver.py -q -s -p no:cacheprovider
+
+# The css-scroll-snap preset against Chromium's own scroll snap: 200+ flings a page, with and
+# without scroll-snap-stop (about eight minutes; docs/DETENTS.md).
+test-snap: build
+	@scripts/browser-deps.sh
+	PANTRACE_SNAP_ALL=1 .venv/bin/python -m pytest Tests/browser/test_snap_loop.py -q -s -p no:cacheprovider
 
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup

@@ -65,7 +65,7 @@ def main():
         rows = [json.loads(line) for line in result.stdout.splitlines()]
     presets = list(rows[0]["presets"].keys()) if rows else []
     presets.sort(key=lambda name: ["floatingpanel", "vaul", "mdc-bottomsheet", "compose-anchored", "m3-sheet",
-                                   "flutter-sheet", "gorhom", "panmodal"].index(name))
+                                   "flutter-sheet", "gorhom", "panmodal", "css-scroll-snap"].index(name))
 
     outcome = outcome_of
 

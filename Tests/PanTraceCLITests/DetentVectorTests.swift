@@ -167,6 +167,14 @@ struct DetentVectorTests {
         try Self.check(table, name: "compose-anchored-gestures.tsv")
     }
 
+    /// The rows of a tab-separated fixture: its comments and header left out.
+    static func tableRows(_ name: String) throws -> [[String]] {
+        let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
+    }
+
     /// A pointer stream as flutter_test sends it, as a trace: `drag` (every event at time 0) or
     /// `flingFrom` (51 moves, the lift one step later), shifted by `offset` points.
     static func flutterGesture(id: String, kind: String, dy: Double, speed: Double, offset: Double) throws -> Trace {
@@ -197,10 +205,7 @@ struct DetentVectorTests {
     /// Flutter's own `DraggableScrollableSheet` snapping tests, as `drag` and `flingFrom` pointer
     /// streams through Flutter's estimator, its fling gate and `_getSnapSize`.
     @Test func flutterSheetReproducesItsSnappingTests() throws {
-        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("flutter-draggable-sheet.tsv"), encoding: .utf8)
-        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map {
-            $0.split(separator: "\t").map(String.init)
-        }
+        let rows = try Self.tableRows("flutter-draggable-sheet.tsv")
         #expect(rows.count == 13)
         let folder = try TemporaryFolder("flutter-vectors")
         let height = 600.0
@@ -232,10 +237,7 @@ struct DetentVectorTests {
     /// Material Components' own `BottomSheetBehaviorTest` swipes, as Espresso's pointer streams
     /// through Android's least-squares tracker, `ViewDragHelper`'s clamp and `onViewReleased`.
     @Test func materialBottomSheetReproducesItsSwipeTests() throws {
-        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("mdc-bottomsheet-swipes.tsv"), encoding: .utf8)
-        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix("test\t") }.map {
-            $0.split(separator: "\t").map(String.init)
-        }
+        let rows = try Self.tableRows("mdc-bottomsheet-swipes.tsv")
         #expect(rows.count == 13)
         let folder = try TemporaryFolder("mdc-vectors")
         let density = 2.5

@@ -28,7 +28,10 @@ struct DetentsCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(object["start"] as? Int == 2)
         let presets = try #require(object["presets"] as? [String: [String: Any]])
-        #expect(Set(presets.keys) == ["floatingpanel", "vaul", "mdc-bottomsheet", "compose-anchored", "m3-sheet", "flutter-sheet", "gorhom"])
+        #expect(
+            Set(presets.keys) == [
+                "floatingpanel", "vaul", "mdc-bottomsheet", "compose-anchored", "m3-sheet", "flutter-sheet", "gorhom", "css-scroll-snap"
+            ])
         for (_, verdict) in presets {
             #expect(verdict["reason"] is String)
             #expect(verdict.keys.contains("detent") && verdict.keys.contains("margin"))

@@ -149,7 +149,7 @@ struct ReplayCommandTests {
         // The eleven transition presets, a blank line, then the sheet libraries under a heading.
         #expect(lines.prefix(11).allSatisfy { !$0.isEmpty })
         #expect(lines[11].isEmpty && lines[12].hasPrefix("Sheets with detents"))
-        #expect(lines.dropFirst(13).filter { !$0.isEmpty }.count == 8)
+        #expect(lines.dropFirst(13).filter { !$0.isEmpty }.count == 9)
         let sheet = try BinaryTests.run(["presets", "floatingpanel", "--json"])
         let sheetObject = try #require(try JSONSerialization.jsonObject(with: Data(sheet.stdout.utf8)) as? [String: Any])
         #expect(sheetObject["velocity_gate"] as? String == "none")

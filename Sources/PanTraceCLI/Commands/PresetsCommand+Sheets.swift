@@ -4,24 +4,12 @@ internal import TransitionEngine
 
 /// A sheet library as `pantrace presets` lists it: its rule, how it reads velocity, its settings.
 struct SheetListing: Encodable {
-    struct Setting: Encodable {
-        var key: String
-        var meaning: String
-        var unit: String
-        var defaultValue: PresetsCommand.Listing.Value
-
-        enum CodingKeys: String, CodingKey {
-            case key, meaning, unit
-            case defaultValue = "default"
-        }
-    }
-
     var name: String
     var summary: String
     var source: String
     var velocityEstimator: String
     var velocityGate: String
-    var parameters: [Setting]
+    var parameters: [PresetsCommand.Listing.Parameter]
 
     enum CodingKeys: String, CodingKey {
         case name, summary, source, parameters
@@ -36,7 +24,7 @@ struct SheetListing: Encodable {
         velocityEstimator = name.velocityGate == .pressMean ? "none" : SheetReplay.libraryEstimator(name).rawValue
         velocityGate = name.velocityGate.rawValue
         parameters = DetentPreset(name).settings.map {
-            Setting(key: $0.key, meaning: $0.summary, unit: $0.unit, defaultValue: PresetsCommand.Listing.Value($0.value))
+            PresetsCommand.Listing.Parameter(key: $0.key, meaning: $0.summary, unit: $0.unit, defaultValue: PresetsCommand.Listing.Value($0.value))
         }
     }
 

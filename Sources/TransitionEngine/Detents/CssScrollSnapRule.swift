@@ -26,6 +26,14 @@ public struct CssScrollSnapRule: Sendable, Hashable {
     /// The scroller's viewport height, px; the screen's when 0. The fling's distance is capped
     /// at three viewports.
     public var viewportHeight = 0.0
+    /// The slowest release that flings, px/s (`gesture_configuration`'s minimum fling velocity, 30).
+    public var minimumFling = 30.0
+    /// The touch slop, px: the scroll starts once the finger is this far from its down point and
+    /// does not move by that first stretch (the release's translation, measured from the down
+    /// point, is shortened by it). 15 in Chromium's gesture configuration for touchscreens.
+    public var touchSlop = 15.0
+    /// The fling curve's pixels per inch (its deceleration is 2.7559e-5 × ppi px/ms²): 96.
+    public var pixelsPerInch = 96.0
 
     /// Chromium's defaults on a 60 Hz display.
     public init() {}
@@ -36,14 +44,18 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         // moving up scrolls forward.
         let bottom = sheet.detents[sheet.lastIndex]
         let snaps = sheet.detents.map { bottom - $0 }
-        let start = bottom - release.position
+        let dragged = release.position - sheet.detents[release.start]
+        let scrolled = dragged < 0 ? min(dragged + touchSlop, 0) : max(dragged - touchSlop, 0)
+        let start = bottom - (sheet.detents[release.start] + scrolled)
         let velocity = -release.velocity
-        guard abs(velocity) > Self.minimumFling else {
+        guard abs(velocity) > minimumFling else {
             let index = Self.nearest(to: start, in: snaps)
-            return DetentDecision(.detent(index), "no fling (|v| ≤ 30 px/s): the snap point nearest the release")
+            return DetentDecision(
+                .detent(index), "no fling (|v| ≤ \(FloatingPanelRule.short(minimumFling)) px/s): the snap point nearest the release")
         }
-        let fling = PhysicsFling(velocity: min(max(velocity, -Self.maximumFling), Self.maximumFling),
-            viewport: viewportHeight > 0 ? viewportHeight : sheet.screenHeight)
+        let fling = PhysicsFling(
+            velocity: min(max(velocity, -Self.maximumFling), Self.maximumFling),
+            viewport: viewportHeight > 0 ? viewportHeight : sheet.screenHeight, pixelsPerInch: pixelsPerInch)
         var applied = 0.0
         var previous: Double?
         var decaying = 0
@@ -65,12 +77,14 @@ public struct CssScrollSnapRule: Sendable, Hashable {
             let index = choose(from: current, displacement: displacement, snaps: snaps)
             return DetentDecision(
                 .detent(index),
-                "fling \(FloatingPanelRule.short(velocity)) px/s; predicted \(FloatingPanelRule.short(displacement)) px more from \(FloatingPanelRule.short(current)): snap point \(index)")
+                "fling \(FloatingPanelRule.short(velocity)) px/s; predicted \(FloatingPanelRule.short(displacement)) px more from \(FloatingPanelRule.short(current)): snap point \(index)"
+            )
         }
         // No update decayed enough to predict: the fling runs out and the scroll snaps where it stops.
         let end = min(max(start + fling.distance, snaps.min() ?? 0), snaps.max() ?? 0)
         let index = Self.nearest(to: end, in: snaps)
-        return DetentDecision(.detent(index), "fling \(FloatingPanelRule.short(velocity)) px/s ran out at \(FloatingPanelRule.short(end)): the nearest snap point")
+        return DetentDecision(
+            .detent(index), "fling \(FloatingPanelRule.short(velocity)) px/s ran out at \(FloatingPanelRule.short(end)): the nearest snap point")
     }
 
     /// `CreateForDisplacement` and `FindClosestValidArea`: the snap offset strictly ahead of
@@ -109,8 +123,6 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         return best
     }
 
-    /// `gesture_configuration`: the smallest fling, px/s.
-    static let minimumFling = 30.0
     /// The largest fling velocity, px/s.
     static let maximumFling = 17_000.0
 }
@@ -121,9 +133,9 @@ struct PhysicsFling {
     let duration: Double
     let curve: CubicBezier?
 
-    init(velocity: Double, viewport: Double) {
+    init(velocity: Double, viewport: Double, pixelsPerInch: Double = 96) {
         // Deceleration 2.7559e-5 × ppi px/ms²: the distance v² / 2a, capped at three viewports.
-        let deceleration = 96 * 2.7559e-5
+        let deceleration = pixelsPerInch * 2.7559e-5
         let speed = abs(velocity) / 1000
         var distance = speed * speed / (2 * deceleration)
         distance = min(distance, (viewport * 3).rounded(.down))
@@ -152,6 +164,9 @@ extension CssScrollSnapRule: SheetRule {
         .flag("snapStopAlways", \.stopsAlways, "scroll-snap-stop: always on every snap point"),
         .number("firstFrameDelay", \.firstFrameDelay, range: 0...0.1, unit: "s", "from the lift to the first inertial scroll update"),
         .number("frameInterval", \.frameInterval, range: 0.001...0.1, unit: "s", "between inertial scroll updates"),
-        .number("viewportHeight", \.viewportHeight, range: 0...100_000, unit: "px", "the scroller's height (0: the screen's)")
+        .number("viewportHeight", \.viewportHeight, range: 0...100_000, unit: "px", "the scroller's height (0: the screen's)"),
+        .number("minimumFling", \.minimumFling, range: 0...10_000, unit: "px/s", "the slowest release that flings (30)"),
+        .number("touchSlop", \.touchSlop, range: 0...1000, unit: "px", "the stretch of a drag before the scroll moves (15)"),
+        .number("pixelsPerInch", \.pixelsPerInch, range: 1...1000, unit: "ppi", "the fling curve's pixels per inch (96)")
     ]
 }

@@ -61,7 +61,8 @@ public enum DetentPresetName: String, Sendable, Hashable, Codable, CaseIterable 
         case .flutterSheet: "flutter packages/flutter/lib/src/widgets/draggable_scrollable_sheet.dart _getSnapSize"
         case .gorhom: "gorhom/react-native-bottom-sheet src/utilities/snapPoint.ts, useGestureEventsHandlersDefault.tsx handleOnEnd"
         case .panmodal: "slackhq/PanModal PanModal/Controller/PanModalPresentationController.swift:502–547"
-        case .cssScrollSnap: "chromium cc/input/snap_fling_controller.cc, snap_fling_curve.cc, scroll_snap_data.cc; ui/events/gestures/physics_based_fling_curve.cc"
+        case .cssScrollSnap:
+            "chromium cc/input/snap_fling_controller.cc, snap_fling_curve.cc, scroll_snap_data.cc; ui/events/gestures/physics_based_fling_curve.cc"
         }
     }
 }
