@@ -69,6 +69,24 @@ struct DetentsCommandTests {
         #expect(none.stderr.contains("no gesture could be replayed"))
     }
 
+    /// A press of zero length (every sample at one time, as flutter_test's `drag` sends them):
+    /// vaul divides into ∞ as JavaScript does, takes its fast branch, and the JSON says null.
+    @Test func aZeroLengthPressIsAFastVaulReleaseWithANullVelocity() throws {
+        let folder = try TemporaryFolder("detents-zero-press")
+        let samples = [
+            PanSample(time: 0, phase: .began, translation: PanVector(x: 0, y: 0), velocity: PanVector(x: 0, y: 0)),
+            PanSample(time: 0, phase: .ended, translation: PanVector(x: 0, y: -60), velocity: PanVector(x: 0, y: 0))
+        ]
+        let file = folder.path + "/zero.pantrace"
+        try TraceEncoder.write(Trace(metadata: TraceMetadata(id: "zero"), samples: samples), to: file)
+        let result = try BinaryTests.run(["detents", file, "--detents", "80,400,600", "--start", "2", "--presets", "vaul", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let vaul = try #require((object["presets"] as? [String: [String: Any]])?["vaul"])
+        #expect(vaul["velocity"] is NSNull)
+        #expect(vaul["detent"] as? Int == 0)
+    }
+
     @Test func replayOnASheetPrintsTheVerdictAndRefusesFrames() throws {
         let file = Self.real + "/android-sailfish-SailfishFlingUpSlow1-1.pantrace"
         let text = try BinaryTests.run(["replay", file, "--preset", "gorhom", "--set", "detents=80,400,600", "--set", "start=2", "--format", "text"])
@@ -81,6 +99,9 @@ struct DetentsCommandTests {
         let frames = try BinaryTests.run(["replay", file, "--preset", "gorhom", "--set", "detents=80,400,600", "--format", "jsonl"])
         #expect(frames.status == 1)
         #expect(frames.stderr.contains("has no frames yet"))
+        let panModal = try BinaryTests.run(["replay", file, "--preset", "panmodal", "--set", "detents=80,400,600"])
+        #expect(panModal.status == 1)
+        #expect(panModal.stderr.contains("PanModal has two detents"))
         let noSheet = try BinaryTests.run(["replay", file, "--preset", "vaul"])
         #expect(noSheet.status == 1)
         #expect(noSheet.stderr.contains("--set detents="))

@@ -116,7 +116,8 @@ package struct DetentGestureJSON: Encodable {
         let detent: Int?
         let dismissed: Bool
         let reason: String
-        let velocity: Double
+        /// Null when not finite: vaul divides by a press time of zero, as JavaScript does, into ∞.
+        let velocity: Double?
         let estimator: String
         let margin: Margin?
 
@@ -158,7 +159,7 @@ package struct DetentGestureJSON: Encodable {
         for verdict in gesture.verdicts {
             presets[verdict.preset.rawValue] = Verdict(
                 detent: verdict.decision.outcome.index, dismissed: verdict.decision.outcome == .dismissed,
-                reason: verdict.decision.reason, velocity: verdict.velocity,
+                reason: verdict.decision.reason, velocity: verdict.velocity.isFinite ? verdict.velocity : nil,
                 estimator: verdict.estimator?.rawValue ?? DetentVelocityGate.pressMean.rawValue,
                 margin: verdict.margin.map {
                     Verdict.Margin(velocityChange: $0.velocityChange, detent: $0.outcome.index, dismissed: $0.outcome == .dismissed)

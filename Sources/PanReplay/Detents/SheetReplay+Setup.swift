@@ -58,11 +58,28 @@ extension SheetReplay.Setup {
         startsByDirection = start == "auto"
     }
 
+    /// The sheet on a screen `screenHeight` points tall: the setup's screen, or any that holds
+    /// the detents, when nil.
+    ///
+    /// - Throws: ``ReplayError`` when the detents are not a sheet on it or `start` names none.
+    package func sheet(screenHeight: Double? = nil) throws(ReplayError) -> SheetLayout {
+        let height = screenHeight ?? screen?.height ?? (detents.max() ?? 0) + 1
+        do {
+            let sheet = try SheetLayout(detents: detents, screenHeight: max(height, 1))
+            try sheet.checkIndex(start)
+            return sheet
+        } catch {
+            throw .invalidSheet(error.description)
+        }
+    }
+
     /// The libraries that cannot drive this sheet whatever the gesture (e.g. more detents than
     /// the library has states), each with one line saying why.
-    package func presetsThatCannotDrive() -> [(name: DetentPresetName, problem: String)] {
-        // A library's limits are on the detents, not the screen: any screen that holds them.
-        guard let sheet = try? SheetLayout(detents: detents, screenHeight: (detents.max() ?? 0) + 1) else { return [] }
+    ///
+    /// - Throws: ``ReplayError`` when the detents are not a sheet at all.
+    package func presetsThatCannotDrive() throws(ReplayError) -> [(name: DetentPresetName, problem: String)] {
+        // A library's limits are on the detents, not the screen.
+        let sheet = try sheet()
         return presets.compactMap { preset in preset.problem(driving: sheet).map { (preset.name, $0) } }
     }
 

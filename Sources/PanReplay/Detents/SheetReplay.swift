@@ -71,20 +71,15 @@ package struct SheetReplay: Sendable {
 
     package let setup: Setup
 
-    /// A replay of `setup`: every library in it replays every gesture, except one that cannot
-    /// drive the sheet at all (``Setup/presetsThatCannotDrive()`` names them first).
+    /// A replay of `setup`: every library in it replays every gesture.
     ///
-    /// - Throws: ``ReplayError`` when `start` names no detent or the detents are not a sheet
-    ///   on the setup's screen (checked again per trace when each trace brings its own screen).
+    /// - Throws: ``ReplayError`` when `start` names no detent, the detents are not a sheet on
+    ///   the setup's screen (checked again per trace when each trace brings its own screen), or
+    ///   a library cannot drive the sheet (leave those out first:
+    ///   ``Setup/presetsThatCannotDrive()``).
     package init(_ setup: Setup) throws(ReplayError) {
+        if let first = try setup.presetsThatCannotDrive().first { throw .invalidSheet(first.problem) }
         self.setup = setup
-        let height = setup.screen?.height ?? (setup.detents.max() ?? 0) + 1
-        do {
-            let sheet = try SheetLayout(detents: setup.detents, screenHeight: max(height, 1))
-            try sheet.checkIndex(setup.start)
-        } catch {
-            throw .invalidSheet(error.description)
-        }
     }
 
     /// The estimator `preset` reads with: its library's, unless the setup names one for all.
@@ -103,7 +98,7 @@ package struct SheetReplay: Sendable {
         }
     }
 
-    /// Replays `trace` through every library that can drive the sheet.
+    /// Replays `trace` through every library.
     ///
     /// - Throws: ``ReplayError`` when the trace has no release, or the detents do not fit on
     ///   its screen.
@@ -118,16 +113,16 @@ package struct SheetReplay: Sendable {
         let base = try track(.recorded)
         let sheet: SheetLayout
         do {
-            sheet = try SheetLayout(detents: setup.detents, screenHeight: base.screen.height)
+            sheet = try setup.sheet(screenHeight: base.screen.height)
         } catch {
-            throw ReplayError.invalidSheet(error.description).about(trace.metadata.id)
+            throw error.about(trace.metadata.id)
         }
         let moved = base.release.translation.y
         let start = setup.startsByDirection ? (moved < 0 ? setup.detents.count - 1 : 0) : setup.start
         let position = setup.detents[start] + moved
         let pressDuration = base.release.time - base.inputs[0].time
         var verdicts: [Verdict] = []
-        for preset in setup.presets where preset.problem(driving: sheet) == nil {  // see Setup.presetsThatCannotDrive()
+        for preset in setup.presets {
             let estimator = estimator(for: preset.name)
             let estimated = try estimator.map { try track($0).release.velocity.y } ?? 0
             let velocity = preset.name.velocityGate.velocity(estimated: estimated, distance: moved, pressDuration: pressDuration)

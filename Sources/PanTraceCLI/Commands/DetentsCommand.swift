@@ -55,15 +55,17 @@ struct DetentsCommand: PathListCommand {
     func run() throws {
         var setup = try SheetReplay.Setup(
             parsingDetents: detents, start: start, presets: presets, assignments: assignments, screen: screen.map(Size.init))
-        _ = try SheetReplay(setup)  // the sheet and the start first: a bad one is the only thing said
-        // A library that cannot drive this sheet: an error when named, a note when taken by default.
-        let cannot = setup.presetsThatCannotDrive()
-        if presets != nil, let first = cannot.first { throw CLIFailure(first.problem) }
-        for (_, problem) in cannot { StandardError.line("note: \(problem); left out") }
-        setup = setup.leavingOut(Set(cannot.map(\.name)))
-        if setup.presets.isEmpty { throw CLIFailure("no library can drive a sheet with \(setup.detents.count) detents") }
+        // A library that cannot drive this sheet: left out with a note when taken by default; named,
+        // SheetReplay refuses it with the others.
+        if presets == nil {
+            let cannot = try setup.presetsThatCannotDrive()
+            for (_, problem) in cannot { StandardError.line("note: \(problem); left out") }
+            setup = setup.leavingOut(Set(cannot.map(\.name)))
+        }
         let replay = try SheetReplay(setup)
+        // The table keeps every row; JSON lines go out as they come and only their count is kept.
         var atlas = DetentAtlas(setup: setup)
+        var replayed = 0
         var skipped = 0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -78,8 +80,11 @@ struct DetentsCommand: PathListCommand {
                     skipped += 1
                     return
                 }
-                atlas.add(gesture, file: entry.file)
-                guard json else { return }
+                replayed += 1
+                guard json else {
+                    atlas.add(gesture, file: entry.file)
+                    return
+                }
                 do {
                     print(String(decoding: try encoder.encode(DetentGestureJSON(file: entry.file, gesture: gesture)), as: UTF8.self))
                 } catch {
@@ -89,10 +94,10 @@ struct DetentsCommand: PathListCommand {
         }
         if let encodingFailure { throw encodingFailure }
         if let folder { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-        if atlas.rows.isEmpty { throw CLIFailure("no gesture could be replayed on the sheet (\(skipped) skipped)") }
+        if replayed == 0 { throw CLIFailure("no gesture could be replayed on the sheet (\(skipped) skipped)") }
         if !json { print(atlas.text()) }
         if skipped > 0 {
-            StandardError.line("warning: \(skipped) file(s) or gesture(s) skipped; the report covers the other \(atlas.rows.count)")
+            StandardError.line("warning: \(skipped) file(s) or gesture(s) skipped; the report covers the other \(replayed)")
             throw ExitCode(Self.skippedStatus)
         }
     }

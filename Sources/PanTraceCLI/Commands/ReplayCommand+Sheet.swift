@@ -28,7 +28,6 @@ extension ReplayCommand {
         }
         let setup = try SheetReplay.Setup(
             parsingDetents: detents, start: start, presets: preset, assignments: settings, screen: screen.map(Size.init))
-        if let cannot = setup.presetsThatCannotDrive().first { throw CLIFailure(cannot.problem) }
         let contents = try TraceFiles.read(file, reader: read.reader)
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }
         let gesture = try SheetReplay(setup).replay(contents.trace)
@@ -64,7 +63,7 @@ struct SheetReplaySummary: Encodable {
         try c.encode(verdict.decision.outcome.index, forKey: .detent)
         try c.encode(verdict.decision.outcome == .dismissed, forKey: .dismissed)
         try c.encode(verdict.decision.reason, forKey: .reason)
-        try c.encode(verdict.velocity, forKey: .velocity)
+        try c.encode(verdict.velocity.isFinite ? verdict.velocity : nil, forKey: .velocity)  // vaul: a zero-length press is ∞
         try c.encode(verdict.estimator?.rawValue ?? DetentVelocityGate.pressMean.rawValue, forKey: .estimator)
         try c.encode(verdict.margin?.velocityChange, forKey: .margin)
         try c.encode(gesture.releasePosition, forKey: .releasePosition)

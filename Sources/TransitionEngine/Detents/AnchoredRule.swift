@@ -33,7 +33,7 @@ public struct AnchoredRule: Sendable, Hashable {
             let target = Self.closestAnchor(to: offset, upwards: forward, in: anchors, keepsLater: true)
             return DetentDecision(
                 .detent(target),
-                "|velocity| \(FloatingPanelRule.short(abs(velocity))) ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the closest anchor that way"
+                "|velocity| \(Decision.format(abs(velocity))) ≥ \(Decision.format(velocityThreshold)) pt/s: the closest anchor that way"
             )
         }
         let left = Self.closestAnchor(to: offset, upwards: false, in: anchors, keepsLater: true)
@@ -44,8 +44,8 @@ public struct AnchoredRule: Sendable, Hashable {
         let target = reached ? (forward ? right : left) : (forward ? left : right)
         return DetentDecision(
             .detent(target),
-            "slow (< \(FloatingPanelRule.short(velocityThreshold)) pt/s): \(FloatingPanelRule.short(fromStart)) pt past the anchor behind "
-                + "\(reached ? "≥" : "<") threshold \(FloatingPanelRule.short(threshold)) pt")
+            "slow (< \(Decision.format(velocityThreshold)) pt/s): \(Decision.format(fromStart)) pt past the anchor behind "
+                + "\(reached ? "≥" : "<") threshold \(Decision.format(threshold)) pt")
     }
 
     /// `closestAnchor(position, searchUpwards)`: the nearest anchor at or past `position` in the

@@ -51,7 +51,7 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         guard abs(velocity) > minimumFling else {
             let index = Self.nearest(to: start, in: snaps)
             return DetentDecision(
-                .detent(index), "no fling (|v| ≤ \(FloatingPanelRule.short(minimumFling)) px/s): the snap point nearest the release")
+                .detent(index), "no fling (|v| ≤ \(Decision.format(minimumFling)) px/s): the snap point nearest the release")
         }
         let fling = PhysicsFling(
             velocity: min(max(velocity, -Self.maximumFling), Self.maximumFling),
@@ -77,14 +77,14 @@ public struct CssScrollSnapRule: Sendable, Hashable {
             let index = choose(from: current, displacement: displacement, snaps: snaps)
             return DetentDecision(
                 .detent(index),
-                "fling \(FloatingPanelRule.short(velocity)) px/s; predicted \(FloatingPanelRule.short(displacement)) px more from \(FloatingPanelRule.short(current)): snap point \(index)"
+                "fling \(Decision.format(velocity)) px/s; predicted \(Decision.format(displacement)) px more from \(Decision.format(current)): snap point \(index)"
             )
         }
         // No update decayed enough to predict: the fling runs out and the scroll snaps where it stops.
         let end = min(max(start + fling.distance, snaps.min() ?? 0), snaps.max() ?? 0)
         let index = Self.nearest(to: end, in: snaps)
         return DetentDecision(
-            .detent(index), "fling \(FloatingPanelRule.short(velocity)) px/s ran out at \(FloatingPanelRule.short(end)): the nearest snap point")
+            .detent(index), "fling \(Decision.format(velocity)) px/s ran out at \(Decision.format(end)): the nearest snap point")
     }
 
     /// `CreateForDisplacement` and `FindClosestValidArea`: the snap offset strictly ahead of
@@ -92,12 +92,12 @@ public struct CssScrollSnapRule: Sendable, Hashable {
     /// the nearest to `current`; with snap-stop, the first ahead unless another is strictly nearer.
     func choose(from current: Double, displacement: Double, snaps: [Double]) -> Int {
         let target = current + displacement
-        let ahead = snaps.indices.filter { index in
+        let ahead = Self.documentOrder(snaps).filter { index in
             let gap = snaps[index] - current
             return gap != 0 && (gap > 0) == (displacement > 0)
         }
         guard !ahead.isEmpty else { return Self.nearest(to: current, in: snaps) }
-        // Ties go to the first in document order: the page lists snap points most expanded first.
+        // Ties go to the first in document order.
         var best = ahead[0]
         for index in ahead.dropFirst() where abs(snaps[index] - target) < abs(snaps[best] - target) { best = index }
         guard stopsAlways else { return best }
@@ -117,10 +117,19 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         return delta / (1 - min(ratio, 0.99))
     }
 
+    /// The snap point nearest `offset`; of equals, the first in document order.
     static func nearest(to offset: Double, in snaps: [Double]) -> Int {
-        var best = 0
-        for index in snaps.indices.dropFirst() where abs(snaps[index] - offset) < abs(snaps[best] - offset) { best = index }
+        let order = documentOrder(snaps)
+        var best = order[0]
+        for index in order.dropFirst() where abs(snaps[index] - offset) < abs(snaps[best] - offset) { best = index }
         return best
+    }
+
+    /// The snap points in document order, which Chromium's searches keep on ties. PanTrace takes a
+    /// sheet's page to list them by scroll offset, the least expanded (offset 0) first, as the
+    /// page of `make test-snap` does; a page that lists them otherwise differs only on exact ties.
+    static func documentOrder(_ snaps: [Double]) -> [Int] {
+        snaps.indices.sorted { snaps[$0] < snaps[$1] }
     }
 
     /// The largest fling velocity, px/s.

@@ -35,7 +35,7 @@ public struct FloatingPanelRule: Sendable, Hashable {
             let vector = toHidden != 0 ? v / toHidden : 0
             if vector >= removalThreshold {
                 return DetentDecision(
-                    .dismissed, "removed: velocity ÷ distance to hidden = \(Self.short(vector))/s ≥ \(Self.short(removalThreshold))")
+                    .dismissed, "removed: velocity ÷ distance to hidden = \(Decision.format(vector))/s ≥ \(Decision.format(removalThreshold))")
             }
         }
         return target(from: y, velocity: v, state: release.start, on: sheet)
@@ -71,13 +71,15 @@ public struct FloatingPanelRule: Sendable, Hashable {
         }
         let threshold = max(min(redirectionalProgress, 1.0), 0.0)
         let progress = abs(pY - positions[from]) / abs(positions[from] - positions[to])
-        let projected = "projected to \(Self.short(pY)) pt\(clamped ? " (clamped to one detent beyond the release's segment)" : "")"
+        let projected = "projected to \(Decision.format(pY)) pt\(clamped ? " (clamped to one detent beyond the release's segment)" : "")"
         if progress > threshold {
             return DetentDecision(
-                .detent(to), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) > \(Self.percent(threshold))")
+                .detent(to),
+                "\(projected): \(Decision.percentText(progress)) of the way from detent \(from) to \(to) > \(Decision.percentText(threshold))")
         }
         return DetentDecision(
-            .detent(from), "\(projected): \(Self.percent(progress)) of the way from detent \(from) to \(to) ≤ \(Self.percent(threshold))")
+            .detent(from),
+            "\(projected): \(Decision.percentText(progress)) of the way from detent \(from) to \(to) ≤ \(Decision.percentText(threshold))")
     }
 
     /// `segment(at:forward:)`: the detents either side of `position`, as indices; at either end
@@ -89,16 +91,6 @@ public struct FloatingPanelRule: Sendable, Hashable {
         case let index?: return (index - 1, index)
         case nil: return (positions.count - 1, positions.count - 1)
         }
-    }
-
-    static func short(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        return "\((value * 10).rounded() / 10)"
-    }
-
-    static func percent(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "no distance" : "∞" }
-        return "\(Int((value * 100).rounded())) %"
     }
 }
 

@@ -31,7 +31,7 @@ public struct FlutterSheetRule: Sendable, Hashable {
         let previous = next - 1
         if abs(velocity) <= velocityTolerance {
             let chosen = current - sizes[previous] < sizes[next] - current ? previous : next
-            return DetentDecision(.detent(order[chosen]), "no fling (|v| ≤ \(FloatingPanelRule.short(velocityTolerance)) px/s): nearest snap size")
+            return DetentDecision(.detent(order[chosen]), "no fling (|v| ≤ \(Decision.format(velocityTolerance)) px/s): nearest snap size")
         }
         if velocity < 0 { return DetentDecision(.detent(order[previous]), "fling down: the next snap size below") }
         return DetentDecision(.detent(order[next]), "fling up: the next snap size above")

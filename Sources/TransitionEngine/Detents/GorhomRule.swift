@@ -30,7 +30,7 @@ public struct GorhomRule: Sendable, Hashable {
         let chosen = candidates[deltas.firstIndex(of: smallest) ?? 0]
         return DetentDecision(
             chosen,
-            "position + \(FloatingPanelRule.short(projection)) s × velocity = \(FloatingPanelRule.short(point)) pt: nearest is \(chosen)")
+            "position + \(Decision.format(projection)) s × velocity = \(Decision.format(point)) pt: nearest is \(chosen)")
     }
 }
 

@@ -29,24 +29,24 @@ public struct Material3SheetRule: Sendable, Hashable {
             let upper = AnchoredRule.closestAnchor(to: offset, upwards: true, in: anchors, keepsLater: false)
             if velocity >= velocityThreshold {
                 return DetentDecision(
-                    .detent(upper), "below the start, velocity ≥ \(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor down")
+                    .detent(upper), "below the start, velocity ≥ \(Decision.format(velocityThreshold)) pt/s: the next anchor down")
             }
             let absolute = abs(current + threshold)
             return offset < absolute
-                ? DetentDecision(.detent(release.start), "below the start by less than \(FloatingPanelRule.short(threshold)) pt: back")
-                : DetentDecision(.detent(upper), "below the start by \(FloatingPanelRule.short(threshold)) pt or more: the next anchor down")
+                ? DetentDecision(.detent(release.start), "below the start by less than \(Decision.format(threshold)) pt: back")
+                : DetentDecision(.detent(upper), "below the start by \(Decision.format(threshold)) pt or more: the next anchor down")
         }
         let lower = AnchoredRule.closestAnchor(to: offset, upwards: false, in: anchors, keepsLater: false)
         if velocity <= -velocityThreshold {
             return DetentDecision(
-                .detent(lower), "above the start, velocity ≤ −\(FloatingPanelRule.short(velocityThreshold)) pt/s: the next anchor up")
+                .detent(lower), "above the start, velocity ≤ −\(Decision.format(velocityThreshold)) pt/s: the next anchor up")
         }
         let absolute = abs(current - threshold)
         // Material 3 treats a negative offset separately; sheet positions are never negative.
         let stays = offset < 0 ? abs(offset) < absolute : offset > absolute
         return stays
-            ? DetentDecision(.detent(release.start), "above the start by less than \(FloatingPanelRule.short(threshold)) pt: back")
-            : DetentDecision(.detent(lower), "above the start by \(FloatingPanelRule.short(threshold)) pt or more: the next anchor up")
+            ? DetentDecision(.detent(release.start), "above the start by less than \(Decision.format(threshold)) pt: back")
+            : DetentDecision(.detent(lower), "above the start by \(Decision.format(threshold)) pt or more: the next anchor up")
     }
 }
 

@@ -39,6 +39,8 @@ public struct MaterialBottomSheetRule: Sendable, Hashable {
         // ViewDragHelper.Callback.clampViewPositionVertical: expanded…(hideable ? parent : collapsed).
         let top = min(max(px(release.position), expanded), hideable ? parentHeight : collapsed)
         let yvel = release.velocity * density
+        // A sheet replay reads the vertical velocity only, so the "mostly horizontal" branch
+        // (|xvel| > |yvel|) never fires (docs/MODEL.md §9.3).
         let xvel = 0.0
         let halfIndex = fitToContents ? 0 : 1
         let last = sheet.lastIndex

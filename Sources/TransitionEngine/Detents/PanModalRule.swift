@@ -25,11 +25,11 @@ public struct PanModalRule: Sendable, Hashable {
         let gate = 1000 * (1 - snapMovementSensitivity)
         // isVelocityWithinSensitivityRange: (|v| − 1000 × (1 − sensitivity)) > 0.
         if abs(release.velocity) - gate > 0 {
-            if release.velocity < 0 { return DetentDecision(.detent(0), "fling up faster than \(FloatingPanelRule.short(gate)) pt/s: long form") }
+            if release.velocity < 0 { return DetentDecision(.detent(0), "fling up faster than \(Decision.format(gate)) pt/s: long form") }
             if (Self.nearest(to: y, in: [longForm, bottom]) == longForm && y < shortForm) || !allowsDragToDismiss {
                 return DetentDecision(.detent(sheet.lastIndex), "fling down from nearer long form, above short form: short form")
             }
-            return DetentDecision(.dismissed, "fling down faster than \(FloatingPanelRule.short(gate)) pt/s: dismiss")
+            return DetentDecision(.dismissed, "fling down faster than \(Decision.format(gate)) pt/s: dismiss")
         }
         let position = Self.nearest(to: y, in: [bottom, shortForm, longForm])
         if position == longForm { return DetentDecision(.detent(0), "slow release: long form is nearest") }

@@ -153,6 +153,12 @@ public struct Decision: Sendable, Hashable, Codable {
         return "\(rounded)"
     }
 
+    /// A share as a whole percentage, `42 %` (a sheet rule's reason).
+    static func percentText(_ fraction: Double) -> String {
+        guard fraction.isFinite else { return fraction.isNaN ? "no distance" : "∞" }
+        return "\(format(fraction * 100, digits: 0)) %"
+    }
+
     /// Formats two numbers with just enough decimals (2 to 6) to tell them apart, so a reason
     /// never reads "0.5 < 0.5".
     static func formatPair(_ first: Double, _ second: Double) -> (String, String) {
