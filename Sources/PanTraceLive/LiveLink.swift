@@ -183,12 +183,14 @@ public final class LiveLink: @unchecked Sendable {
     private var statusHandler: (@Sendable (Status) -> Void)?
     private let queue = DispatchQueue(label: "PanTraceLive.link")
     private let callbacks = DispatchQueue(label: "PanTraceLive.status")
+    private static let onCallbacks = DispatchSpecificKey<Bool>()
     private var scheduled: Double?
 
     /// Creates a link; nothing happens until ``start()``.
     public init(configuration: Configuration) {
         self.core = LinkCore(configuration: configuration)
         self.transport = defaultTransport()
+        callbacks.setSpecific(key: Self.onCallbacks, value: true)
     }
 
     /// The configuration in use.
@@ -205,9 +207,11 @@ public final class LiveLink: @unchecked Sendable {
         locked { core, now in core.start(now: now) }
     }
 
-    /// Closes the link for good.
+    /// Closes the link for good. When it returns, every status callback has run (unless it is
+    /// called from ``onStatus`` itself), so what the caller says next comes after them.
     public func stop() {
         locked { core, now in core.stop(now: now) }
+        if DispatchQueue.getSpecific(key: Self.onCallbacks) != true { callbacks.sync {} }
     }
 
     /// Sends one callback of the pan recognizer; returns at once (see ``Enqueued``).

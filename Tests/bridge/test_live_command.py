@@ -94,6 +94,7 @@ def test_a_wrong_token_or_an_unreachable_server_fails_in_one_line(server):
          "--token", "not-the-token-at-all", "--retries", "3"], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1
     assert refused.stderr.strip().splitlines()[-1].startswith(f"error: ws://127.0.0.1:{server.port}/live")
+    assert "refused" not in "".join(refused.stderr.strip().splitlines()[:-1]), "the refusal is said once, last"
     assert not (server.recordings / "live").exists()
     server.stop()
     gone = subprocess.run(

@@ -87,9 +87,10 @@ struct LiveCommand: ParsableCommand {
             configuration: .init(
                 url: URL(string: url)!, token: token, source: source, queueCapacity: queueCapacity, maxFailedAttempts: retries))
         link.onStatus = { status in
-            // The first attempt and the stop at the end are the command's own doing.
+            // The first attempt and the stop at the end are the command's own doing, and a
+            // refusal or giving up is the command's error line (`fail(on:)`), said once.
             if case .connecting(let attempt) = status, attempt == 1 { return }
-            if status == .stopped { return }
+            if status.isFinal { return }
             StandardError.line("live: \(status)")
         }
         link.start()
@@ -98,6 +99,7 @@ struct LiveCommand: ParsableCommand {
             if case .connected = $0 { return true }
             return $0.isFinal
         }
+        if joined.isFinal { link.stop() }
         try Self.fail(on: joined, url: url)
 
         var feed = LiveFeed(
