@@ -126,10 +126,15 @@ export function sweepExclusions(tune, library) {
   named(x.unreadable, (f) => `unreadable: ${f.reason}`);
   named(x.unreplayable, (f) => `cannot be replayed: ${f.reason}`);
   for (const id of tune.recordings ?? []) {
-    if (library.find((r) => r.id === id)?.intent === "unknown") out.push({ id, reason: "not labelled finish or cancel" });
+    const found = library.find((r) => r.id === id);
+    if (found && !decidesTwoState(found)) out.push({ id, reason: "not labelled finish or cancel" });
   }
   return out;
 }
+
+/** Whether a recording is labelled finish or cancel: what a two-state sweep scores (a detent
+ * label is a sheet library's, and unknown is nobody's). */
+export const decidesTwoState = (r) => r.intent === "finish" || r.intent === "cancel";
 
 /** The recordings a sweep scored: those it was asked for, less its exclusions. */
 export function scoredRecordings(tune, library) {

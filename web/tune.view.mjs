@@ -5,7 +5,7 @@ import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
 import {
-  bestText, defaultAxis, defaultAxisKey, findingsLines, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
+  bestText, decidesTwoState, defaultAxis, defaultAxisKey, findingsLines, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
 } from "./tune.mjs";
 
 export class TuneView {
@@ -93,7 +93,7 @@ export class TuneView {
   setLibrary(library) {
     const checked = new Set(this.chosen());
     const fresh = this.checklist.children.length === 0;
-    const labelled = library.filter((r) => r.intent !== "unknown");
+    const labelled = library.filter(decidesTwoState);
     this.checklist.replaceChildren(...labelled.map((r) => h("label", { class: "check" },
       h("input", { type: "checkbox", value: r.id, checked: fresh || checked.has(r.id) || r.id.startsWith("live/") }),
       ` ${r.id} `, h("span", { class: `intent ${r.intent}`, text: r.intent }))));

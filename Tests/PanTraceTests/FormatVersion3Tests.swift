@@ -39,7 +39,7 @@ import Testing
             let name = HeaderFormat.name(ofPath: path)
             let v2 = try reader.decode(old, name: name)
             let bytes = try TraceEncoder.encode(v2.trace, name: name)
-            #expect(try Self.version(of: bytes) == 3)
+            #expect(try Self.version(of: bytes) == HeaderFormat.version)
             let v3 = try reader.decode(bytes, name: name)
             #expect(v3.isComplete)
             #expect(v3.trace == v2.trace, "\(path)")

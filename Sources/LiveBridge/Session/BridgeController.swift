@@ -165,7 +165,7 @@ struct BridgeController {
         let sorted = recordings.sorted { $0.id < $1.id }
         // A gesture meant to finish first: its replay carries the transition through.
         func shown(_ tag: String) -> RecordingInfo? {
-            let candidates = sorted.filter { $0.tags.contains(tag) && $0.intent != .unknown && $0.complete && $0.durationSeconds >= 0.3 }
+            let candidates = sorted.filter { $0.tags.contains(tag) && $0.intent.outcome != nil && $0.complete && $0.durationSeconds >= 0.3 }
             return candidates.first { $0.intent == .finish } ?? candidates.first
         }
         if let edge = shown("edge-back") { return (edge.id, "best") }
@@ -379,7 +379,7 @@ struct BridgeController {
 
     private mutating func tune(_ request: TuneRequest, from id: ConnectionID) throws -> [Outgoing] {
         try sweeps.start(for: id) {
-            let asked = request.recordings.isEmpty ? library.recordings.filter { $0.intent != .unknown }.map(\.id) : request.recordings
+            let asked = request.recordings.isEmpty ? library.recordings.filter { $0.intent.outcome != nil }.map(\.id) : request.recordings
             // Each recording once, in the order first named: a list naming one file many times asks
             // for no more work than naming it once.
             var seen = Set<String>()

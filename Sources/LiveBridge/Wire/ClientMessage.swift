@@ -211,7 +211,7 @@ extension ClientMessage: Codable {
         case "step": self = .step(frames: try c.decode(Int.self, forKey: .frames))
         case "record": self = .record(try RecordRequest(from: decoder))
         case "pointer": self = .pointer(try PointerMessage(from: decoder))
-        case "label": self = .label(try c.decode(Intent.self, forKey: .intent))
+        case "label": self = .label(try c.decodeLabel(forKey: .intent))
         case "save": self = .save(name: try c.decodeIfPresent(String.self, forKey: .name))
         case "discard": self = .discard
         case "tune": self = .tune(try TuneRequest(from: decoder))
@@ -263,5 +263,18 @@ extension ClientMessage: Codable {
         case .keep(let r): try r.encode(to: encoder)
         case .drop(let files): try c.encode(files, forKey: .files)
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The label a page (`label`) or a device's owner (`keep`) gives: finish, cancel or unknown.
+    /// A detent label needs the sheet it was meant on, which neither message carries: refused.
+    func decodeLabel(forKey key: Key) throws -> Intent {
+        let intent = try decode(Intent.self, forKey: key)
+        guard intent != .detent else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "a detent label needs its sheet, which this message cannot carry: label finish, cancel or unknown")
+        }
+        return intent
     }
 }

@@ -181,6 +181,16 @@ package struct KeepRequest: Codable, Sendable, Equatable {
         self.intent = intent
         self.name = name
     }
+
+    private enum CodingKeys: String, CodingKey { case files, intent, name }
+
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        files = try c.decode([String].self, forKey: .files)
+        let labelled = try c.contains(.intent) && !c.decodeNil(forKey: .intent)
+        intent = labelled ? try c.decodeLabel(forKey: .intent) : nil
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+    }
 }
 
 /// `kept`: where each kept gesture went.

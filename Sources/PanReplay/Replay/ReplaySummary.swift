@@ -95,12 +95,13 @@ package struct ReplaySummary: Sendable, Hashable, Codable {
 }
 
 extension Intent {
-    /// The outcome the person meant, or nil when nobody said.
+    /// The finish or cancel the person meant, or nil when nobody said or the label is a
+    /// detent (a sheet library's, not a two-state transition's).
     package var outcome: Decision.Outcome? {
         switch self {
         case .finish: .finish
         case .cancel: .cancel
-        case .unknown: nil
+        case .unknown, .detent: nil
         }
     }
 }

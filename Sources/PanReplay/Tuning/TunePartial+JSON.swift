@@ -110,7 +110,7 @@ extension TunePartial {
         gestures.reserveCapacity(document.gestures.count)
         for (index, record) in document.gestures.enumerated() {
             let field = "gestures[\(index)]"
-            guard let intent = Intent(rawValue: record.intent), intent != .unknown else {
+            guard let intent = Intent(rawValue: record.intent), intent.outcome != nil else {
                 throw bad("\(field).intent", "\"\(record.intent)\" is not finish or cancel")
             }
             guard record.foldHash.utf8.count == 16, let hash = UInt64(record.foldHash, radix: 16) else {

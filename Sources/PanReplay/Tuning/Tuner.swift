@@ -333,7 +333,8 @@ package struct Tuner: Sendable {
 
         func verdict(on entry: TraceCorpus.Entry) -> Verdict {
             let defaults = tuner.defaultParameters
-            guard entry.trace.metadata.intent != .unknown else { return .unknownIntent }
+            // A detent label is not a finish or cancel: such a gesture is tuned by a sheet library.
+            guard entry.trace.metadata.intent.outcome != nil else { return .unknownIntent }
             do {
                 var built: [VelocitySource: GestureTrack] = [:]
                 for source in sources {

@@ -13,7 +13,7 @@ enum HeaderFormat {
     /// The eight bytes every header payload starts with.
     static let magic: [UInt8] = Array("PANTRACE".utf8)
     /// The format version this code writes and the newest it reads (it reads 1 and 2 as well).
-    static let version = 3
+    static let version = 4
     /// Version 3 header flags, bit 0: the samples are on ``SampleGrid/standard`` (no scales follow).
     static let standardGridFlag: UInt64 = 1
 

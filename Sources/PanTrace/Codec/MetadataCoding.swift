@@ -19,6 +19,8 @@ enum MetadataCoding {
         case sourceCode
         /// Version 3: tags, each an index into ``knownTags`` or a string.
         case tagCodes
+        /// Version 4: the sheet a gesture dragged and the detent the person meant.
+        case sheet
     }
 
     /// The sources a version 2 header stores as one byte (tag 12), by index.
@@ -80,6 +82,17 @@ enum MetadataCoding {
             w.varint(Tag.intent.rawValue)
             w.byte(UInt8(code))
         }
+        if let sheet = m.sheet {
+            w.varint(Tag.sheet.rawValue)
+            w.varint(UInt64(sheet.detents.count))
+            for detent in sheet.detents { number(detent, into: &w) }
+            w.varint(UInt64(sheet.start))
+            switch sheet.target {
+            case nil: w.varint(0)
+            case .dismissed: w.varint(1)
+            case .detent(let index): w.varint(UInt64(index) + 2)
+            }
+        }
         if !m.tags.isEmpty {
             let codes = m.tags.map { knownTags.firstIndex(of: $0) }
             if codes.contains(where: { $0 != nil }) {
@@ -129,6 +142,7 @@ enum MetadataCoding {
         }
         for tag in m.tags { try check(tag, "tags") }
         if let problem = m.screen.problem { throw PanTraceError(.invalidValue(problem), field: "screen") }
+        if let problem = m.sheetProblem { throw PanTraceError(.invalidValue(problem), field: m.sheet?.problem == nil ? "intent" : "sheet") }
         guard !m.extra.isEmpty else { return }
         for (key, value) in m.extra.sorted(by: { $0.key < $1.key }) where value.depth > maximumExtraDepth {
             throw PanTraceError(.invalidValue("\(key) is nested deeper than \(maximumExtraDepth) levels"), field: key)
@@ -170,7 +184,7 @@ enum MetadataCoding {
         }
         while true {
             let raw = try r.varint()
-            let newest: Tag = version >= 3 ? .tagCodes : version == 2 ? .sourceCode : .extra
+            let newest: Tag = version >= 4 ? .sheet : version == 3 ? .tagCodes : version == 2 ? .sourceCode : .extra
             guard let tag = Tag(rawValue: raw), raw <= newest.rawValue else {
                 throw PanTraceError(.badHeader("unknown metadata field \(raw)"))
             }
@@ -209,7 +223,8 @@ enum MetadataCoding {
                 m.edge = ScreenEdge.allCases[code]
             case .intent:
                 let code = Int(try r.byte())
-                guard code < Intent.allCases.count else { throw PanTraceError(.badHeader("unknown intent code \(code)")) }
+                // The detent intent (code 3) came with the sheet, in version 4.
+                guard code < (version >= 4 ? 4 : 3) else { throw PanTraceError(.badHeader("unknown intent code \(code)")) }
                 m.intent = Intent.allCases[code]
             case .tags:
                 let count = try r.count("tag count", limit: maximumTags)
@@ -220,6 +235,14 @@ enum MetadataCoding {
                     let code = try r.count("tag code", limit: knownTags.count)
                     m.tags.append(code == 0 ? try string() : knownTags[code - 1])
                 }
+            case .sheet:
+                let count = try r.count("detent count", limit: SheetLabel.maximumDetents)
+                var detents: [Double] = []
+                for _ in 0..<count { detents.append(try number(&r, version: version)) }
+                let start = try r.count("start detent", limit: SheetLabel.maximumDetents)
+                let target = try r.count("target detent", limit: SheetLabel.maximumDetents + 1)
+                m.sheet = SheetLabel(detents: detents, start: start, target: target == 0 ? nil : target == 1 ? .dismissed : .detent(target - 2))
+                if let problem = m.sheet?.problem { throw PanTraceError(.badHeader(problem)) }
             case .notes: m.notes = try string()
             case .velocity: m.velocityOrigin = try string()
             case .extra:
@@ -246,6 +269,7 @@ enum MetadataCoding {
                 }
             }
         }
+        if let problem = m.sheetProblem { throw PanTraceError(.badHeader(problem)) }
         if !sawID {
             guard version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
             m.id = name ?? ""

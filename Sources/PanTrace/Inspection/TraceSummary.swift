@@ -2,7 +2,8 @@
 ///
 /// Encodes to the stable JSON keys of the inspect output: `file`, `samples`, `duration_s`,
 /// `rate_hz`, `peak_velocity_pt_s`, `intent`, `source`, `screen`, `chunks`, `bytes`,
-/// `bytes_per_sample`, `complete`, plus `id`, `velocity` and `warnings`.
+/// `bytes_per_sample`, `complete`, plus `id`, `velocity`, `warnings` and, for a sheet drag,
+/// `sheet`.
 public struct TraceSummary: Codable, Hashable, Sendable {
     public var file: String
     public var id: String
@@ -14,6 +15,8 @@ public struct TraceSummary: Codable, Hashable, Sendable {
     /// magnitude; `pantrace inspect` passes a robust estimate instead (``init(file:contents:peakVelocity:)``).
     public var peak_velocity_pt_s: Double
     public var intent: Intent
+    /// The sheet the gesture dragged and the detent meant, when the recording has one.
+    public var sheet: SheetLabel?
     public var source: String
     public var velocity: String
     public var screen: ScreenGeometry
@@ -42,6 +45,7 @@ public struct TraceSummary: Codable, Hashable, Sendable {
         rate_hz = median > 0 ? (1 / median * 10).rounded() / 10 : 0
         peak_velocity_pt_s = peakVelocity ?? trace.samples.reduce(0) { max($0, $1.velocity.magnitude) }
         intent = trace.metadata.intent
+        sheet = trace.metadata.sheet
         source = trace.metadata.source
         velocity = trace.metadata.velocityOrigin
         screen = trace.metadata.screen

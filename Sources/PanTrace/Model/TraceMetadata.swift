@@ -15,6 +15,9 @@ public struct TraceMetadata: Hashable, Sendable {
     public var edge: ScreenEdge?
     /// What the person meant.
     public var intent: Intent
+    /// The sheet the gesture dragged, and the detent the person meant when ``intent`` is
+    /// ``Intent/detent``.
+    public var sheet: SheetLabel?
     /// Free-form labels (scenario names, device names).
     public var tags: [String]
     /// Free-form notes.
@@ -32,7 +35,7 @@ public struct TraceMetadata: Hashable, Sendable {
     /// Creates metadata; everything but the identifier has a default.
     public init(
         id: String, created: String = "1970-01-01T00:00:00Z", source: String = "synthetic",
-        screen: ScreenGeometry = .phone, edge: ScreenEdge? = nil, intent: Intent = .unknown,
+        screen: ScreenGeometry = .phone, edge: ScreenEdge? = nil, intent: Intent = .unknown, sheet: SheetLabel? = nil,
         tags: [String] = [], notes: String = "", velocityOrigin: String = TraceMetadata.recordedVelocity,
         extra: [String: JSONValue] = [:]
     ) {
@@ -42,10 +45,24 @@ public struct TraceMetadata: Hashable, Sendable {
         self.screen = screen
         self.edge = edge
         self.intent = intent
+        self.sheet = sheet
         self.tags = tags
         self.notes = notes
         self.velocityOrigin = velocityOrigin
         self.extra = extra
+    }
+}
+
+extension TraceMetadata {
+    /// Why the sheet and the intent disagree, or nil: a target detent is the intent
+    /// ``Intent/detent`` and nothing else is, and the sheet describes a sheet.
+    public var sheetProblem: String? {
+        if let problem = sheet?.problem { return problem }
+        switch (intent, sheet?.target) {
+        case (.detent, nil): return "intent is detent but the metadata has no sheet target"
+        case (.detent, _?), (_, nil): return nil
+        case (_, let target?): return "the sheet has the target \(target) but the intent is \(intent.rawValue), not detent"
+        }
     }
 }
 
@@ -59,7 +76,7 @@ extension TraceMetadata: Codable {
     }
 
     /// The keys this version understands; everything else goes to ``extra``.
-    static let knownKeys: Set<String> = ["id", "created", "source", "screen", "edge", "intent", "tags", "notes", "velocity"]
+    static let knownKeys: Set<String> = ["id", "created", "source", "screen", "edge", "intent", "sheet", "tags", "notes", "velocity"]
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -69,6 +86,7 @@ extension TraceMetadata: Codable {
         screen = try c.decodeIfPresent(ScreenGeometry.self, forKey: Key("screen")) ?? .phone
         edge = try c.decodeIfPresent(ScreenEdge.self, forKey: Key("edge"))
         intent = try c.decodeIfPresent(Intent.self, forKey: Key("intent")) ?? .unknown
+        sheet = try c.decodeIfPresent(SheetLabel.self, forKey: Key("sheet"))
         tags = try c.decodeIfPresent([String].self, forKey: Key("tags")) ?? []
         notes = try c.decodeIfPresent(String.self, forKey: Key("notes")) ?? ""
         velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? Self.recordedVelocity
@@ -87,6 +105,7 @@ extension TraceMetadata: Codable {
         try c.encode(screen, forKey: Key("screen"))
         try c.encodeIfPresent(edge, forKey: Key("edge"))
         try c.encode(intent, forKey: Key("intent"))
+        try c.encodeIfPresent(sheet, forKey: Key("sheet"))
         // Empty tags and notes are left out: the header is paid once per file.
         if !tags.isEmpty { try c.encode(tags, forKey: Key("tags")) }
         if !notes.isEmpty { try c.encode(notes, forKey: Key("notes")) }

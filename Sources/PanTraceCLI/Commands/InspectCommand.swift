@@ -89,11 +89,17 @@ struct InspectCommand: PathListCommand {
         value.rounded() == value && value.magnitude < 1e15 ? String(Int(value)) : String(value)
     }
 
+    /// ` (detent 1 of 80/400/600, from 2)`: the sheet and the target, after the intent.
+    static func sheetText(_ sheet: SheetLabel) -> String {
+        let detents = sheet.detents.map(exact).joined(separator: "/")
+        return " (\(sheet.target.map { "\($0 == .dismissed ? "dismissed" : "detent \($0)") of " } ?? "sheet ")\(detents), from \(sheet.start))"
+    }
+
     static func line(_ s: TraceSummary) -> String {
         func f(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
         let screen = "\(exact(s.screen.width))x\(exact(s.screen.height))@\(exact(s.screen.scale))x"
         return "\(s.file): \(s.samples) samples, \(f(s.duration_s, 3)) s, \(f(s.rate_hz, 1)) Hz, peak \(f(s.peak_velocity_pt_s, 1)) pt/s, "
-            + "intent \(s.intent.rawValue), source \(s.source), screen \(screen), \(s.chunks) \(s.chunks == 1 ? "chunk" : "chunks"), \(s.bytes) bytes, "
+            + "intent \(s.intent.rawValue)\(s.sheet.map(sheetText) ?? ""), source \(s.source), screen \(screen), \(s.chunks) \(s.chunks == 1 ? "chunk" : "chunks"), \(s.bytes) bytes, "
             + "\(f(s.bytes_per_sample, 2)) B/sample, \(s.complete ? "complete" : "INCOMPLETE")"
     }
 }
