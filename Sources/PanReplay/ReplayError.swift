@@ -21,6 +21,7 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLong(what: String, seconds: Double)
         case invalidScreen(reason: String)
         case cannotEmit(reason: String)
+        case cannotEmitSheet(reason: String)
         case cannotExport(reason: String)
         case cannotDrive(target: String, reason: String)
         case infeasibleTarget(reason: String)
@@ -75,6 +76,8 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)cannot export the replay: \(reason)"
         case .cannotEmit(let reason):
             return "\(prefix)cannot emit Swift: \(reason)"
+        case .cannotEmitSheet(let reason):
+            return "\(prefix)cannot emit: \(reason)"
         case .invalidScreen(let reason):
             return "\(prefix)cannot replay on this screen: \(reason)"
         case .cannotDrive(let target, let reason):
@@ -131,6 +134,7 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
     static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
     static func invalidSheet(_ reason: String) -> Self { Self(.invalidSheet(reason: reason)) }
     static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
+    static func cannotEmitSheet(_ reason: String) -> Self { Self(.cannotEmitSheet(reason: reason)) }
     static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
     static func cannotMerge(reason: String) -> Self { Self(.cannotMerge(reason: reason)) }
     static func badPartial(file: String, field: String, reason: String) -> Self {

@@ -16,7 +16,7 @@ struct SheetLabelTests {
         SheetLabel(detents: [80, 400, 600], start: 2, target: .detent(1)),
         SheetLabel(detents: [80.125, 400.5], start: 0, target: .dismissed),
         SheetLabel(detents: [200], start: 0, target: .detent(0)),
-        SheetLabel(detents: [10, 20, 30, 40, 50, 60, 70, 80], start: 7, target: .detent(0)),
+        SheetLabel(detents: [10, 20, 30, 40, 50, 60, 70, 80], start: 7, target: .detent(0))
     ]
 
     @Test(arguments: sheets)
@@ -65,7 +65,7 @@ struct SheetLabelTests {
         (#""sheet":{"detents":[],"start":0,"target":0}"#, "0 detents"),
         (#""sheet":{"detents":[1,2,3,4,5,6,7,8,9],"start":0,"target":0}"#, "9 detents"),
         (#""sheet":{"detents":[80,400],"start":0,"target":"up"}"#, "not a detent index"),
-        (#""sheet":{"detents":[80,400],"start":0,"target":1,"speed":2}"#, "unknown key 'speed'"),
+        (#""sheet":{"detents":[80,400],"start":0,"target":1,"speed":2}"#, "unknown key 'speed'")
     ])
     func aSheetThatIsNoSheetIsRefusedWhereItIsRead(json: String, problem: String) throws {
         let good = String(decoding: try JSONLCodec.encode(Self.labelled(Self.sheets[0])), as: UTF8.self)

@@ -273,7 +273,8 @@ extension KeyedDecodingContainer {
         let intent = try decode(Intent.self, forKey: key)
         guard intent != .detent else {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "a detent label needs its sheet, which this message cannot carry: label finish, cancel or unknown")
+                forKey: key, in: self,
+                debugDescription: "a detent label needs its sheet, which this message cannot carry: label finish, cancel or unknown")
         }
         return intent
     }

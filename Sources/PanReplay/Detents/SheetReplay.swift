@@ -103,34 +103,66 @@ package struct SheetReplay: Sendable {
     /// - Throws: ``ReplayError`` when the trace has no release, or the detents do not fit on
     ///   its screen.
     package func replay(_ trace: Trace) throws -> Gesture {
-        var tracks: [VelocitySource: GestureTrack] = [:]
-        func track(_ source: VelocitySource) throws -> GestureTrack {
-            if let made = tracks[source] { return made }
-            let made = try GestureTrack(trace: trace, velocity: source, screen: setup.screen, releaseVelocityOnly: true)
-            tracks[source] = made
-            return made
-        }
-        let base = try track(.recorded)
+        let drag = try SheetDrag(trace: trace, estimators: setup.presets.compactMap { estimator(for: $0.name) }, screen: setup.screen)
         let sheet: SheetLayout
         do {
-            sheet = try setup.sheet(screenHeight: base.screen.height)
+            sheet = try setup.sheet(screenHeight: drag.screen.height)
         } catch {
             throw error.about(trace.metadata.id)
         }
-        let moved = base.release.translation.y
-        let start = setup.startsByDirection ? (moved < 0 ? setup.detents.count - 1 : 0) : setup.start
-        let position = setup.detents[start] + moved
-        let pressDuration = base.release.time - base.inputs[0].time
+        let start = setup.startsByDirection ? (drag.moved < 0 ? setup.detents.count - 1 : 0) : setup.start
         var verdicts: [Verdict] = []
         for preset in setup.presets {
             let estimator = estimator(for: preset.name)
-            let estimated = try estimator.map { try track($0).release.velocity.y } ?? 0
-            let velocity = preset.name.velocityGate.velocity(estimated: estimated, distance: moved, pressDuration: pressDuration)
-            let release = DetentRelease(start: start, position: position, velocity: velocity, pressDuration: pressDuration)
+            let release = drag.release(from: start, on: sheet, gate: preset.name.velocityGate, estimator: estimator)
             let decision = preset.decide(release, on: sheet)
             let margin = preset.velocityMargin(release, on: sheet).map { Margin(velocityChange: $0.change, outcome: $0.outcome) }
-            verdicts.append(Verdict(preset: preset.name, decision: decision, estimator: estimator, velocity: velocity, margin: margin))
+            verdicts.append(Verdict(preset: preset.name, decision: decision, estimator: estimator, velocity: release.velocity, margin: margin))
         }
-        return Gesture(id: trace.metadata.id, start: start, releasePosition: position, verdicts: verdicts)
+        return Gesture(id: trace.metadata.id, start: start, releasePosition: sheet.detents[start] + drag.moved, verdicts: verdicts)
+    }
+}
+
+/// One recorded gesture read as a drag of a sheet: how far it moved, how long it was pressed,
+/// and its release velocity through each estimator asked for, each estimated once. What
+/// ``SheetReplay`` and ``DetentTuner`` hand a library's rule comes from here.
+package struct SheetDrag: Sendable {
+    /// The screen the gesture replays on, points.
+    package let screen: Size
+    /// The vertical translation at the release, points (positive downward).
+    package let moved: Double
+    /// From the first sample to the release, seconds (vaul's press time).
+    package let pressDuration: Double
+    /// The vertical release velocity through each estimator, points per second.
+    private let velocities: [VelocitySource: Double]
+
+    /// Reads `trace` through `estimators`.
+    ///
+    /// - Throws: ``ReplayError`` when the trace has no release or its screen is out of range.
+    package init(trace: Trace, estimators: [VelocitySource], screen: Size?) throws {
+        var velocities: [VelocitySource: Double] = [:]
+        let base = try GestureTrack(trace: trace, velocity: .recorded, screen: screen, releaseVelocityOnly: true)
+        velocities[.recorded] = base.release.velocity.y
+        for estimator in estimators where velocities[estimator] == nil {
+            velocities[estimator] = try GestureTrack(trace: trace, velocity: estimator, screen: screen, releaseVelocityOnly: true).release.velocity.y
+        }
+        self.screen = base.screen
+        self.moved = base.release.translation.y
+        self.pressDuration = base.release.time - base.inputs[0].time
+        self.velocities = velocities
+    }
+
+    /// The release a library reads on `sheet` from detent `start`: the estimator's velocity
+    /// (none for vaul's press mean) through the library's gate.
+    ///
+    /// - Precondition: `estimator` is one of those the drag was read with, or nil.
+    package func release(from start: Int, on sheet: SheetLayout, gate: DetentVelocityGate, estimator: VelocitySource?) -> DetentRelease {
+        let estimated =
+            estimator.map { source in
+                guard let velocity = velocities[source] else { preconditionFailure("the drag was not read with \(source)") }
+                return velocity
+            } ?? 0
+        let velocity = gate.velocity(estimated: estimated, distance: moved, pressDuration: pressDuration)
+        return DetentRelease(start: start, position: sheet.detents[start] + moved, velocity: velocity, pressDuration: pressDuration)
     }
 }

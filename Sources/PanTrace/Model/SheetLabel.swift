@@ -51,7 +51,8 @@ public struct SheetLabel: Hashable, Sendable {
                 return "sheet detent \(index) is \(value), not a finite number of points"
             }
             if index > 0, value <= detents[index - 1] {
-                return "sheet detent \(index) (\(value)) is not below detent \(index - 1) (\(detents[index - 1])): detents go from the most expanded down"
+                return
+                    "sheet detent \(index) (\(value)) is not below detent \(index - 1) (\(detents[index - 1])): detents go from the most expanded down"
             }
         }
         guard detents.indices.contains(start) else { return "sheet start \(start) names no detent (0…\(detents.count - 1))" }
@@ -82,7 +83,8 @@ extension SheetLabel: Codable {
             } else if let word = try? c.decode(String.self, forKey: .target), word == "dismissed" {
                 target = .dismissed
             } else {
-                throw DecodingError.dataCorruptedError(forKey: .target, in: c, debugDescription: "sheet target is not a detent index or \"dismissed\"")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .target, in: c, debugDescription: "sheet target is not a detent index or \"dismissed\"")
             }
         }
         if let problem {

@@ -139,6 +139,23 @@ struct PresetsCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let emit, let name, let sheet = DetentPresetName(rawValue: name) {
+            try SheetEmitter.check(emit, library: sheet)
+            var overrides: [String: PresetValue] = [:]
+            for text in assignments {
+                let (key, value) = try ReplayParameters.assignment(parsing: text)
+                overrides[key] = value
+            }
+            let emitter = SheetEmitter(preset: try DetentPreset(named: name, overrides: overrides), command: ShellQuoting.invocation)
+            print(emitter.code(), terminator: "")
+            for item in emitter.unshippable {
+                StandardError.line("note: \(name) cannot set \(item.key)=\(item.value): \(item.why); the code keeps \(item.libraryValue)")
+            }
+            return
+        }
+        if let emit, emit != .swift, let name {
+            throw CLIFailure("--emit \(emit.rawValue): preset '\(name)' is a two-state transition, emitted as swift")
+        }
         if emit != nil, let name {
             var overrides: [String: PresetValue] = [:]
             for text in assignments {

@@ -73,6 +73,8 @@ struct TuneCommand: PathListCommand {
     }
 
     func run() throws {
+        if DetentPresetName(rawValue: preset) != nil { return try tuneSheet() }
+        if let emit, emit != .swift { throw CLIFailure("--emit \(emit.rawValue): preset '\(preset)' is a two-state transition, emitted as swift") }
         if let partial { return try writePartial(partial) }
         // Before the sweep: a run that could only fail at the end fails at once.
         if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
@@ -163,10 +165,7 @@ struct TuneCommand: PathListCommand {
     }
 }
 
-/// A language `--emit` prints code in.
-enum EmitLanguage: String, ExpressibleByArgument, CaseIterable {
-    case swift
-}
+extension EmitLanguage: ExpressibleByArgument {}
 
 /// `pantrace tune merge`: the report of partials written by `pantrace tune … --partial`.
 struct TuneMergeCommand: ParsableCommand {

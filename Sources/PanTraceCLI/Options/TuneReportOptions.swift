@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import PanReplay
 
 /// The report flags of `pantrace tune` and `pantrace tune merge`: one definition, so both
 /// commands take the same flags with the same meaning (docs/TUNE.md).
@@ -20,7 +21,7 @@ struct TuneReportOptions: ParsableArguments {
 
     @Option(
         help:
-            "Print the best point as code instead of the report: swift (docs/TUNE.md, \"Shipping the result\"). After a merge, the code is the whole run's; its comment names the merge and the partials."
+            "Print the best point as code instead of the report: swift for a two-state preset (docs/TUNE.md, \"Shipping the result\"); for a sheet library its own language: swift, json, js, kotlin, dart or css (docs/DETENTS.md). After a merge, the code is the whole run's; its comment names the merge and the partials."
     )
     var emit: EmitLanguage?
 
