@@ -11,7 +11,7 @@ FUZZ_TIME  ?= 60
 PANTRACE_SHARED ?= ../shared
 export PANTRACE_SHARED := $(abspath $(PANTRACE_SHARED))
 
-.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean atlas test-snap
+.PHONY: all build lint test test-bridge test-web test-browser test-emit serve bench fuzz fuzz-smoke autobahn crash-trials setup clean atlas test-snap test-trials
 
 all: build
 
@@ -70,6 +70,13 @@ test-emit: build
 test-snap: build
 	@scripts/browser-deps.sh
 	PANTRACE_SNAP_ALL=1 .venv/bin/python -m pytest Tests/browser/test_snap_loop.py -q -s -p no:cacheprovider
+
+# Target trials on the record pad: a scripted person makes 300 labelled detent gestures in
+# Chromium, and every sheet library is tuned on them and emits its code (about 15 minutes;
+# `make test` runs 30). The reports land in build/trials/.
+test-trials: build
+	@scripts/browser-deps.sh
+	PANTRACE_TRIALS=300 .venv/bin/python -m pytest Tests/browser/test_trials.py -q -s -p no:cacheprovider
 
 # Release-build benchmarks; results are copied into BENCHMARKS.md by hand.
 bench: setup

@@ -15,9 +15,13 @@ import { ReplayView } from "./replay.view.mjs";
 import { Shell } from "./shell.view.mjs";
 import { Stage } from "./stage.view.mjs";
 import { Store } from "./store.mjs";
+import { TrialsView } from "./trials.view.mjs";
 import { TuneView } from "./tune.view.mjs";
 
-const store = new Store({ address: parseHash(location.hash), hasToken: new URLSearchParams(location.search).has("token") });
+const store = new Store({
+  address: parseHash(location.hash), hasToken: new URLSearchParams(location.search).has("token"),
+  later: (ms, fn) => setTimeout(fn, ms),
+});
 store.connection = new LiveConnection(liveURL(location), {
   WebSocket, setTimeout: setTimeout.bind(window), clearTimeout: clearTimeout.bind(window),
   onState: (state) => store.emit("connection", state),
@@ -28,7 +32,9 @@ store.connection = new LiveConnection(liveURL(location), {
 const stage = new Stage();
 const shell = new Shell(store);
 const replay = new ReplayView(store, stage);
+const trials = new TrialsView(store);
 const record = new RecordView(store, stage, {
+  trials,
   currentPreset: () => replay.currentPreset(),
   // The sliders as the page's own view has them (a moved slider reloads the view at once).
   currentParameters: () => store.playback?.parameters ?? {},
@@ -49,4 +55,4 @@ store.showTab(store.tab);
 store.setControl(false);
 store.connection.start();
 
-window.pantrace = { store, stage, shell, replay, record, tune, compare, follow, devices };
+window.pantrace = { store, stage, shell, replay, record, trials, tune, compare, follow, devices };

@@ -136,6 +136,13 @@ function recordingStatus(m, p) {
   optional(m, "id", string, p);
   optional(m, "page", number, p);
   optional(m, "held_s", number, p);
+  if (m.sheet != null) array(object(m, "sheet", p), "detents", `${p}.sheet`);
+  if (m.settle != null) {
+    const s = object(m, "settle", p);
+    string(s, "library", `${p}.settle`);
+    string(s, "reason", `${p}.settle`);
+    need(s, "detent", (v) => Number.isInteger(v) || v === "dismissed", "a detent index or \"dismissed\"", `${p}.settle`);
+  }
 }
 
 function pageInfo(q, p) {
@@ -316,11 +323,16 @@ export const speed = (value) => ({ type: "speed", value: Math.min(4, Math.max(0.
 export const loop = (enabled) => ({ type: "loop", enabled: Boolean(enabled) });
 export const step = (frames) => ({ type: "step", frames: Math.trunc(frames) });
 /** Arms the pad; the gesture is decided with `preset` and `parameters`, the page's own sliders. */
-export function record(screen, edge, preset, parameters) {
+/** `trial`: a target trial's `{ sheet: {detents, start, target}, library }` (trials.mjs), or none. */
+export function record(screen, edge, preset, parameters, trial) {
   const m = { type: "record", screen: { width: screen.width, height: screen.height, scale: screen.scale ?? 1 } };
   if (edge) m.edge = edge;
   if (preset) m.preset = preset;
   if (preset && parameters) m.parameters = parameters;
+  if (trial) {
+    m.sheet = trial.sheet;
+    if (trial.library) m.sheet_library = trial.library;
+  }
   return m;
 }
 export const pointer = (t_ms, x, y, phase, id) => ({ type: "pointer", t_ms, x, y, phase, pointer: id });

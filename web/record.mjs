@@ -115,7 +115,10 @@ export function recordStatusText(status, mine) {
 }
 
 /** Whether this page asks what its released gesture meant (another page's is not its to label). */
-export const isLabelling = (status, mine) => (status?.state ?? "idle") === "released" && mine;
+export const isLabelling = (status, mine) => (status?.state ?? "idle") === "released" && mine && !isTrial(status);
+
+/** Whether a status is a target trial's (labelled by its target; the trials view saves it). */
+export const isTrial = (status) => status?.sheet?.target != null;
 
 /** Whether the labelled gesture can be saved: it is this page's to label and has an intent. */
 export const canSave = (status, mine) => isLabelling(status, mine) && status.intent !== "unknown";

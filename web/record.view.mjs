@@ -16,8 +16,8 @@ export class RecordView {
    * `currentPreset()` and `currentParameters()`: the setting the recording is decided with (the
    * page's own sliders); `loadRecording(id)`: replays one from the library.
    */
-  constructor(store, stage, { currentPreset, currentParameters, loadRecording }) {
-    Object.assign(this, { store, stage, currentPreset, currentParameters, loadRecording });
+  constructor(store, stage, { currentPreset, currentParameters, loadRecording, trials }) {
+    Object.assign(this, { store, stage, currentPreset, currentParameters, loadRecording, trials });
     this.pad = $("pad");
     this.status = $("record-status");
     this.labelBox = $("record-label");
@@ -73,6 +73,7 @@ export class RecordView {
       this.store.send(message);
       this.points.push({ x: message.x, y: message.y });
     }
+    if (this.mine) this.trials?.follow(this.screen, this.points);
     this.drawFinger(event.type === "pointerdown" || event.type === "pointermove");
   }
 
@@ -86,7 +87,8 @@ export class RecordView {
     this.pad.setPointerCapture(event.pointerId);
     this.mine = true;
     this.points = [];
-    this.store.send(P.record(this.screen, this.edgeSelect.value || null, this.currentPreset(), this.currentParameters()));
+    const trial = this.trials?.active ? this.trials.request(this.screen) : undefined;
+    this.store.send(P.record(this.screen, this.edgeSelect.value || null, this.currentPreset(), this.currentParameters(), trial));
     return true;
   }
 

@@ -27,8 +27,10 @@ import { isRecordingActive, SCREENS } from "./record.mjs";
 import { stageShowsReplay } from "./stage.mjs";
 
 export class Store {
-  constructor({ address, hasToken = false, connection = null, warn = (text) => console.warn(text) }) {
+  constructor({ address, hasToken = false, connection = null, warn = (text) => console.warn(text), later = null }) {
     this.connection = connection;
+    /** `later(ms, fn)`: runs `fn` after `ms` (the page's timer); without it nothing is asked again. */
+    this.later = later;
     // Whether the page's address carries a token: when the server refuses it, the page keeps
     // the address it had (the view it named), so the person can reopen that view with control.
     this.hasToken = hasToken;
@@ -374,6 +376,14 @@ export class Store {
     // A comparison asked too soon, or while the server is busy with others', is asked again by
     // the compare view; nothing to tell.
     if ((error.code === "rate_limited" || error.code === "busy") && error.in_reply_to === "compare") return;
+    // The rest of the library asked for faster than the server lists it: asked again when it
+    // says, from wherever the list is then; nothing to tell.
+    if (error.code === "rate_limited" && error.in_reply_to === "library" && this.later) {
+      this.later(error.retry_after_ms ?? 200, () => {
+        if (this.library.length < this.libraryTotal) this.send(P.libraryFrom(this.library.length));
+      });
+      return;
+    }
     this.toast(errorSentence(error));
   }
 

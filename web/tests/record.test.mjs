@@ -80,6 +80,11 @@ test("only this page labels and saves its released gesture, once it has an inten
   const released = { state: "released", intent: "unknown" };
   assert.equal(r.isLabelling(released, true), true);
   assert.equal(r.isLabelling(released, false), false);
+  // A target trial is labelled by its target: no finish or cancel to ask.
+  const trial = { ...released, sheet: { detents: [100, 400, 700], start: 2, target: 1 } };
+  assert.equal(r.isTrial(trial), true);
+  assert.equal(r.isLabelling(trial, true), false);
+  assert.equal(r.isTrial(released), false);
   assert.equal(r.canSave(released, true), false);
   assert.equal(r.canSave({ ...released, intent: "finish" }, true), true);
   assert.equal(r.canSave({ ...released, intent: "finish" }, false), false);

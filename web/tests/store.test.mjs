@@ -311,3 +311,26 @@ test("a device gesture this page replays, watched or not, lists the decision of 
   store.receive(JSON.stringify({ ...playback, load: 42, recording: file }));
   assert.equal(store.deviceDecisions.get(file), "cancel");
 });
+
+test("a library page refused for its pace is asked again when the server says, without a toast", () => {
+  const sent = [];
+  const toasts = [];
+  const timers = [];
+  const connection = { send: (m) => sent.push(m) > 0 };
+  const store = new Store({ address: parseHash(""), connection, warn: () => {}, later: (ms, fn) => timers.push([ms, fn]) });
+  store.on("toast", (text) => toasts.push(text));
+  store.applyLibraryPage({ recordings: [{ id: "a" }, { id: "b" }], offset: 0, total: 5 });
+  assert.deepEqual(sent.at(-1), { type: "library", offset: 2 });
+  store.receive(JSON.stringify({ type: "error", code: "rate_limited", message: "at most five library pages a second", in_reply_to: "library", retry_after_ms: 200 }));
+  assert.deepEqual(toasts, []);
+  assert.equal(timers.length, 1);
+  assert.equal(timers[0][0], 200);
+  timers[0][1]();
+  assert.deepEqual(sent.at(-1), { type: "library", offset: 2 });
+  // Once the list is whole, nothing more is asked.
+  store.applyLibraryPage({ recordings: [{ id: "c" }, { id: "d" }, { id: "e" }], offset: 2, total: 5 });
+  const count = sent.length;
+  store.receive(JSON.stringify({ type: "error", code: "rate_limited", message: "x", in_reply_to: "library", retry_after_ms: 200 }));
+  timers.at(-1)[1]();
+  assert.equal(sent.length, count);
+});

@@ -42,6 +42,7 @@ extension BridgeController {
         } catch {
             throw BridgeFailure(.invalid, "\(error)")
         }
+        let sheetLibrary = try Self.sheetLibrary(of: request)
         do {
             try LiveFolder.prepare(liveFolder, inside: library.folder)
         } catch {
@@ -56,10 +57,32 @@ extension BridgeController {
         guard let page = clients[id]?.page else { return out }
         let session = LiveSession(
             owner: id, page: page, request: request, setting: parameters, parameters: overrides, folder: liveFolder,
-            created: created, stamp: stamp, now: now)
+            created: created, stamp: stamp, now: now, sheetLibrary: sheetLibrary)
         clients[id]?.session = session
         pad = HeldPad(holder: id, gesture: LiveGesture(source: nil, screen: Size(request.screen)))
         return out + recordingStatus(of: id, now: now)
+    }
+
+    /// A target trial's library, checked against its sheet on the pad's screen (the sheet
+    /// itself was checked when the message was decoded).
+    static func sheetLibrary(of request: RecordRequest) throws -> DetentPresetName {
+        guard let sheet = request.sheet else {
+            if request.sheetLibrary != nil { throw BridgeFailure(.invalid, "sheet_library: only with a sheet") }
+            return .floatingpanel
+        }
+        let name = request.sheetLibrary ?? DetentPresetName.floatingpanel.rawValue
+        guard let library = DetentPresetName(rawValue: name) else {
+            throw BridgeFailure(
+                .invalid, "sheet_library: unknown library \"\(name)\" (\(DetentPresetName.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let layout: SheetLayout
+        do {
+            layout = try SheetLayout(detents: sheet.detents, screenHeight: request.screen.height)
+        } catch {
+            throw BridgeFailure(.invalid, "sheet: \(error.description)")
+        }
+        if let problem = DetentPreset(library).problem(driving: layout) { throw BridgeFailure(.invalid, "sheet_library: \(problem)") }
+        return library
     }
 
     static func readyStatus(page: Int, reason: String) -> RecordingStatus {

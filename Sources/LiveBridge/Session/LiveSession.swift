@@ -50,11 +50,18 @@ struct LiveSession {
     /// (the controller reads it off the pad's ``LiveGesture``).
     var ifReleasedNow: RecordingStatus.IfReleased?
     private var firstSampleTime: Double?
+    /// A target trial's sheet (its target is the label), and the library that settles it.
+    let sheet: SheetLabel?
+    let sheetLibrary: DetentPresetName
+    /// Once released on a sheet: where the library settles it.
+    private(set) var settle: RecordingStatus.Settle?
 
     init(
         owner: ConnectionID, page: Int, request: RecordRequest, setting: ReplayParameters, parameters: [String: PresetValue],
-        folder: String, created: String, stamp: String, now: Double
+        folder: String, created: String, stamp: String, now: Double, sheetLibrary: DetentPresetName = .floatingpanel
     ) {
+        self.sheet = request.sheet
+        self.sheetLibrary = sheetLibrary
         self.owner = owner
         self.page = page
         self.armedAt = now
@@ -63,7 +70,9 @@ struct LiveSession {
         self.replayParameters = setting
         self.parameters = parameters
         recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
-        metadata = TraceMetadata(id: "", created: created, source: "browser", intent: .unknown)
+        // A target trial is labelled before it begins: its target is what the person meant.
+        intent = request.sheet?.target == nil ? .unknown : .detent
+        metadata = TraceMetadata(id: "", created: created, source: "browser", intent: intent, sheet: request.sheet)
         stem = "unsaved-\(stamp)"
         recording = GestureRecording(
             configuration: .init(recognizer: recognizerConfiguration, metadata: metadata),
@@ -82,7 +91,7 @@ struct LiveSession {
             state: state.rawValue, samples: samples, durationSeconds: duration, intent: intent,
             file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil,
             ifReleased: state == .capturing ? ifReleasedNow : nil, page: page, heldSeconds: holdsPad ? max(0, now - armedAt) : nil,
-            preset: presetName, parameters: parameters)
+            preset: presetName, parameters: parameters, sheet: sheet, settle: settle)
     }
 
     /// The events taken so far (zero: the pad was armed and never touched).
@@ -155,6 +164,7 @@ struct LiveSession {
             duration = gesture.duration
             state = .released
             sample = release
+            if let sheet { settle = Self.settle(gesture.path, on: sheet, library: sheetLibrary) }
         case .none, .failed, .ignored:
             // A press that ends before the pan began (within the slop): disarmed, back to ready.
             if state == .armed, phase == .up || phase == .cancel {
@@ -168,7 +178,33 @@ struct LiveSession {
 
     mutating func label(_ intent: Intent) throws {
         guard state == .released else { throw BridgeFailure(.invalid, "nothing to label: record a gesture first") }
+        guard sheet?.target == nil else {
+            throw BridgeFailure(.invalid, "this gesture is a target trial: its label is the detent it asked for; save or discard it")
+        }
         self.intent = intent
+    }
+
+    /// Where `library` settles the sheet after the gesture written at `path` (read back as
+    /// saving reads it), through the same replay as `pantrace detents`; nil if it cannot be
+    /// read (the status then has no settle; saving says why).
+    static func settle(_ path: String, on sheet: SheetLabel, library: DetentPresetName) -> RecordingStatus.Settle? {
+        guard let trace = try? TraceReader(configuration: .init(isStrict: true)).read(contentsOf: path).trace,
+            let replay = try? SheetReplay(.init(detents: sheet.detents, start: sheet.start, presets: [DetentPreset(library)])),
+            let gesture = try? replay.replay(trace), let verdict = gesture.verdicts.first
+        else { return nil }
+        let outcome = verdict.decision.outcome
+        var landing: DetentLanding?
+        if let target = sheet.target {
+            let meant: DetentOutcome =
+                switch target {
+                case .detent(let index): .detent(index)
+                case .dismissed: .dismissed
+                }
+            landing = DetentLanding(outcome: outcome, meant: meant, start: sheet.start, detentCount: sheet.detents.count)
+        }
+        return RecordingStatus.Settle(
+            library: library.rawValue, detent: outcome.index.map { .detent($0) } ?? .dismissed, reason: verdict.decision.reason,
+            position: gesture.releasePosition, landing: landing?.rawValue)
     }
 
     /// Writes the labelled gesture as `live/<name>-N.pantrace` (the next free number), from

@@ -125,12 +125,28 @@ package struct RecordRequest: Codable, Sendable, Equatable {
     /// Overrides of the preset's parameters, as in `load` (defaults to the page's view's when
     /// `preset` is absent too, else none): the sliders the page shows.
     package var parameters: [String: PresetValue]?
+    /// A target trial: the sheet on the pad, the detent it starts at and, when asked for, the
+    /// detent to move it to (the recording's label). Checked where it is decoded.
+    package var sheet: SheetLabel?
+    /// The sheet library that settles the sheet after the release (`floatingpanel` when
+    /// absent); only with `sheet`.
+    package var sheetLibrary: String?
 
-    package init(screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil, parameters: [String: PresetValue]? = nil) {
+    package init(
+        screen: ScreenGeometry, edge: ScreenEdge? = nil, preset: String? = nil, parameters: [String: PresetValue]? = nil, sheet: SheetLabel? = nil,
+        sheetLibrary: String? = nil
+    ) {
         self.screen = screen
         self.edge = edge
         self.preset = preset
         self.parameters = parameters
+        self.sheet = sheet
+        self.sheetLibrary = sheetLibrary
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case screen, edge, preset, parameters, sheet
+        case sheetLibrary = "sheet_library"
     }
 }
 

@@ -272,6 +272,32 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     /// The preset and parameters the recording page decides with (its own view's).
     package var preset: String?
     package var parameters: [String: PresetValue]?
+    /// A target trial's sheet (and the detent meant).
+    package var sheet: SheetLabel?
+    /// Once released on a sheet: where the trial's library settles it.
+    package var settle: Settle?
+
+    /// `settle`: a sheet library's choice for the released gesture.
+    package struct Settle: Codable, Sendable, Equatable {
+        package var library: String
+        /// The detent index, or `dismissed`.
+        package var detent: SheetLabel.Target
+        /// The branch of the library's rule, in words.
+        package var reason: String
+        /// The sheet's top edge at the release, points.
+        package var position: Double
+        /// Against the detent meant: `hit`, `skip`, `stuck` or `wrong` (absent without one).
+        package var landing: String?
+
+        package init(library: String, detent: SheetLabel.Target, reason: String, position: Double, landing: String?) {
+            self.library = library
+            self.detent = detent
+            self.reason = reason
+            self.position = position
+            self.landing = landing
+        }
+
+    }
 
     /// `if_released`.
     package struct IfReleased: Codable, Sendable, Equatable {
@@ -283,8 +309,10 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     package init(
         state: String, samples: Int, durationSeconds: Double, intent: Intent, file: String?, id: String?, message: String?,
         ifReleased: IfReleased? = nil, page: Int? = nil, heldSeconds: Double? = nil, preset: String? = nil,
-        parameters: [String: PresetValue]? = nil
+        parameters: [String: PresetValue]? = nil, sheet: SheetLabel? = nil, settle: Settle? = nil
     ) {
+        self.sheet = sheet
+        self.settle = settle
         self.state = state
         self.samples = samples
         self.durationSeconds = durationSeconds
@@ -300,7 +328,7 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case state, samples, intent, file, id, message, page, preset, parameters
+        case state, samples, intent, file, id, message, page, preset, parameters, sheet, settle
         case durationSeconds = "duration_s"
         case ifReleased = "if_released"
         case heldSeconds = "held_s"

@@ -96,11 +96,7 @@ extension SheetLabel: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(detents, forKey: .detents)
         try c.encode(start, forKey: .start)
-        switch target {
-        case .detent(let index): try c.encode(index, forKey: .target)
-        case .dismissed: try c.encode("dismissed", forKey: .target)
-        case nil: break
-        }
+        try c.encodeIfPresent(target, forKey: .target)
     }
 
     private struct AnyKey: CodingKey {
@@ -108,5 +104,28 @@ extension SheetLabel: Codable {
         var intValue: Int? { nil }
         init?(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
+    }
+}
+
+extension SheetLabel.Target: Codable {
+    /// A detent index, or the string `dismissed`: the one spelling of a target or a settled
+    /// detent in every JSON PanTrace reads or writes.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let index = try? c.decode(Int.self) {
+            self = .detent(index)
+        } else if let word = try? c.decode(String.self), word == "dismissed" {
+            self = .dismissed
+        } else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "sheet target is not a detent index or \"dismissed\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .detent(let index): try c.encode(index)
+        case .dismissed: try c.encode("dismissed")
+        }
     }
 }
