@@ -122,7 +122,7 @@ struct SwiftSnippetTests {
     func theSnippetDecidesEveryBundledRecordingAsReplayDoes() throws {
         let swiftc = try #require(Self.compiler)
         let folder = try TemporaryFolder.path("pantrace-snippet")
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: TuningFindingsTests.bundled)
         #expect(corpus.failures.isEmpty && corpus.entries.count >= 80)
 
         // A tuned snippet too, exactly as `tune --emit swift` writes it.

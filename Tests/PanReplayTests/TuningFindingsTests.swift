@@ -9,6 +9,9 @@ struct TuningFindingsTests {
     /// The bundled recordings (`recordings/` at the repository's root).
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings").path
+    /// The bundled recordings, in the order a folder lists them: not `live/`, where `make serve`
+    /// records on this machine.
+    static let bundled = [recordings + "/real", recordings + "/synthetic"]
 
     static func tune(_ corpus: TraceCorpus, preset: String, _ axes: [String], threads: Int = 2) throws -> TuningResult {
         let grid = try TuningGrid(axes: axes.map(GridAxis.init(parsing:)))
@@ -42,7 +45,7 @@ struct TuningFindingsTests {
     /// values tie, and the defaults' source is chosen, not the grid's first or last.
     @Test
     func aVelocityAxisUnderAThresholdPresetChangesNoDecision() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         let result = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.2:0.8:0.1", "velocity=impulse,recorded,lsq2,flutter"])
         let findings = try Self.findings(result)
         #expect(findings.noEffectAxes == ["velocity"])
@@ -61,7 +64,7 @@ struct TuningFindingsTests {
     /// slowest end that the smaller mean discontinuity used to pick.
     @Test
     func aDurationAxisKeepsTheDefaultsDurationNotTheGridsEdge() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         let result = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.2:0.8:0.05", "duration=0.1:3:0.1"])
         let findings = try Self.findings(result)
         #expect(findings.noEffectAxes == ["duration"])
@@ -76,7 +79,7 @@ struct TuningFindingsTests {
 
     @Test
     func aBestPointOnTheGridsEdgeIsFlaggedOnlyWhenItIs() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         // On the bundled set swipe-dismiss does best near 0.3: a grid starting there has it at
         // its low end; one around it does not.
         let low = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.3:0.6:0.1"])
@@ -225,7 +228,7 @@ struct TuningFindingsTests {
     /// is what tuning on its traces alone finds.
     @Test
     func theBreakdownScoresEachTagAndSourceOnItsOwnTraces() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         let result = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.2:0.8:0.1"])
         let breakdown = try Self.findings(result).breakdown
         let device = try #require(breakdown.first { $0.kind == "tag" && $0.value == "flutter" })
@@ -242,7 +245,7 @@ struct TuningFindingsTests {
 
     @Test
     func theReportCarriesEveryFindingUnderItsDocumentedKey() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         let result = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.2:0.8:0.1", "velocity=recorded,lsq2"])
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(TuningReport(result))) as? [String: Any])
         for key in ["equal_points", "no_effect_axes", "edge", "accuracy_ci", "cv_accuracy", "breakdown", "notes", "best", "defaults"] {
@@ -259,7 +262,7 @@ struct TuningFindingsTests {
 
     @Test
     func theTextListsTheFirstTenMisjudgedThenACountUnlessAllAreAskedFor() throws {
-        let corpus = TraceCorpus.load(paths: [Self.recordings])
+        let corpus = TraceCorpus.load(paths: Self.bundled)
         let result = try Self.tune(corpus, preset: "swipe-dismiss", ["threshold=0.7:0.8:0.1"])
         #expect(result.misjudged.count > 10)
         let capped = result.text().split(separator: "\n").filter { $0.hasPrefix("  recordings") || $0.hasPrefix("  /") }

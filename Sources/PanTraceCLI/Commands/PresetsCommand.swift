@@ -30,6 +30,9 @@ struct PresetsCommand: ParsableCommand {
         if emit != nil {
             guard name != nil else { throw ValidationError("--emit needs a preset name, e.g. pantrace presets swipe-dismiss --emit swift") }
             guard !json else { throw ValidationError("--emit and --json both print to standard output; choose one") }
+            if let emit, emit != .swift, let name, DetentPresetName(rawValue: name) == nil {
+                throw ValidationError("--emit \(emit.rawValue): preset '\(name)' is a two-state transition, emitted as swift")
+            }
         } else if !assignments.isEmpty {
             throw ValidationError("--set only applies with --emit")
         }
@@ -152,9 +155,6 @@ struct PresetsCommand: ParsableCommand {
                 StandardError.line("note: \(name) cannot set \(item.key)=\(item.value): \(item.why); the code keeps \(item.libraryValue)")
             }
             return
-        }
-        if let emit, emit != .swift, let name {
-            throw CLIFailure("--emit \(emit.rawValue): preset '\(name)' is a two-state transition, emitted as swift")
         }
         if emit != nil, let name {
             var overrides: [String: PresetValue] = [:]

@@ -62,6 +62,9 @@ struct TuneCommand: PathListCommand {
     var all: Bool { report.all }
 
     func validate() throws {
+        if let emit, emit != .swift, DetentPresetName(rawValue: preset) == nil {
+            throw ValidationError("--emit \(emit.rawValue): preset '\(preset)' is a two-state transition, emitted as swift")
+        }
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
@@ -74,7 +77,6 @@ struct TuneCommand: PathListCommand {
 
     func run() throws {
         if DetentPresetName(rawValue: preset) != nil { return try tuneSheet() }
-        if let emit, emit != .swift { throw CLIFailure("--emit \(emit.rawValue): preset '\(preset)' is a two-state transition, emitted as swift") }
         if let partial { return try writePartial(partial) }
         // Before the sweep: a run that could only fail at the end fails at once.
         if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
