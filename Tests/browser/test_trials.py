@@ -14,6 +14,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import BINARY, ROOT
+from test_accessibility import axe, describe
 from test_viewer import wait
 
 TRIALS = int(os.environ.get("PANTRACE_TRIALS", "30"))
@@ -85,6 +86,10 @@ def test_target_trials_are_saved_labelled_and_tune_through_every_library(server,
             browser.screenshot(f"7{n}-target-trial-settled")
     d.execute_script("document.getElementById('trials').scrollIntoView({block: 'center'})")
     browser.screenshot("72-target-trials-done")
+    # The trials' controls, prompt, last settle and tally, checked by axe-core like every tab.
+    d.execute_script("window.scrollTo(0, 0)")
+    violations = axe(d)
+    assert not violations, describe(violations)
     assert prompt.text.startswith(f"Trial {TRIALS + 1} of 300") or prompt.text.startswith("All 300 trials done")
     saved = sorted((server.recordings / "live").glob("trial-*.pantrace"))
     assert len(saved) == TRIALS
