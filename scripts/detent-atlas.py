@@ -42,7 +42,7 @@ def split(row, presets):
 
 def outcome_of(row, name):
     verdict = row["presets"][name]
-    return "closed" if verdict["dismissed"] else verdict["detent"]
+    return "closed" if verdict["detent"] == "dismissed" else verdict["detent"]
 
 
 def main():

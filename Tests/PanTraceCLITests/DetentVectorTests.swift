@@ -76,7 +76,7 @@ struct DetentVectorTests {
             var chosen: [String: Int] = [:]
             for line in result.stdout.split(separator: "\n") {
                 let object = try JSONDecoder().decode(Line.self, from: Data(line.utf8))
-                chosen[object.id] = object.presets["floatingpanel"]?.detent
+                chosen[object.id] = object.presets["floatingpanel"]?.index
             }
             for row in members {
                 #expect(chosen["row-\(row.line)"] == row.expected, "\(row): at \(row.position) pt, \(row.velocity) pt/s from detent \(row.start)")
@@ -146,7 +146,7 @@ struct DetentVectorTests {
             #expect(result.status == 0, "\(name): \(row[0]): \(result.stderr)")
             let line = try JSONDecoder().decode(Line.self, from: Data(result.stdout.utf8))
             let verdict = try #require(line.presets[entry.preset])
-            let got = verdict.dismissed ? "closed" : verdict.detent.map(String.init) ?? "none"
+            let got = verdict.detent == .dismissed ? "closed" : verdict.detent.description
             #expect(got == row[6], "\(name): \(row[0]) (from detent \(start) at \(positions[start]) pt, moved \(moved) pt in \(duration) s)")
         }
     }
@@ -230,7 +230,7 @@ struct DetentVectorTests {
             ])
             #expect(result.status == 0, "\(row[0]):\(row[1]): \(result.stderr)")
             let line = try JSONDecoder().decode(Line.self, from: Data(result.stdout.utf8))
-            #expect(line.presets["flutter-sheet"]?.detent == expected, "draggable_scrollable_sheet_test.dart:\(row[1]) \(row[0]): \(result.stdout)")
+            #expect(line.presets["flutter-sheet"]?.index == expected, "draggable_scrollable_sheet_test.dart:\(row[1]) \(row[0]): \(result.stdout)")
         }
     }
 
@@ -268,15 +268,24 @@ struct DetentVectorTests {
             #expect(result.status == 0, "\(row[0]): \(result.stderr)")
             let line = try JSONDecoder().decode(Line.self, from: Data(result.stdout.utf8))
             let verdict = try #require(line.presets["mdc-bottomsheet"])
-            let got = verdict.dismissed ? "hidden" : verdict.detent.map { names[$0] } ?? "none"
+            let got: String =
+                switch verdict.detent {
+                case .dismissed: "hidden"
+                case .detent(let index): names[index]
+                }
             #expect(got == row[8], "BottomSheetBehaviorTest.java:\(row[1]) \(row[0]): \(result.stdout)")
         }
     }
 
     struct Line: Decodable {
         struct Verdict: Decodable {
-            var detent: Int?
-            var dismissed: Bool
+            /// An index or `"dismissed"`.
+            var detent: SheetLabel.Target
+            /// The detent's index, or nil when the sheet closes.
+            var index: Int? {
+                if case .detent(let index) = detent { return index }
+                return nil
+            }
         }
         var id: String
         var presets: [String: Verdict]

@@ -193,17 +193,11 @@ struct LiveSession {
             let gesture = try? replay.replay(trace), let verdict = gesture.verdicts.first
         else { return nil }
         let outcome = verdict.decision.outcome
-        var landing: DetentLanding?
-        if let target = sheet.target {
-            let meant: DetentOutcome =
-                switch target {
-                case .detent(let index): .detent(index)
-                case .dismissed: .dismissed
-                }
-            landing = DetentLanding(outcome: outcome, meant: meant, start: sheet.start, detentCount: sheet.detents.count)
+        let landing = sheet.target.map {
+            DetentLanding(outcome: outcome, meant: DetentOutcome($0), start: sheet.start, detentCount: sheet.detents.count)
         }
         return RecordingStatus.Settle(
-            library: library.rawValue, detent: outcome.index.map { .detent($0) } ?? .dismissed, reason: verdict.decision.reason,
+            library: library.rawValue, detent: outcome.target, reason: verdict.decision.reason,
             position: gesture.releasePosition, landing: landing?.rawValue)
     }
 

@@ -1,3 +1,4 @@
+internal import PanTrace
 package import TransitionEngine
 internal import Foundation
 
@@ -113,8 +114,7 @@ package struct DetentGestureJSON: Encodable {
     }
 
     private struct Verdict: Encodable {
-        let detent: Int?
-        let dismissed: Bool
+        let detent: SheetLabel.Target
         let reason: String
         /// Null when not finite: vaul divides by a press time of zero, as JavaScript does, into ∞.
         let velocity: Double?
@@ -123,21 +123,19 @@ package struct DetentGestureJSON: Encodable {
 
         struct Margin: Encodable {
             let velocityChange: Double
-            let detent: Int?
-            let dismissed: Bool
+            let detent: SheetLabel.Target
             enum CodingKeys: String, CodingKey {
-                case velocityChange = "velocity_change", detent, dismissed
+                case velocityChange = "velocity_change", detent
             }
         }
 
         enum CodingKeys: String, CodingKey {
-            case detent, dismissed, reason, velocity, estimator, margin
+            case detent, reason, velocity, estimator, margin
         }
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(detent, forKey: .detent)  // null when dismissed: the key is always there
-            try c.encode(dismissed, forKey: .dismissed)
+            try c.encode(detent, forKey: .detent)
             try c.encode(reason, forKey: .reason)
             try c.encode(velocity, forKey: .velocity)
             try c.encode(estimator, forKey: .estimator)
@@ -158,11 +156,11 @@ package struct DetentGestureJSON: Encodable {
         var presets: [String: Verdict] = [:]
         for verdict in gesture.verdicts {
             presets[verdict.preset.rawValue] = Verdict(
-                detent: verdict.decision.outcome.index, dismissed: verdict.decision.outcome == .dismissed,
+                detent: verdict.decision.outcome.target,
                 reason: verdict.decision.reason, velocity: verdict.velocity.isFinite ? verdict.velocity : nil,
                 estimator: verdict.estimator?.rawValue ?? DetentVelocityGate.pressMean.rawValue,
                 margin: verdict.margin.map {
-                    Verdict.Margin(velocityChange: $0.velocityChange, detent: $0.outcome.index, dismissed: $0.outcome == .dismissed)
+                    Verdict.Margin(velocityChange: $0.velocityChange, detent: $0.outcome.target)
                 })
         }
         try c.encode(presets, forKey: .presets)

@@ -137,11 +137,7 @@ package struct DetentTuner: Sendable {
             admitted.unlabelled += 1
             return
         }
-        let meant: DetentOutcome =
-            switch target {
-            case .detent(let index): .detent(index)
-            case .dismissed: .dismissed
-            }
+        let meant = DetentOutcome(target)
         do {
             let drag = try SheetDrag(trace: entry.trace, estimators: estimators.compactMap { $0 }, screen: screen)
             let sheet: SheetLayout

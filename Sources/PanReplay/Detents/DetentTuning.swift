@@ -172,9 +172,9 @@ extension DetentTuning {
 }
 
 extension DetentOutcome {
-    /// A detent index, or `"dismissed"`, as a sheet label spells it.
+    /// ``target``'s spelling as a JSON value.
     var jsonValue: JSONValue {
-        switch self {
+        switch target {
         case .detent(let index): .number(Double(index))
         case .dismissed: .string("dismissed")
         }

@@ -123,6 +123,20 @@ package struct SheetReplay: Sendable {
     }
 }
 
+extension DetentOutcome {
+    /// The outcome a label means.
+    package init(_ target: SheetLabel.Target) {
+        switch target {
+        case .detent(let index): self = .detent(index)
+        case .dismissed: self = .dismissed
+        }
+    }
+
+    /// The outcome as a label spells it: the one spelling of "where the sheet goes" in every
+    /// JSON PanTrace writes (a detent index, or `"dismissed"`).
+    package var target: SheetLabel.Target { index.map { .detent($0) } ?? .dismissed }
+}
+
 /// One recorded gesture read as a drag of a sheet: how far it moved, how long it was pressed,
 /// and its release velocity through each estimator asked for, each estimated once. What
 /// ``SheetReplay`` and ``DetentTuner`` hand a library's rule comes from here.

@@ -50,7 +50,7 @@ struct SheetReplaySummary: Encodable {
     let verdict: SheetReplay.Verdict
 
     enum CodingKeys: String, CodingKey {
-        case type, preset, detents, start, detent, dismissed, reason, velocity, estimator, margin
+        case type, preset, detents, start, detent, reason, velocity, estimator, margin
         case releasePosition = "release_position"
     }
 
@@ -60,8 +60,7 @@ struct SheetReplaySummary: Encodable {
         try c.encode(verdict.preset.rawValue, forKey: .preset)
         try c.encode(setup.detents, forKey: .detents)
         try c.encode(gesture.start, forKey: .start)
-        try c.encode(verdict.decision.outcome.index, forKey: .detent)
-        try c.encode(verdict.decision.outcome == .dismissed, forKey: .dismissed)
+        try c.encode(verdict.decision.outcome.target, forKey: .detent)
         try c.encode(verdict.decision.reason, forKey: .reason)
         try c.encode(verdict.velocity.isFinite ? verdict.velocity : nil, forKey: .velocity)  // vaul: a zero-length press is ∞
         try c.encode(verdict.estimator?.rawValue ?? DetentVelocityGate.pressMean.rawValue, forKey: .estimator)
