@@ -1,4 +1,4 @@
-package import PanTrace
+internal import PanTrace
 package import TransitionEngine
 internal import Foundation
 internal import Synchronization
