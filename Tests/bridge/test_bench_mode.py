@@ -21,10 +21,19 @@ def test_bench_frame_rate_cycles_through_the_replay_frame_after_frame(tmp_path, 
                         break
             times = [f["frame"]["time"] for f in frames]
             assert times.count(times[0]) == 3, "the replay's frames did not come round again"
-            cycle = times.index(times[0], 1)
-            assert times[cycle:2 * cycle] == times[:cycle]  # the same frames, in the same order
             seqs = [f["seq"] for f in frames]
             assert all(b > a for a, b in zip(seqs, seqs[1:]))
+            # The same frames in the same order each time round. A client that falls behind (a
+            # loaded machine) is sent the newest frame and misses some, which its seq numbers
+            # show; wherever two frames came one after the other, the second is the frame that
+            # always follows the first.
+            following = {}
+            for a, b in zip(frames, frames[1:]):
+                if b["seq"] == a["seq"] + 1:
+                    before, after = a["frame"]["time"], b["frame"]["time"]
+                    assert following.setdefault(before, after) == after, f"after {before} came {after} and {following[before]}"
+            cycle = times.index(times[0], 1)
+            assert len(following) >= cycle // 2, "too few frames came one after the other to compare"
     finally:
         server.stop()
 
