@@ -59,13 +59,21 @@ package struct DetentTuner: Sendable {
         self.threadCount = max(1, threadCount)
         self.velocityAxis = velocityAxis
         let own: VelocitySource? = library.velocityGate == .pressMean ? nil : SheetReplay.libraryEstimator(library)
-        var estimators: [VelocitySource?] = [own]
-        if let velocityAxis {
-            estimators = try grid.axes[velocityAxis].values.map { try ReplayParameters.velocitySource($0) }
-            if !estimators.contains(own) { estimators.append(own) }
+        var estimators: [VelocitySource?] = []
+        if let velocityAxis { estimators = try grid.axes[velocityAxis].values.map { try ReplayParameters.velocitySource($0) } }
+        if let index = estimators.firstIndex(of: own) {
+            defaultsEstimator = index
+        } else {
+            defaultsEstimator = estimators.count
+            estimators.append(own)
         }
         self.estimators = estimators
-        self.defaultsEstimator = estimators.firstIndex(of: own)!
+        let settings = DetentPreset(library).settings
+        defaultValues = grid.axes.map { axis in
+            axis.key == VelocitySource.parameterKey
+                ? .choice(SheetReplay.libraryEstimator(library).rawValue)
+                : settings.first { $0.key == axis.key }?.value ?? axis.values[0]
+        }
     }
 
     /// The library's preset at grid point `point`.
@@ -89,13 +97,7 @@ package struct DetentTuner: Sendable {
     }
 
     /// The library's defaults on every axis, in axis order (the tie rule's step 4).
-    package var defaultValues: [PresetValue] {
-        let defaults = DetentPreset(library).settings
-        return grid.axes.map { axis in
-            if axis.key == VelocitySource.parameterKey { return .choice(SheetReplay.libraryEstimator(library).rawValue) }
-            return defaults.first { $0.key == axis.key }!.value
-        }
-    }
+    package let defaultValues: [PresetValue]
 
     // MARK: Admission
 
@@ -172,8 +174,8 @@ package struct DetentTuner: Sendable {
         package var total: Int { counts.reduce(0, +) }
         /// Drags that landed `landing`.
         package subscript(_ landing: DetentLanding) -> Int {
-            get { counts[DetentLanding.allCases.firstIndex(of: landing)!] }
-            set { counts[DetentLanding.allCases.firstIndex(of: landing)!] = newValue }
+            get { counts[landing.ordinal] }
+            set { counts[landing.ordinal] = newValue }
         }
     }
 
@@ -242,7 +244,7 @@ package struct DetentTuner: Sendable {
                     let base = (point - first) * width
                     for (index, drag) in drags.enumerated() {
                         let landing = landing(of: drag, preset: preset, estimator: estimator).1
-                        row[base + DetentLanding.allCases.firstIndex(of: landing)!] += 1
+                        row[base + landing.ordinal] += 1
                         if landing == .hit && foldCount > 0 { row[base + 4 + folds[index]] += 1 }
                     }
                 }
@@ -284,7 +286,9 @@ package struct DetentTuner: Sendable {
         return DetentTuning(
             library: library, axes: grid.axes.map(\.key), pointCount: points, choice: choice, bestValues: grid.values(ofPoint: choice.best),
             best: best.landings, defaults: defaults.landings,
-            byStart: byStart.keys.sorted().map { DetentTuning.StartScore(start: $0, best: byStart[$0]!.best, defaults: byStart[$0]!.defaults) },
+            byStart: byStart.sorted { $0.key < $1.key }.map {
+                DetentTuning.StartScore(start: $0.key, best: $0.value.best, defaults: $0.value.defaults)
+            },
             crossValidation: crossValidation, misses: best.misses, unlabelled: admitted.unlabelled, notDriven: admitted.notDriven,
             unreplayable: admitted.unreplayable)
     }

@@ -15,6 +15,16 @@ public enum DetentLanding: String, Sendable, Hashable, CaseIterable, Codable {
     /// The other way from the start, or away from a start the person meant to keep.
     case wrong
 
+    /// The landing's place in ``allCases`` (a count's slot).
+    public var ordinal: Int {
+        switch self {
+        case .hit: 0
+        case .skip: 1
+        case .stuck: 2
+        case .wrong: 3
+        }
+    }
+
     /// How `outcome` compares with `meant` for a drag from detent `start` of a sheet with
     /// `detentCount` detents.
     public init(outcome: DetentOutcome, meant: DetentOutcome, start: Int, detentCount: Int) {
