@@ -40,8 +40,29 @@ public struct CssScrollSnapRule: Sendable, Hashable {
 
     /// Where the scroller snaps.
     public func decide(_ release: DetentRelease, on sheet: SheetLayout) -> DetentDecision {
-        // Scroll offsets: the sheet's top at the least expanded detent is offset 0; a finger
-        // moving up scrolls forward.
+        plan(release, on: sheet).decision
+    }
+
+    /// What the scroller does after a release: where it snaps, and the scroll offsets of the
+    /// inertial updates it applied before the snap took over (each a frame).
+    struct Plan {
+        /// Scroll offsets: the sheet's top at the least expanded detent is offset 0; a finger
+        /// moving up scrolls forward.
+        var snaps: [Double]
+        /// The scroll offset at the release (the drag less the touch slop).
+        var start: Double
+        /// The decision.
+        var decision: DetentDecision
+        /// The scroll offset after each inertial update applied before the snap; empty when
+        /// the release did not fling.
+        var flingOffsets: [Double]
+        /// Whether the snap came from a prediction during the fling (`SnapFlingCurve`) rather
+        /// than at the scroll's end.
+        var predicted: Bool
+    }
+
+    /// The release replayed the way Chromium's compositor sees it.
+    func plan(_ release: DetentRelease, on sheet: SheetLayout) -> Plan {
         let bottom = sheet.detents[sheet.lastIndex]
         let snaps = sheet.detents.map { bottom - $0 }
         let dragged = release.position - sheet.detents[release.start]
@@ -50,8 +71,9 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         let velocity = -release.velocity
         guard abs(velocity) > minimumFling else {
             let index = Self.nearest(to: start, in: snaps)
-            return DetentDecision(
+            let decision = DetentDecision(
                 .detent(index), "no fling (|v| ≤ \(Decision.format(minimumFling)) px/s): the snap point nearest the release")
+            return Plan(snaps: snaps, start: start, decision: decision, flingOffsets: [], predicted: false)
         }
         let fling = PhysicsFling(
             velocity: min(max(velocity, -Self.maximumFling), Self.maximumFling),
@@ -61,6 +83,7 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         var decaying = 0
         var time = firstFrameDelay
         var last = 0.0
+        var offsets: [Double] = []
         while time < fling.duration {
             let offset = fling.offset(at: time)
             let delta = offset - last
@@ -71,20 +94,23 @@ public struct CssScrollSnapRule: Sendable, Hashable {
             defer { previous = delta }
             guard let previous, let displacement = Self.estimate(delta, previous: previous, allowsSlowDecay: decaying >= 3) else {
                 applied += delta
+                offsets.append(start + applied)
                 continue
             }
             let current = start + applied
             let index = choose(from: current, displacement: displacement, snaps: snaps)
-            return DetentDecision(
+            let decision = DetentDecision(
                 .detent(index),
                 "fling \(Decision.format(velocity)) px/s; predicted \(Decision.format(displacement)) px more from \(Decision.format(current)): snap point \(index)"
             )
+            return Plan(snaps: snaps, start: start, decision: decision, flingOffsets: offsets, predicted: true)
         }
         // No update decayed enough to predict: the fling runs out and the scroll snaps where it stops.
         let end = min(max(start + fling.distance, snaps.min() ?? 0), snaps.max() ?? 0)
         let index = Self.nearest(to: end, in: snaps)
-        return DetentDecision(
+        let decision = DetentDecision(
             .detent(index), "fling \(Decision.format(velocity)) px/s ran out at \(Decision.format(end)): the nearest snap point")
+        return Plan(snaps: snaps, start: start, decision: decision, flingOffsets: offsets, predicted: false)
     }
 
     /// `CreateForDisplacement` and `FindClosestValidArea`: the snap offset strictly ahead of

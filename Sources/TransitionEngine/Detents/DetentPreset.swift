@@ -35,6 +35,12 @@ public struct DetentPreset: Sendable, Hashable {
         rule.decide(release, on: sheet)
     }
 
+    /// How the sheet moves to `outcome` after `release`: the library's own animation
+    /// (docs/MODEL.md §9.5).
+    public func settle(_ release: DetentRelease, to outcome: DetentOutcome, on sheet: SheetLayout, display: SheetDisplay) -> SheetSettle {
+        rule.settle(release, to: outcome, on: sheet, display: display)
+    }
+
     /// Why this library cannot drive `sheet`, or nil.
     public func problem(driving sheet: SheetLayout) -> String? {
         rule.problem(driving: sheet).map { "preset '\(name.rawValue)' cannot drive this sheet: \($0)" }

@@ -48,6 +48,21 @@ public enum DetentRule: Sendable, Hashable {
         }
     }
 
+    /// How the sheet moves to `outcome` after `release` (docs/MODEL.md §9.5).
+    public func settle(_ release: DetentRelease, to outcome: DetentOutcome, on sheet: SheetLayout, display: SheetDisplay) -> SheetSettle {
+        switch self {
+        case .floatingPanel(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .vaul(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .materialBottomSheet(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .anchored(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .material3Sheet(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .flutterSheet(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .gorhom(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .panModal(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        case .cssScrollSnap(let rule): rule.settle(release, to: outcome, on: sheet, display: display)
+        }
+    }
+
     /// Why the library cannot drive `sheet`, or nil.
     public func problem(driving sheet: SheetLayout) -> String? {
         switch self {

@@ -22,10 +22,7 @@ public struct GorhomRule: Sendable, Hashable {
         // gorhom's order: closed (when enabled), then the least expanded snap point first.
         var candidates: [DetentOutcome] = closesOnPanDown ? [.dismissed] : []
         candidates += sheet.detents.indices.reversed().map { .detent($0) }
-        func position(_ outcome: DetentOutcome) -> Double {
-            outcome.index.map { sheet.detents[$0] } ?? sheet.closedPosition
-        }
-        let deltas = candidates.map { abs(point - position($0)) }
+        let deltas = candidates.map { abs(point - sheet.position(of: $0)) }
         let smallest = deltas.min() ?? 0
         let chosen = candidates[deltas.firstIndex(of: smallest) ?? 0]
         return DetentDecision(

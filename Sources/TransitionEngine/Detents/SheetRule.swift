@@ -6,6 +6,9 @@
 public protocol SheetRule: Sendable, Hashable {
     /// Where the sheet goes after `release`.
     func decide(_ release: DetentRelease, on sheet: SheetLayout) -> DetentDecision
+    /// How the sheet moves to `outcome` after `release`: the library's own animation
+    /// (docs/MODEL.md §9.5).
+    func settle(_ release: DetentRelease, to outcome: DetentOutcome, on sheet: SheetLayout, display: SheetDisplay) -> SheetSettle
     /// Why the library cannot drive `sheet` (e.g. more detents than it has states), or nil.
     func problem(driving sheet: SheetLayout) -> String?
     /// The settings `--set` may change.
