@@ -87,7 +87,7 @@ struct DetentsCommandTests {
         #expect(vaul["detent"] as? Int == 0)
     }
 
-    @Test func replayOnASheetPrintsTheVerdictAndRefusesFrames() throws {
+    @Test func replayOnASheetPrintsTheVerdictAndItsMotionFrameByFrame() throws {
         let file = Self.real + "/android-sailfish-SailfishFlingUpSlow1-1.pantrace"
         let text = try BinaryTests.run(["replay", file, "--preset", "gorhom", "--set", "detents=80,400,600", "--set", "start=2", "--format", "text"])
         #expect(text.status == 0)
@@ -97,8 +97,23 @@ struct DetentsCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
         #expect(object["type"] as? String == "summary" && object["detent"] as? Int == 0 && object["start"] as? Int == 2)
         let frames = try BinaryTests.run(["replay", file, "--preset", "gorhom", "--set", "detents=80,400,600", "--format", "jsonl"])
-        #expect(frames.status == 1)
-        #expect(frames.stderr.contains("has no frames yet"))
+        #expect(frames.status == 0)
+        let lines = frames.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let motion = lines.filter { $0["type"] as? String == "frame" }
+        // The finger's part from the start detent (its first sample is already 13 pt up, past
+        // the recognizer's slop), then gorhom's spring to detent 0, at rest there.
+        #expect(motion.first?["phase"] as? String == "drag" && motion.first?["top"] as? Double == 587)
+        #expect(motion.last?["phase"] as? String == "settle" && motion.last?["top"] as? Double == 80)
+        #expect(motion.contains { $0["phase"] as? String == "settle" && ($0["top"] as? Double).map { $0 > 80 } == true })
+        let times = motion.compactMap { $0["t"] as? Double }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        let last = try #require(lines.last)
+        #expect(last["type"] as? String == "summary" && last["detent"] as? Int == 0)
+        #expect((last["settle_motion"] as? String)?.contains("withSpring") == true)
+        #expect((last["settle_s"] as? Double).map { $0 > 0 && $0 < 2 } == true)
+        #expect(text.stdout.contains("moves: Reanimated withSpring"))
         let panModal = try BinaryTests.run(["replay", file, "--preset", "panmodal", "--set", "detents=80,400,600"])
         #expect(panModal.status == 1)
         #expect(panModal.stderr.contains("PanModal has two detents"))

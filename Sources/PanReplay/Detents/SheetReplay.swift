@@ -123,6 +123,28 @@ package struct SheetReplay: Sendable {
     }
 }
 
+extension SheetReplay {
+    /// How `verdict`'s library moves the sheet for `trace`, replayed as `gesture`: the drag,
+    /// then the library's settle (docs/MODEL.md §9.5).
+    ///
+    /// - Throws: ``ReplayError`` when the trace has no release or the sheet does not fit its
+    ///   screen.
+    package func motion(of trace: Trace, _ gesture: Gesture, _ verdict: Verdict) throws -> SheetMotion {
+        guard let preset = setup.presets.first(where: { $0.name == verdict.preset }) else {
+            preconditionFailure("a verdict comes from one of the setup's libraries")
+        }
+        let track = try GestureTrack(trace: trace, velocity: .recorded, screen: setup.screen, releaseVelocityOnly: true)
+        let sheet: SheetLayout
+        do {
+            sheet = try setup.sheet(screenHeight: track.screen.height)
+        } catch {
+            throw error.about(trace.metadata.id)
+        }
+        let release = DetentRelease(start: gesture.start, position: gesture.releasePosition, velocity: verdict.velocity)
+        return SheetMotion(track: track, on: sheet, preset: preset, release: release, outcome: verdict.decision.outcome)
+    }
+}
+
 extension DetentOutcome {
     /// The outcome a label means.
     package init(_ target: SheetLabel.Target) {

@@ -74,7 +74,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if DetentPresetName(rawValue: preset) != nil { return try replaySheet() }
+        if DetentPresetName(rawValue: preset) != nil { return try await replaySheet() }
         var overrides: [String: PresetValue] = [:]
         for text in assignments {
             let (key, value) = try ReplayParameters.assignment(parsing: text)
