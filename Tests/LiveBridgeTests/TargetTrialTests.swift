@@ -35,6 +35,8 @@ struct TargetTrialTests {
         #expect(released.state == "released")
         let settle = try #require(released.settle)
         #expect(settle.library == "floatingpanel" && settle.landing == landing && settle.detent == .detent(detent), "\(settle)")
+        // FloatingPanel's own spring carries the sheet there, frame by frame, ending on the detent.
+        #expect(settle.motion.motion.contains("NumericSpringAnimator") && settle.motion.tops.last == [100.0, 400, 700][detent])
         // The label is the target: finish or cancel would contradict it.
         let refused = controller.handle(.message(1, Pad.json(#"{"type":"label","intent":"finish"}"#)), now: 2)
         #expect(refused.contains { if case .error(let e) = $0.message { e.message.contains("target trial") } else { false } })

@@ -317,6 +317,9 @@ struct BridgeController {
     private mutating func apply(_ message: ClientMessage, from id: ConnectionID, now: Double) throws -> [Outgoing] {
         switch message {
         case .load(let request):
+            if request.sheet != nil {
+                throw BridgeFailure(.invalid, "sheet: a load plays a two-state transition; ask for a sheet with compare")
+            }
             let left = leaveFollowing(id)
             return left + (try load(request, for: id))
         case .compare(let request):
@@ -450,8 +453,8 @@ struct BridgeController {
         // per page, and for pages without control, within the server's budget for them all.
         let key = Self.settingKey(request)
         switch try comparisons.ask(key, from: id, now: now) {
-        case .answered(let bytes):
-            return [Outgoing(target: .client(id), message: .encoded(type: "series", bytes: bytes))]
+        case .answered(let answer):
+            return [Outgoing(target: .client(id), message: .encoded(type: answer.type, bytes: answer.bytes))]
         case .waiting:
             return []
         case .unknown:
@@ -460,7 +463,16 @@ struct BridgeController {
         guard library.contains(request.recording) else {
             throw BridgeFailure(.notFound, "no recording \"\(request.recording)\" in the library")
         }
-        _ = try Player.parameters(of: request)
+        if request.sheet != nil {
+            // A sheet library with its settings; the sheet itself was checked where it was decoded.
+            do {
+                _ = try DetentPreset(named: request.preset, overrides: request.parameters)
+            } catch {
+                throw BridgeFailure(.invalid, "preset: \(error)")
+            }
+        } else {
+            _ = try Player.parameters(of: request)
+        }
         if clients[id]?.canControl != true, let wait = watcherWork.take(estimatedFrames(of: request.recording), now: now) {
             throw BridgeFailure(.busy, "the server is working on other pages' comparisons; ask again in a moment", retryAfter: wait)
         }
@@ -475,11 +487,11 @@ struct BridgeController {
     mutating func takePendingCompares() -> [CompareJob] { comparisons.takeJobs() }
 
     /// A comparison finished: every page that asked for it meanwhile gets it.
-    mutating func compared(_ key: String, _ result: Result<[UInt8], BridgeFailure>) -> [Outgoing] {
+    mutating func compared(_ key: String, _ result: Result<CompareAnswer, BridgeFailure>) -> [Outgoing] {
         let waiting = comparisons.finished(key, result).filter { clients[$0] != nil }
         switch result {
-        case .success(let bytes):
-            return waiting.map { Outgoing(target: .client($0), message: .encoded(type: "series", bytes: bytes)) }
+        case .success(let answer):
+            return waiting.map { Outgoing(target: .client($0), message: .encoded(type: answer.type, bytes: answer.bytes)) }
         case .failure(let failure):
             return waiting.flatMap { reply(failure, to: $0, replyingTo: "compare") }
         }
@@ -495,7 +507,10 @@ struct BridgeController {
     /// One string per setting: the recording, the preset, and the overrides in key order.
     static func settingKey(_ request: LoadRequest) -> String {
         let parameters = request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        return "\(request.recording)\u{0}\(request.preset)\u{0}\(parameters)"
+        let sheet = request.sheet.map { sheet in
+            "\u{0}sheet \(sheet.detents.map { "\($0)" }.joined(separator: ",")) from \(sheet.start) to \(sheet.target.map { "\($0)" } ?? "-")"
+        }
+        return "\(request.recording)\u{0}\(request.preset)\u{0}\(parameters)\(sheet ?? "")"
     }
 
     /// A player of `request` (nothing is changed).

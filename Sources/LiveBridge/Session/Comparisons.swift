@@ -13,14 +13,14 @@ struct Comparisons {
     /// What to do with a page's request.
     enum Step: Equatable {
         /// The answer is known: send these bytes.
-        case answered([UInt8])
+        case answered(CompareAnswer)
         /// Another page asked for it; this one gets the same answer when it comes.
         case waiting
         /// Nobody asked for it yet: check the request and ``start(_:for:now:)`` a job.
         case unknown
     }
 
-    private var cache: [String: [UInt8]] = [:]
+    private var cache: [String: CompareAnswer] = [:]
     private var cacheOrder: [String] = []
     /// The settings being computed, with the pages waiting for each.
     private var computing: [String: [ConnectionID]] = [:]
@@ -62,9 +62,9 @@ struct Comparisons {
     }
 
     /// A job finished: the pages waiting for it, and the answer kept when there is one.
-    mutating func finished(_ key: String, _ result: Result<[UInt8], BridgeFailure>) -> [ConnectionID] {
-        if case .success(let bytes) = result {
-            cache[key] = bytes
+    mutating func finished(_ key: String, _ result: Result<CompareAnswer, BridgeFailure>) -> [ConnectionID] {
+        if case .success(let answer) = result {
+            cache[key] = answer
             cacheOrder.append(key)
             if cacheOrder.count > Self.cacheLimit { cache[cacheOrder.removeFirst()] = nil }
         }
@@ -73,4 +73,13 @@ struct Comparisons {
 
     /// Page `page` is gone.
     mutating func forget(_ page: ConnectionID) { lastAsked[page] = nil }
+}
+
+/// A comparison's answer, encoded once: a `series` (a replay under another setting) or a
+/// `sheet` (the replay on a sheet through one library).
+struct CompareAnswer: Sendable, Equatable {
+    /// The message's `type`.
+    var type: String
+    /// The whole message.
+    var bytes: [UInt8]
 }

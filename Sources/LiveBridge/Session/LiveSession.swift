@@ -190,7 +190,8 @@ struct LiveSession {
     static func settle(_ path: String, on sheet: SheetLabel, library: DetentPresetName) -> RecordingStatus.Settle? {
         guard let trace = try? TraceReader(configuration: .init(isStrict: true)).read(contentsOf: path).trace,
             let replay = try? SheetReplay(.init(detents: sheet.detents, start: sheet.start, presets: [DetentPreset(library)])),
-            let gesture = try? replay.replay(trace), let verdict = gesture.verdicts.first
+            let gesture = try? replay.replay(trace), let verdict = gesture.verdicts.first,
+            let motion = try? replay.motion(of: trace, gesture, verdict)
         else { return nil }
         let outcome = verdict.decision.outcome
         let landing = sheet.target.map {
@@ -198,7 +199,7 @@ struct LiveSession {
         }
         return RecordingStatus.Settle(
             library: library.rawValue, detent: outcome.target, reason: verdict.decision.reason,
-            position: gesture.releasePosition, landing: landing?.rawValue)
+            position: gesture.releasePosition, landing: landing?.rawValue, motion: SheetSettleWire(motion.settle, fps: 60))
     }
 
     /// Writes the labelled gesture as `live/<name>-N.pantrace` (the next free number), from

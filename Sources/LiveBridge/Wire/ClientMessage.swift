@@ -96,20 +96,25 @@ package struct LoadRequest: Codable, Sendable, Equatable {
     package var preset: String
     /// Numbers or choice names by parameter key; `velocity` picks the velocity source.
     package var parameters: [String: PresetValue]
+    /// `compare` only: replay the recording as a drag of this sheet through the sheet library
+    /// `preset` (docs/MODEL.md §9); checked where it is decoded.
+    package var sheet: SheetLabel?
 
-    package init(recording: String, preset: String, parameters: [String: PresetValue] = [:]) {
+    package init(recording: String, preset: String, parameters: [String: PresetValue] = [:], sheet: SheetLabel? = nil) {
         self.recording = recording
         self.preset = preset
         self.parameters = parameters
+        self.sheet = sheet
     }
 
-    enum CodingKeys: CodingKey { case recording, preset, parameters }
+    enum CodingKeys: CodingKey { case recording, preset, parameters, sheet }
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recording = try c.decode(String.self, forKey: .recording)
         preset = try c.decode(String.self, forKey: .preset)
         parameters = try c.decodeIfPresent([String: PresetValue].self, forKey: .parameters) ?? [:]
+        sheet = try c.decodeIfPresent(SheetLabel.self, forKey: .sheet)
     }
 }
 

@@ -22,6 +22,8 @@ package indirect enum ServerMessage: Sendable {
     case frame(FrameMessage)
     /// A whole replay at once (the one playing, or one a viewer asked to compare with it).
     case series(SeriesMessage)
+    /// One recording replayed on a sheet through one library (a `compare` that names a sheet).
+    case sheet(SheetMessage)
     /// The replay's decision and metrics, once per pass.
     case summary(ReplaySummary)
     /// Live recording progress.
@@ -58,6 +60,7 @@ package indirect enum ServerMessage: Sendable {
         case .playback: "playback"
         case .frame: "frame"
         case .series: "series"
+        case .sheet: "sheet"
         case .summary: "summary"
         case .recording: "recording"
         case .tune: "tune"
@@ -288,13 +291,16 @@ package struct RecordingStatus: Codable, Sendable, Equatable {
         package var position: Double
         /// Against the detent meant: `hit`, `skip`, `stuck` or `wrong` (absent without one).
         package var landing: String?
+        /// How the library moves the sheet there.
+        package var motion: SheetSettleWire
 
-        package init(library: String, detent: SheetLabel.Target, reason: String, position: Double, landing: String?) {
+        package init(library: String, detent: SheetLabel.Target, reason: String, position: Double, landing: String?, motion: SheetSettleWire) {
             self.library = library
             self.detent = detent
             self.reason = reason
             self.position = position
             self.landing = landing
+            self.motion = motion
         }
 
     }
@@ -420,6 +426,7 @@ extension ServerMessage: Codable {
         case "playback": self = .playback(try PlaybackState(from: decoder))
         case "frame": self = .frame(try FrameMessage(from: decoder))
         case "series": self = .series(try SeriesMessage(from: decoder))
+        case "sheet": self = .sheet(try SheetMessage(from: decoder))
         case "summary": self = .summary(try ReplaySummary(from: decoder))
         case "recording": self = .recording(try RecordingStatus(from: decoder))
         case "tune": self = .tune(try TuneOutcome(from: decoder))
@@ -444,6 +451,7 @@ extension ServerMessage: Codable {
         case .playback(let p): try p.encode(to: encoder)
         case .frame(let p): try p.encode(to: encoder)
         case .series(let p): try p.encode(to: encoder)
+        case .sheet(let p): try p.encode(to: encoder)
         case .summary(let p):
             // ReplaySummary carries its own "type": "summary".
             try p.encode(to: encoder)

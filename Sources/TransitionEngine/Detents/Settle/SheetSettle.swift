@@ -77,11 +77,14 @@ public struct SheetSettle: Sendable, Hashable {
     }
 
     /// The positions at `rate` frames a second from the release (the first at `1 / rate`) until
-    /// the sheet rests, the last exactly at `to`; at most `limit` of them.
+    /// the sheet rests, the last exactly at `to`; at most `limit` of them (cut short, the last
+    /// is still `to`).
     public func positions(rate: Double, limit: Int = 2_400) -> [Double] {
-        guard rate > 0, duration > 0 else { return [to] }
+        guard rate > 0, duration > 0, limit > 0 else { return [to] }
         let count = min(Int((duration * rate).rounded(.up)), limit)
-        return (1...max(count, 1)).map { position(at: Double($0) / rate) }
+        var positions = (1...max(count, 1)).map { position(at: Double($0) / rate) }
+        positions[positions.count - 1] = to
+        return positions
     }
 }
 
