@@ -142,7 +142,19 @@ function recordingStatus(m, p) {
     string(s, "library", `${p}.settle`);
     string(s, "reason", `${p}.settle`);
     need(s, "detent", (v) => Number.isInteger(v) || v === "dismissed", "a detent index or \"dismissed\"", `${p}.settle`);
+    number(s, "position", `${p}.settle`);
+    sheetSettle(object(s, "motion", `${p}.settle`), `${p}.settle.motion`);
   }
+}
+
+/** A library's settle as the server samples it: its motion in words and the top edge per frame. */
+function sheetSettle(m, p) {
+  string(m, "motion", p);
+  number(m, "fps", p);
+  number(m, "duration_s", p);
+  const tops = array(m, "tops", p);
+  tops.forEach((v, i) => need(tops, i, Number.isFinite, "a number", p));
+  if (tops.length === 0) throw new ProtocolError("expected at least one frame", `${p}.tops`);
 }
 
 function pageInfo(q, p) {
@@ -207,6 +219,22 @@ const validators = {
     });
   },
   summary: (m) => summary(m, ""),
+  sheet(m) {
+    string(m, "recording");
+    string(m, "library");
+    const sheet = object(m, "sheet");
+    array(sheet, "detents", "sheet");
+    number(sheet, "start", "sheet");
+    need(m, "detent", (v) => Number.isInteger(v) || v === "dismissed", "a detent index or \"dismissed\"", "");
+    string(m, "reason");
+    string(m, "estimator");
+    number(m, "release");
+    number(m, "release_position");
+    array(m, "drag").forEach((q, i) => {
+      if (!Array.isArray(q) || q.length !== 2 || !q.every(Number.isFinite)) throw new ProtocolError("expected [t, top]", `drag[${i}]`);
+    });
+    sheetSettle(object(m, "settle"), "settle");
+  },
   library(m) {
     array(m, "recordings").forEach((r, i) => recordingInfo(r, `recordings[${i}]`));
     number(m, "offset");
@@ -343,7 +371,8 @@ export function save(name) {
 }
 export const discard = () => ({ type: "discard" });
 export const tune = (recordings, preset, grid) => ({ type: "tune", recordings, preset, grid });
-export const compare = (recording, preset, parameters = {}) => ({ type: "compare", recording, preset, parameters });
+export const compare = (recording, preset, parameters = {}, sheet = null) =>
+  (sheet ? { type: "compare", recording, preset, parameters, sheet } : { type: "compare", recording, preset, parameters });
 /** Follows page `page`'s view; `null` stops following. */
 export const follow = (page) => (page == null ? { type: "follow" } : { type: "follow", page });
 /** Says whether the page is shown: a hidden page's view waits and is sent no frames. */

@@ -155,6 +155,7 @@ export class Store {
       case "frame": return this.applyFrame(message);
       case "playback": return this.setPlayback(message);
       case "series": return this.applySeries(message);
+      case "sheet": return this.emit("sheet", message);
       case "summary": return this.setSummary(message);
       case "library": return this.applyLibraryPage(message);
       case "recording": return this.applyRecording(message);
@@ -374,7 +375,7 @@ export class Store {
   applyError(error) {
     this.emit("error", error);
     // A comparison asked too soon, or while the server is busy with others', is asked again by
-    // the compare view; nothing to tell.
+    // the view that asked (compare, or the sheets); nothing to tell.
     if ((error.code === "rate_limited" || error.code === "busy") && error.in_reply_to === "compare") return;
     // The rest of the library asked for faster than the server lists it: asked again when it
     // says, from wherever the list is then; nothing to tell.

@@ -1,18 +1,10 @@
 // Target trials on the record pad: "move the sheet to half". A sheet with three detents on the
 // pad's screen, a seeded sequence of starts and targets, the prompt, the sheet's top edge under
-// the finger, where it settles and how that lands against the target, and the settle motion.
+// the finger, and where it settles and how that lands against the target.
 // The server labels each recording with its target (docs/PROTOCOL.md, `record` with `sheet`),
-// so one person makes labelled detent gestures as fast as they can drag.
-
-/** The detents as shares of the screen's height, most expanded first, and their names. */
-export const DETENTS = [
-  { name: "full", share: 0.12 },
-  { name: "half", share: 0.5 },
-  { name: "peek", share: 0.82 },
-];
-
-/** The libraries that settle a three-detent sheet (PanModal has two detents). */
-export const LIBRARIES = ["floatingpanel", "vaul", "mdc-bottomsheet", "compose-anchored", "m3-sheet", "flutter-sheet", "gorhom", "css-scroll-snap"];
+// so one person makes labelled detent gestures as fast as they can drag. The sheet itself
+// (its detents, names and motion) is sheet.mjs.
+import { DETENTS, detentName } from "./sheet.mjs";
 
 /** A session's seed: the address's `trial-seed` when it is a whole number (a test's), else `fallback`. */
 export function sessionSeed(search, fallback) {
@@ -22,11 +14,6 @@ export function sessionSeed(search, fallback) {
 
 /** Trials in a session, as the pad offers them (about 15 minutes at 3 s a trial). */
 export const SESSION_TRIALS = 300;
-
-/** The sheet on a screen `screen.height` points tall: detent positions (whole points) and names. */
-export function sheetFor(screen) {
-  return { detents: DETENTS.map((d) => Math.round(d.share * screen.height)), names: DETENTS.map((d) => d.name) };
-}
 
 /** mulberry32: a small seeded generator, so a session's trials are the same for a seed. */
 export function generator(seed) {
@@ -86,14 +73,6 @@ export function sheetTop(sheet, start, points) {
   return sheet.detents[start] + (points.at(-1).y - points[0].y);
 }
 
-/** Where a `settle` puts the sheet's top edge: a detent, or off the bottom of the screen. */
-export function settledTop(sheet, settle, screen) {
-  return settle.detent === "dismissed" ? screen.height : sheet.detents[settle.detent];
-}
-
-/** A detent index or `dismissed` in words: `half`, `closed`. */
-export const detentName = (sheet, detent) => (detent === "dismissed" ? "closed" : sheet.names[detent] ?? `detent ${detent}`);
-
 /** `gorhom settles at half: hit (meant half)`, for the status line. */
 export function settleText(sheet, status) {
   const s = status.settle;
@@ -101,16 +80,6 @@ export function settleText(sheet, status) {
   const meant = status.sheet?.target;
   const against = meant == null ? "" : `: ${s.landing} (meant ${detentName(sheet, meant)})`;
   return `${s.library} settles at ${detentName(sheet, s.detent)}${against}`;
-}
-
-/** Seconds the settle motion takes on the stage (none under reduced motion). */
-export const SETTLE_SECONDS = 0.35;
-
-/** The sheet's top edge `t` seconds into the settle from `from` to `to`: ease-out cubic. */
-export function settlePosition(from, to, t, reduced = false) {
-  if (reduced || t >= SETTLE_SECONDS) return to;
-  const u = Math.max(0, t) / SETTLE_SECONDS;
-  return from + (to - from) * (1 - (1 - u) ** 3);
 }
 
 /** Hits, skips, stucks and wrong ones of a session so far, from the settles seen. */

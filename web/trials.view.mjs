@@ -1,13 +1,12 @@
 // Target trials on the Record tab: the controls, the prompt, and the sheet drawn over the
-// stage with its detent lines, following the finger and settling where the server says the
-// chosen library settles it; each released trial is saved at once, then the next is asked.
+// stage with its detent lines, following the finger and settling where, and as, the server
+// says the chosen library settles it; each released trial is saved at once, then the next is asked.
 // The decisions are trials.mjs.
 import { $, h, s } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { isTrial } from "./record.mjs";
-import {
-  LIBRARIES, promptText, sessionSeed, settlePosition, settleText, settledTop, sheetFor, sheetTop, tally, TrialPlan, trialSheet,
-} from "./trials.mjs";
+import { LIBRARIES, settledTop, settleTop, sheetFor } from "./sheet.mjs";
+import { promptText, sessionSeed, settleText, sheetTop, tally, TrialPlan, trialSheet } from "./trials.mjs";
 
 /** How long the settled sheet stays before it moves to the next trial's start. */
 const HOLD_MS = 400;
@@ -97,15 +96,18 @@ export class TrialsView {
     this.animation = null;
   }
 
-  /** From the release position to the settled detent, eased, or at once under reduced motion. */
-  settle(from, to) {
+  /**
+   * From the release position to the settled detent along the library's own motion (the
+   * frames the server sent), or at once under reduced motion.
+   */
+  settle(settle, to) {
     this.stopAnimation();
     const started = performance.now();
     const step = () => {
       const t = (performance.now() - started) / 1000;
-      const top = settlePosition(from, to, t, this.reduced.matches);
+      const top = settleTop(settle.motion, settle.position, t, this.reduced.matches);
       this.drawSheet(top);
-      if (top === to) {
+      if (top === settle.motion.tops.at(-1)) {
         this.svg.dataset.settled = String(to);
         // Held there a moment, then the sheet waits at the next trial's start.
         this.animation = { timer: setTimeout(() => {
@@ -129,7 +131,7 @@ export class TrialsView {
       this.last.hidden = false;
       if (status.settle) {
         this.landings.push(status.settle.landing);
-        this.settle(status.settle.position, settledTop(sheet, status.settle, this.screen));
+        this.settle(status.settle, settledTop(sheet, status.settle.detent, this.screen));
       }
       // A trial is labelled by its target: saved at once, so the next can follow.
       this.store.send(P.save("trial"));

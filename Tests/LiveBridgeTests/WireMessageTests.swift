@@ -73,6 +73,10 @@ struct WireMessageTests {
             "frame": .frame(FrameMessage(seq: 42, load: 1, emittedMicroseconds: 1_763_700_000_000_000, recording: info.id, frame: frames[3])),
             "frame-release": .frame(FrameMessage(seq: 43, load: 1, emittedMicroseconds: 1_763_700_000_016_666, recording: info.id, frame: release)),
             "summary": .summary(replayer.summary),
+            "sheet": .sheet(
+                try SheetMessage(
+                    recording: info.id, trace: trace, sheet: SheetLabel(detents: [101, 422, 692], start: 0, target: .detent(1)),
+                    preset: DetentPreset(.gorhom), parameters: [:], fps: 60)),
             "series": .series(
                 SeriesMessage(
                     role: "playing", load: 1, recording: info.id, preset: "swipe-dismiss", parameters: ["threshold": .number(0.5)], fps: 60,

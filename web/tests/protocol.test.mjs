@@ -128,3 +128,17 @@ test("a sources message with a mistyped field is refused by name", () => {
   assert.throws(() => protocol.decodeServerMessage(JSON.stringify(bad)), /sources\[0\]\.live: expected a boolean/);
   assert.throws(() => protocol.decodeServerMessage(JSON.stringify({ type: "dropped", files: [3] })), /files\[0\]: expected a string/);
 });
+
+test("a sheet answer decodes with its drag and settle, and a broken one is refused by its field", () => {
+  const message = protocol.decodeServerMessage(server.sheet);
+  assert.equal(message.library, "gorhom");
+  assert.ok(message.drag.length > 0 && message.settle.tops.length > 0);
+  const broken = JSON.parse(server.sheet);
+  broken.drag[1] = [0.1];
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(broken)), /drag\[1\]/);
+  const empty = JSON.parse(server.sheet);
+  empty.settle.tops = [];
+  assert.throws(() => protocol.decodeServerMessage(JSON.stringify(empty)), /settle\.tops/);
+  assert.deepEqual(protocol.compare("a", "vaul", {}, { detents: [1, 2], start: 0 }).sheet, { detents: [1, 2], start: 0 });
+  assert.equal(protocol.compare("a", "best").sheet, undefined);
+});

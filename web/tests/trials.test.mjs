@@ -1,15 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  DETENTS, generator, LIBRARIES, sessionSeed, promptText, SETTLE_SECONDS, settlePosition, settleText, settledTop, sheetFor, sheetTop, tally, TrialPlan, trialSheet,
-} from "../trials.mjs";
-
-test("the sheet's detents are whole points down the screen, most expanded first", () => {
-  const sheet = sheetFor({ width: 390, height: 844 });
-  assert.deepEqual(sheet.detents, [101, 422, 692]);
-  assert.deepEqual(sheet.names, ["full", "half", "peek"]);
-  assert.equal(DETENTS.length, 3);
-});
+import { generator, sessionSeed, promptText, settleText, sheetTop, tally, TrialPlan, trialSheet } from "../trials.mjs";
+import { sheetFor } from "../sheet.mjs";
 
 test("a seed gives the same trials, each with a target other than its start", () => {
   const a = new TrialPlan(7, 300);
@@ -42,20 +34,10 @@ test("the sheet follows the finger from its start and settles where the server s
   const sheet = { detents: [100, 400, 700], names: ["full", "half", "peek"] };
   assert.equal(sheetTop(sheet, 2, []), 700);
   assert.equal(sheetTop(sheet, 2, [{ x: 0, y: 500 }, { x: 0, y: 380 }]), 580);
-  assert.equal(settledTop(sheet, { detent: 1 }, { height: 844 }), 400);
-  assert.equal(settledTop(sheet, { detent: "dismissed" }, { height: 844 }), 844);
   const status = { sheet: { target: 1 }, settle: { library: "gorhom", detent: 0, landing: "skip" } };
   assert.equal(settleText(sheet, status), "gorhom settles at full: skip (meant half)");
   assert.equal(settleText(sheet, { settle: { library: "vaul", detent: "dismissed" } }), "vaul settles at closed");
   assert.equal(settleText(sheet, {}), "");
-});
-
-test("the settle eases out to the detent, and at once under reduced motion", () => {
-  assert.equal(settlePosition(580, 400, 0), 580);
-  assert.equal(settlePosition(580, 400, SETTLE_SECONDS), 400);
-  const mid = settlePosition(580, 400, SETTLE_SECONDS / 2);
-  assert.ok(mid < 580 && mid > 400 && mid < 490, String(mid));  // past halfway by half time
-  assert.equal(settlePosition(580, 400, 0, true), 400);
 });
 
 test("the tally counts each landing", () => {
@@ -67,5 +49,4 @@ test("a session's seed is the address's trial-seed when it is a whole number", (
   assert.equal(sessionSeed("?trial-seed=-1", 7), 7);
   assert.equal(sessionSeed("?trial-seed=abc", 7), 7);
   assert.equal(sessionSeed("", 7), 7);
-  assert.ok(!LIBRARIES.includes("panmodal") && LIBRARIES.length === 8);
 });
