@@ -66,7 +66,7 @@ test-emit: build
 	PANTRACE_EMIT_ALL=1 .venv/bin/python -m pytest Tests/browser/test_emit_webdriver.py -q -s -p no:cacheprovider
 
 # The css-scroll-snap preset against Chromium's own scroll snap: 200+ flings a page, with and
-# without scroll-snap-stop (about eight minutes; docs/DETENTS.md).
+# without scroll-snap-stop (about sixteen minutes; docs/DETENTS.md).
 test-snap: build
 	@scripts/browser-deps.sh
 	PANTRACE_SNAP_ALL=1 .venv/bin/python -m pytest Tests/browser/test_snap_loop.py -q -s -p no:cacheprovider

@@ -64,4 +64,29 @@ struct CssScrollSnapRuleTests {
         #expect(PhysicsFling(velocity: -20000, viewport: 800).distance == -2400)
         #expect(fling.offset(at: 10) == fling.distance)
     }
+
+    /// The scroller stops at its ends while the finger goes on: a drag past an end and back moves
+    /// it from that end (the Chromium loop's gesture that dragged 265 pt down from offset 200 and
+    /// came back 100 pt stopped at offset 100, not 50). The slop is taken once, at the start.
+    @Test func theScrollerStopsAtItsEndsWhileTheFingerGoesOn() throws {
+        // Snap offsets 0, 200, 500, 800 as top-edge positions: detents 0, 300, 600, 800.
+        let sheet = try SheetLayout(detents: [0, 300, 600, 800], screenHeight: 900)
+        let rule = CssScrollSnapRule()
+        // From offset 200 (top 600): down 265 (past offset 0, top 800), then back up 100.
+        let path = [0.0, 17, 100, 200, 265, 240, 200, 165]
+        let release = DetentRelease(start: 2, position: 600 + 165, velocity: 0, path: path)
+        #expect(rule.scrolledTop(release, on: sheet) == 700)  // offset 100
+        // Without a path, the net drag less the slop: offset 50.
+        #expect(rule.scrolledTop(DetentRelease(start: 2, position: 765, velocity: 0), on: sheet) == 750)
+        // Within the slop nothing scrolls; just past it the scroll is the excess.
+        #expect(rule.scrolledTop(DetentRelease(start: 2, position: 615, velocity: 0, path: [0, 10, 15]), on: sheet) == 600)
+        #expect(rule.scrolledTop(DetentRelease(start: 2, position: 616, velocity: 0, path: [0, 10, 16]), on: sheet) == 601)
+        // Monotonic drags inside the range agree with the net rule.
+        #expect(rule.scrolledTop(DetentRelease(start: 2, position: 500, velocity: 0, path: [0, -20, -60, -100]), on: sheet) == 515)
+        // Released at offset 101 with no fling: the nearest snap point is 200 (detent 2), where
+        // Chromium put it; read from the net drag (offset 51) it would be 0 (detent 3).
+        let back = DetentRelease(start: 2, position: 764, velocity: 0, path: [0.0, 17, 100, 200, 265, 240, 200, 164])
+        #expect(rule.decide(back, on: sheet).outcome == .detent(2))
+        #expect(rule.decide(DetentRelease(start: 2, position: 764, velocity: 0), on: sheet).outcome == .detent(3))
+    }
 }

@@ -6,8 +6,8 @@ recorded with `pantrace record`, and `pantrace detents --presets css-scroll-snap
 snap point Chromium settled at.
 
 Runs with `make test-snap` (PANTRACE_SNAP_ALL=1: every bundled real recording and 100 synthetic
-swipes, each also mirrored, on both pages: more than 200 flings a page, about eight minutes). The
-goal is 95 % (docs/DETENTS.md); the test holds the measured agreement to FLOOR, below it, and prints
+swipes, each also mirrored, on both pages: more than 200 flings a page, about sixteen minutes). The
+goal is 95 % (docs/DETENTS.md); the test holds the agreement to FLOOR, the goal, and prints
 every miss with the rule's reason, so a change that loses agreement fails.
 """
 import csv
@@ -39,9 +39,9 @@ DETENTS = sorted(800 - s for s in SNAPS)
 # flings Chromium 156 runs headless here end as if its curve were about 2.9 times shorter; 280 is
 # measured on an earlier loop (docs/DETENTS.md), and this run is new data for it.
 PIXELS_PER_INCH = 280
-# Measured (docs/DETENTS.md): 95.8 % without snap-stop, 94.7 % with it, of 264 flings each. The goal
-# is 95 % for both; the snap-stop floor sits just under what is reached so far.
-FLOOR = {"plain": 0.95, "stop": 0.93}
+# Measured (docs/DETENTS.md): 97.3 % without snap-stop, 97.0 % with it, of 264 flings each, once
+# the scroller stops at its ends while the finger goes on. The goal is 95 % for both.
+FLOOR = {"plain": 0.95, "stop": 0.95}
 
 pytestmark = pytest.mark.skipif(not os.environ.get("PANTRACE_SNAP_ALL"),
                                 reason="the scroll-snap loop runs with make test-snap (PANTRACE_SNAP_ALL=1)")

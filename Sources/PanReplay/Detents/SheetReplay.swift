@@ -43,7 +43,9 @@ package struct SheetReplay: Sendable {
         /// The estimator the velocity came from (vaul's press mean reads none).
         package var estimator: VelocitySource?
         /// The velocity the rule read, points per second, after the library's gate.
-        package var velocity: Double
+        package var velocity: Double { release.velocity }
+        /// What the rule read.
+        package var release: DetentRelease
         /// The smallest change of that velocity that changes the outcome, and the outcome it
         /// gives; nil when none within ±``DetentPreset/marginSearch`` does.
         package var margin: Margin?
@@ -117,7 +119,7 @@ package struct SheetReplay: Sendable {
             let release = drag.release(from: start, on: sheet, gate: preset.name.velocityGate, estimator: estimator)
             let decision = preset.decide(release, on: sheet)
             let margin = preset.velocityMargin(release, on: sheet).map { Margin(velocityChange: $0.change, outcome: $0.outcome) }
-            verdicts.append(Verdict(preset: preset.name, decision: decision, estimator: estimator, velocity: release.velocity, margin: margin))
+            verdicts.append(Verdict(preset: preset.name, decision: decision, estimator: estimator, release: release, margin: margin))
         }
         return Gesture(id: trace.metadata.id, start: start, releasePosition: sheet.detents[start] + drag.moved, verdicts: verdicts)
     }
@@ -140,8 +142,7 @@ extension SheetReplay {
         } catch {
             throw error.about(trace.metadata.id)
         }
-        let release = DetentRelease(start: gesture.start, position: gesture.releasePosition, velocity: verdict.velocity)
-        return SheetMotion(track: track, on: sheet, preset: preset, release: release, outcome: verdict.decision.outcome)
+        return SheetMotion(track: track, on: sheet, preset: preset, release: verdict.release, outcome: verdict.decision.outcome)
     }
 }
 
@@ -171,6 +172,8 @@ package struct SheetDrag: Sendable {
     package let pressDuration: Double
     /// The vertical release velocity through each estimator, points per second.
     private let velocities: [VelocitySource: Double]
+    /// The vertical translation at each sample up to the release, points.
+    private let path: [Double]
 
     /// Reads `trace` through `estimators`.
     ///
@@ -186,6 +189,7 @@ package struct SheetDrag: Sendable {
         self.moved = base.release.translation.y
         self.pressDuration = base.release.time - base.inputs[0].time
         self.velocities = velocities
+        self.path = base.inputs.map(\.translation.y)
     }
 
     /// The release a library reads on `sheet` from detent `start`: the estimator's velocity
@@ -199,6 +203,6 @@ package struct SheetDrag: Sendable {
                 return velocity
             } ?? 0
         let velocity = gate.velocity(estimated: estimated, distance: moved, pressDuration: pressDuration)
-        return DetentRelease(start: start, position: sheet.detents[start] + moved, velocity: velocity, pressDuration: pressDuration)
+        return DetentRelease(start: start, position: sheet.detents[start] + moved, velocity: velocity, pressDuration: pressDuration, path: path)
     }
 }

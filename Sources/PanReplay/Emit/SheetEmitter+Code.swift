@@ -7,7 +7,7 @@ internal import TransitionEngine
 extension SheetEmitter {
     /// FloatingPanel: a `FloatingPanelBehavior` (`Sources/Behavior.swift`), as the library's
     /// own examples implement it, and the controller's removal switch.
-    func floatingPanelSwift() -> String {
+    func floatingPanelSwift(_ rule: FloatingPanelRule) -> String {
         var lines = commentLines()
         lines += [
             "import FloatingPanel",
@@ -16,16 +16,16 @@ extension SheetEmitter {
             "/// The release PanTrace tuned: `fpc.behavior = TunedPanelBehavior()` and",
             "/// `fpc.isRemovalInteractionEnabled = TunedPanelBehavior.isRemovalInteractionEnabled`.",
             "final class TunedPanelBehavior: FloatingPanelBehavior {",
-            "    static let isRemovalInteractionEnabled = \(flag("removal"))",
-            "    let momentumProjectionRate: CGFloat = \(Self.decimal(number("projectionRate")))",
-            "    let removalInteractionVelocityThreshold: CGFloat = \(Self.decimal(number("removalThreshold")))",
+            "    static let isRemovalInteractionEnabled = \(rule.removesOnSwipe)",
+            "    let momentumProjectionRate: CGFloat = \(Self.decimal(rule.projectionRate))",
+            "    let removalInteractionVelocityThreshold: CGFloat = \(Self.decimal(rule.removalThreshold))",
             "",
             "    func redirectionalProgress(_ fpc: FloatingPanelController, from: FloatingPanelState, to: FloatingPanelState) -> CGFloat {",
-            "        \(Self.decimal(number("redirectionalProgress")))",
+            "        \(Self.decimal(rule.redirectionalProgress))",
             "    }",
             "",
             "    func shouldProjectMomentum(_ fpc: FloatingPanelController, to proposedState: FloatingPanelState) -> Bool {",
-            "        \(flag("projectMomentum"))",
+            "        \(rule.projectsMomentum)",
             "    }",
             "}"
         ]
@@ -33,7 +33,7 @@ extension SheetEmitter {
     }
 
     /// PanModal: of what PanTrace models, `PanModalPresentable` carries `allowsDragToDismiss`.
-    func panModalSwift() -> String {
+    func panModalSwift(_ rule: PanModalRule) -> String {
         var lines = commentLines()
         lines += [
             "import PanModal",
@@ -41,7 +41,7 @@ extension SheetEmitter {
             "",
             "/// Return these from your PanModalPresentable view controller's properties of the same names.",
             "enum TunedPanModal {",
-            "    static let allowsDragToDismiss = \(flag("allowsDragToDismiss"))",
+            "    static let allowsDragToDismiss = \(rule.allowsDragToDismiss)",
             "}"
         ]
         return lines.joined(separator: "\n") + "\n"
@@ -49,14 +49,14 @@ extension SheetEmitter {
 
     /// vaul: `Drawer.Root`'s props (`src/index.tsx`), as JSON, with what cannot be set and the
     /// gestures still wrong beside them (JSON has no comments).
-    func vaulJSON() -> String {
+    func vaulJSON(_ rule: VaulRule) -> String {
         var object: [String: JSONValue] = [
             "generated_by": .string("pantrace: do not edit by hand; run the command again instead"),
             "provenance": .array(provenance.map { .string($0) }),
             "props": .object([
-                "closeThreshold": .number(number("closeThreshold")),
-                "dismissible": .bool(flag("dismissible")),
-                "snapToSequentialPoint": .bool(flag("snapToSequentialPoint"))
+                "closeThreshold": .number(rule.closeThreshold),
+                "dismissible": .bool(rule.dismissible),
+                "snapToSequentialPoint": .bool(rule.snapsSequentially)
             ])
         ]
         object["cannot_set"] = .array(
@@ -80,8 +80,8 @@ extension SheetEmitter {
     /// `gestureEventsHandlersHook` around the default one: its `handleOnEnd` calls
     /// `snapPoint` (`src/utilities/snapPoint.ts`, `value + 0.2 * velocity`), so the hook hands
     /// it the velocity scaled by projection ÷ 0.2.
-    func gorhomJS() -> String {
-        let projection = number("projection")
+    func gorhomJS(_ rule: GorhomRule) -> String {
+        let projection = rule.projection
         var lines = commentLines()
         if projection != 0.2 {
             lines += [
@@ -108,7 +108,7 @@ extension SheetEmitter {
                 "",
                 "/** Spread into <BottomSheet {...tunedBottomSheetProps} snapPoints={…}>. */",
                 "export const tunedBottomSheetProps = {",
-                "  enablePanDownToClose: \(flag("panDownToClose")),",
+                "  enablePanDownToClose: \(rule.closesOnPanDown),",
                 "  gestureEventsHandlersHook: useTunedGestureEventsHandlers,",
                 "};"
             ]
@@ -116,7 +116,7 @@ extension SheetEmitter {
             lines += [
                 "/** Spread into <BottomSheet {...tunedBottomSheetProps} snapPoints={…}>. */",
                 "export const tunedBottomSheetProps = {",
-                "  enablePanDownToClose: \(flag("panDownToClose")),",
+                "  enablePanDownToClose: \(rule.closesOnPanDown),",
                 "};"
             ]
         }
@@ -125,7 +125,7 @@ extension SheetEmitter {
 
     /// Material Components: `BottomSheetBehavior`'s setters (significant velocity since
     /// 1.8.0, hide friction since 1.7.0).
-    func materialKotlin() -> String {
+    func materialKotlin(_ rule: MaterialBottomSheetRule) -> String {
         var lines = commentLines()
         lines += [
             "import android.view.View",
@@ -133,10 +133,10 @@ extension SheetEmitter {
             "",
             "/** Applies the tuned release to a sheet's behavior: BottomSheetBehavior.from(sheet).applyTunedRelease(). */",
             "fun <V : View> BottomSheetBehavior<V>.applyTunedRelease() {",
-            "    setSignificantVelocityThreshold(\(Int(number("significantVelocity").rounded())))  // px/s",
-            "    setHideFriction(\(Self.decimal(number("hideFriction")))f)",
-            "    setHideable(\(flag("hideable")))",
-            "    setSkipCollapsed(\(flag("skipCollapsed")))",
+            "    setSignificantVelocityThreshold(\(Int(rule.significantVelocity.rounded())))  // px/s",
+            "    setHideFriction(\(Self.decimal(rule.hideFriction))f)",
+            "    setHideable(\(rule.hideable))",
+            "    setSkipCollapsed(\(rule.skipsCollapsed))",
             "}"
         ]
         return lines.joined(separator: "\n") + "\n"
@@ -144,7 +144,7 @@ extension SheetEmitter {
 
     /// Compose foundation: `Modifier.anchoredDraggable`'s fling behavior with the positional
     /// threshold (the velocity threshold is fixed there).
-    func composeKotlin() -> String {
+    func composeKotlin(_ rule: AnchoredRule) -> String {
         var lines = commentLines()
         lines += [
             "import androidx.compose.foundation.gestures.AnchoredDraggableDefaults",
@@ -155,14 +155,14 @@ extension SheetEmitter {
             "/** Modifier.anchoredDraggable(state, orientation, flingBehavior = tunedFlingBehavior(state)). */",
             "@Composable",
             "fun <T> tunedFlingBehavior(state: AnchoredDraggableState<T>): TargetedFlingBehavior =",
-            "    AnchoredDraggableDefaults.flingBehavior(state, positionalThreshold = { distance -> distance * \(Self.decimal(number("positionalFraction")))f })"
+            "    AnchoredDraggableDefaults.flingBehavior(state, positionalThreshold = { distance -> distance * \(Self.decimal(rule.positionalFraction))f })"
         ]
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Material 3: a `SheetState` built with the thresholds (`rememberModalBottomSheetState`
     /// takes none).
-    func material3Kotlin() -> String {
+    func material3Kotlin(_ rule: Material3SheetRule) -> String {
         var lines = commentLines()
         lines += [
             "import androidx.compose.material3.ExperimentalMaterial3Api",
@@ -180,8 +180,8 @@ extension SheetEmitter {
             "    return remember(density, skipPartiallyExpanded) {",
             "        SheetState(",
             "            skipPartiallyExpanded = skipPartiallyExpanded,",
-            "            positionalThreshold = { with(density) { \(Self.decimal(number("positionalThreshold"))).dp.toPx() } },",
-            "            velocityThreshold = { with(density) { \(Self.decimal(number("velocityThreshold"))).dp.toPx() } },",
+            "            positionalThreshold = { with(density) { \(Self.decimal(rule.positionalThreshold)).dp.toPx() } },",
+            "            velocityThreshold = { with(density) { \(Self.decimal(rule.velocityThreshold)).dp.toPx() } },",
             "        )",
             "    }",
             "}"
@@ -191,7 +191,7 @@ extension SheetEmitter {
 
     /// Flutter: `DraggableScrollableSheet`'s `_getSnapSize` reads the fling tolerance of the
     /// scrollable's physics (`physics.toleranceFor`): physics with the tuned tolerance.
-    func flutterDart() -> String {
+    func flutterDart(_ rule: FlutterSheetRule) -> String {
         var lines = commentLines()
         lines += [
             "import 'package:flutter/physics.dart';",
@@ -207,14 +207,14 @@ extension SheetEmitter {
             "",
             "  @override",
             "  Tolerance toleranceFor(ScrollMetrics metrics) =>",
-            "      Tolerance(velocity: \(Self.decimal(number("velocityTolerance"))), distance: super.toleranceFor(metrics).distance);",
+            "      Tolerance(velocity: \(Self.decimal(rule.velocityTolerance)), distance: super.toleranceFor(metrics).distance);",
             "}"
         ]
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// CSS scroll snap: the page's part is `scroll-snap-stop`.
-    func scrollSnapCSS() -> String {
+    func scrollSnapCSS(_ rule: CssScrollSnapRule) -> String {
         var lines = ["/*"] + commentLines(style: "/*") + [" */"]
         lines += [
             ".sheet {",
@@ -224,7 +224,7 @@ extension SheetEmitter {
             "",
             ".sheet > .detent {",
             "  scroll-snap-align: start;",
-            "  scroll-snap-stop: \(flag("snapStopAlways") ? "always" : "normal");",
+            "  scroll-snap-stop: \(rule.stopsAlways ? "always" : "normal");",
             "}"
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -130,14 +130,6 @@ package struct SheetEmitter: Sendable {
         return text.contains(".") || text.contains("e") ? text : text + ".0"
     }
 
-    func number(_ key: String) -> Double {
-        preset.settings.first { $0.key == key }!.value.number!
-    }
-
-    func flag(_ key: String) -> Bool {
-        preset.settings.first { $0.key == key }!.value.description == "on"
-    }
-
     /// Comment lines (`//`, or `/* */` for CSS): the provenance, what cannot be shipped, and
     /// the gestures still wrong, each line escaped so no outside text can end the comment.
     func commentLines(style: String = "//") -> [String] {
@@ -166,16 +158,16 @@ package struct SheetEmitter: Sendable {
 
     /// The code.
     package func code() -> String {
-        switch preset.name {
-        case .floatingpanel: floatingPanelSwift()
-        case .panmodal: panModalSwift()
-        case .vaul: vaulJSON()
-        case .gorhom: gorhomJS()
-        case .mdcBottomsheet: materialKotlin()
-        case .composeAnchored: composeKotlin()
-        case .m3Sheet: material3Kotlin()
-        case .flutterSheet: flutterDart()
-        case .cssScrollSnap: scrollSnapCSS()
+        switch preset.rule {
+        case .floatingPanel(let rule): floatingPanelSwift(rule)
+        case .panModal(let rule): panModalSwift(rule)
+        case .vaul(let rule): vaulJSON(rule)
+        case .gorhom(let rule): gorhomJS(rule)
+        case .materialBottomSheet(let rule): materialKotlin(rule)
+        case .anchored(let rule): composeKotlin(rule)
+        case .material3Sheet(let rule): material3Kotlin(rule)
+        case .flutterSheet(let rule): flutterDart(rule)
+        case .cssScrollSnap(let rule): scrollSnapCSS(rule)
         }
     }
 }

@@ -65,9 +65,7 @@ public struct CssScrollSnapRule: Sendable, Hashable {
     func plan(_ release: DetentRelease, on sheet: SheetLayout) -> Plan {
         let bottom = sheet.detents[sheet.lastIndex]
         let snaps = sheet.detents.map { bottom - $0 }
-        let dragged = release.position - sheet.detents[release.start]
-        let scrolled = dragged < 0 ? min(dragged + touchSlop, 0) : max(dragged - touchSlop, 0)
-        let start = bottom - (sheet.detents[release.start] + scrolled)
+        let start = bottom - scrolledTop(release, on: sheet)
         let velocity = -release.velocity
         guard abs(velocity) > minimumFling else {
             let index = Self.nearest(to: start, in: snaps)
@@ -111,6 +109,35 @@ public struct CssScrollSnapRule: Sendable, Hashable {
         let decision = DetentDecision(
             .detent(index), "fling \(Decision.format(velocity)) px/s ran out at \(Decision.format(end)): the nearest snap point")
         return Plan(snaps: snaps, start: start, decision: decision, flingOffsets: offsets, predicted: false)
+    }
+
+    /// Where the scroller's content (the sheet's top edge) is at the lift. The scroll starts
+    /// once the finger has moved more than the touch slop from where it went down, less the
+    /// slop; from then on it follows the finger, and it stops at its ends (the least and most
+    /// expanded detents) while the finger goes on: a finger that drags past an end and comes back
+    /// moves the scroller from that end (`path`). Without a path, the net drag less the slop.
+    func scrolledTop(_ release: DetentRelease, on sheet: SheetLayout) -> Double {
+        let from = sheet.detents[release.start]
+        guard !release.path.isEmpty else {
+            let dragged = release.position - from
+            return from + (dragged < 0 ? min(dragged + touchSlop, 0) : max(dragged - touchSlop, 0))
+        }
+        let low = sheet.detents[0]
+        let high = sheet.detents[sheet.lastIndex]
+        var top = from
+        var scrolling = false
+        var previous = 0.0
+        for translation in release.path {
+            if !scrolling {
+                guard abs(translation) > touchSlop else { continue }
+                scrolling = true
+                top = min(max(from + translation - (translation > 0 ? touchSlop : -touchSlop), low), high)
+            } else {
+                top = min(max(top + translation - previous, low), high)
+            }
+            previous = translation
+        }
+        return top
     }
 
     /// `CreateForDisplacement` and `FindClosestValidArea`: the snap offset strictly ahead of

@@ -12,13 +12,18 @@ public struct DetentRelease: Sendable, Hashable {
     public var velocity: Double
     /// From the finger's first sample to its lift, seconds (vaul's press time).
     public var pressDuration: Double
+    /// The finger's vertical translation from the touch-down at each sample up to the release,
+    /// points, positive downward; empty when not known. A rule whose sheet stops at its ends
+    /// while the finger goes on (a scroller clamped to its range) walks it.
+    public var path: [Double]
 
     /// A release.
-    public init(start: Int, position: Double, velocity: Double, pressDuration: Double = 0) {
+    public init(start: Int, position: Double, velocity: Double, pressDuration: Double = 0, path: [Double] = []) {
         self.start = start
         self.position = position
         self.velocity = velocity
         self.pressDuration = pressDuration
+        self.path = path
     }
 
     /// The same release read at another velocity: how a margin is found.
