@@ -73,7 +73,8 @@ struct SheetCompareTests {
             #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-back","sheet":{"detents":[101,422,692],"start":0}}"#,
             "preset: "
         ),
-        (#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"vaul","sheet":{"detents":[101,422,692],"start":5}}"#, "start"),  // refused where it is decoded: bad_message
+        // Refused where it is decoded: bad_message.
+        (#"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"vaul","sheet":{"detents":[101,422,692],"start":5}}"#, "start"),
         (
             #"{"type":"compare","recording":"synthetic/swipe-down-1.pantrace","preset":"vaul","sheet":{"detents":[101,422,2000],"start":0}}"#,
             "sheet: "
