@@ -12,6 +12,7 @@ import { FollowView } from "./follow.view.mjs";
 import { LiveConnection, liveURL } from "./connection.mjs";
 import { RecordView } from "./record.view.mjs";
 import { ReplayView } from "./replay.view.mjs";
+import { SettingView } from "./setting.view.mjs";
 import { SheetView } from "./sheet.view.mjs";
 import { Shell } from "./shell.view.mjs";
 import { Stage } from "./stage.view.mjs";
@@ -44,6 +45,7 @@ const record = new RecordView(store, stage, {
 const tune = new TuneView(store);
 const compare = new CompareView(store);
 const sheets = new SheetView(store);
+const setting = new SettingView(store);
 const follow = new FollowView(store);
 const devices = new DevicesView(store, stage);
 
@@ -57,4 +59,4 @@ store.showTab(store.tab);
 store.setControl(false);
 store.connection.start();
 
-window.pantrace = { store, stage, shell, replay, record, trials, tune, compare, sheets, follow, devices };
+window.pantrace = { store, stage, shell, replay, record, trials, tune, compare, sheets, setting, follow, devices };

@@ -2,6 +2,7 @@ internal import Dispatch
 internal import Foundation
 internal import PanTrace
 internal import Synchronization
+package import TransitionEngine
 
 /// The live viewer's server: HTTP for `web/`, WebSocket at `/live`, and the replay everyone
 /// watches (docs/PROTOCOL.md, docs/VIEWER.md).
@@ -54,6 +55,8 @@ package final class LiveBridge: Sendable {
         package var firstRecording: String?
         /// The preset of the first view, or nil for the one that suits it.
         package var firstPreset: String?
+        /// The first view's parameters (`serve --setting`: a tuned setting's), as `load` takes them.
+        package var firstParameters: [String: PresetValue] = [:]
         /// Where the bridge's own log lines go while it runs (a recording skipped, a message
         /// that could not be encoded, descriptors running out), one line each, from any
         /// thread. The default drops them; `pantrace serve` writes them to standard error.
@@ -201,7 +204,8 @@ package final class LiveBridge: Sendable {
                 configuration: .init(
                     recordingsFolder: configuration.recordingsFolder, frameRate: configuration.frameRate,
                     maximumRecordings: configuration.maximumRecordings, maximumCorpusGestures: configuration.maximumCorpusGestures))
-            let loadProblem = controller.loadDefault(recording: configuration.firstRecording, preset: configuration.firstPreset)
+            let loadProblem = controller.loadDefault(
+                recording: configuration.firstRecording, preset: configuration.firstPreset, parameters: configuration.firstParameters)
             startupProblems.withLock {
                 $0 = controller.libraryProblems.map { "skipped \($0)" } + controller.libraryNotices + (loadProblem.map { [$0] } ?? [])
             }

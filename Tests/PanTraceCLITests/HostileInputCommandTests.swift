@@ -68,7 +68,7 @@ struct HostileInputCommandTests {
         return folder
     }
 
-    @Test(arguments: ["--csv", "--svg"])
+    @Test(arguments: ["--csv", "--svg", "--save-setting"])
     func tuneRefusesToReplaceAReportFileUnlessForcedAndSaysSoBeforeTheSweep(flag: String) throws {
         let dir = try BinaryTests.temporaryFolder()
         let gestures = try Self.recordings(in: dir)
@@ -93,7 +93,7 @@ struct HostileInputCommandTests {
         let help = try BinaryTests.run(["tune", "--help"])
         #expect(help.stdout.contains("--force"))
         let alone = try BinaryTests.run(["tune", "x", "--preset", "zoom", "--force"])
-        #expect(alone.status == 64 && alone.stderr.contains("--force only applies with --csv, --svg or --partial"))
+        #expect(alone.status == 64 && alone.stderr.contains("--force only applies with --csv, --svg, --save-setting or --partial"))
     }
 
     /// The commands that write recordings never replace one, and have no --force.

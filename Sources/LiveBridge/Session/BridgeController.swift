@@ -139,15 +139,16 @@ struct BridgeController {
     /// shares with the pages that agree with it.
     func shownView(of id: ConnectionID) -> Player? { views.player(of: id) }
 
-    /// The first view of a new page: `recording` under `preset` when given, otherwise a
-    /// gesture that shows what PanTrace does (``firstView(in:)``).
+    /// The first view of a new page: `recording` under `preset` (with `parameters`, a tuned
+    /// setting's) when given, otherwise a gesture that shows what PanTrace does
+    /// (``firstView(in:)``).
     /// - Returns: why it could not, for the server to report at start (nil when it loaded or
     ///   the library is empty).
-    mutating func loadDefault(recording: String? = nil, preset: String? = nil) -> String? {
+    mutating func loadDefault(recording: String? = nil, preset: String? = nil, parameters: [String: PresetValue] = [:]) -> String? {
         guard let (id, suited) = recording.map({ ($0, "best") }) ?? Self.firstView(in: library.recordings) else { return nil }
         let presetName = preset ?? suited
         do {
-            firstView = try player(for: LoadRequest(recording: id, preset: presetName))
+            firstView = try player(for: LoadRequest(recording: id, preset: presetName, parameters: parameters))
             return nil
         } catch let failure as BridgeFailure {
             return "cannot open \(id) with \(presetName): \(failure.message)"

@@ -37,11 +37,11 @@ package enum RegressionSuite {
     }
 
     /// The decision a test asserts: what the person meant (the label), else what the first
-    /// preset decides on the recording with its own settings (a tuned preset's decision).
-    package static func expected(_ trace: Trace, presets: [Preset]) -> Decision.Outcome {
+    /// setting decides on the recording (a tuned setting's decision, `emit --setting`).
+    package static func expected(_ trace: Trace, settings: [ReplayParameters]) -> Decision.Outcome {
         if let outcome = trace.metadata.intent.outcome { return outcome }
-        for preset in presets {
-            let configuration = Replayer.Configuration(parameters: ReplayParameters(preset: preset))
+        for parameters in settings {
+            let configuration = Replayer.Configuration(parameters: parameters)
             // try?: a recording the replayer refuses has no decision; the next preset is asked.
             if let summary = try? Replayer(trace: trace, configuration: configuration).summary { return summary.decision }
         }
@@ -51,13 +51,22 @@ package enum RegressionSuite {
     /// The test file.
     ///
     /// - Throws: ``ReplayError`` when a gesture cannot be written for the driver.
-    package static func render(_ cases: [Case], target: DriverTarget) throws(ReplayError) -> String {
+    /// With `setting` (`emit --setting`), the file's second line names it: the setting its
+    /// unlabelled gestures' decisions come from, in its JSON form.
+    package static func render(_ cases: [Case], target: DriverTarget, setting: ReplayParameters? = nil) throws(ReplayError) -> String {
         precondition(supports(target), "no suite for \(target.rawValue)")
+        let text: String
         switch target {
-        case .xcuitest: return try xcuitest(cases)
-        case .compose: return try compose(cases)
-        default: return try webDriver(cases)
+        case .xcuitest: text = try xcuitest(cases)
+        case .compose: text = try compose(cases)
+        default: text = try webDriver(cases)
         }
+        guard let setting, let json = try? setting.settingJSON() else { return text }
+        var lines = text.components(separatedBy: "\n")
+        let marker = target == .xcuitest || target == .compose ? "//" : "#"
+        let named = SourceText.comment("Unlabelled gestures assert what this setting decides: \(json.trimmingCharacters(in: .newlines))")
+        lines.insert("\(marker) \(named)", at: min(1, lines.count))
+        return lines.joined(separator: "\n")
     }
 
     /// Each case's name as an identifier, made unique by trailing underscores (two recordings

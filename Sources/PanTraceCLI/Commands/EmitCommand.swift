@@ -29,6 +29,9 @@ struct EmitCommand: ParsableCommand {
     @Option(name: .customLong("preset"), help: "A preset to decide under (repeatable; default: every preset).")
     var presets: [String] = []
 
+    @Option(help: "A setting file (tune --save-setting): decide under it instead of the presets' defaults, and name it in a --suite.")
+    var setting: String?
+
     @Option(help: "The estimator whose release velocity a straight swipe (xcuitest, maestro, adb) aims at: lsq2, impulse or flutter.")
     var estimator: String = "lsq2"
 
@@ -67,6 +70,9 @@ struct EmitCommand: ParsableCommand {
 
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
+        if setting != nil && !presets.isEmpty {
+            throw ValidationError("--preset and --setting: a setting file names its own preset; give one of them")
+        }
         guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
         guard timingJitter.allSatisfy({ $0 >= 0 && $0 <= 50 }) else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
         guard timingJitter.count <= 1 || timingJitter.count == files.count else {
@@ -81,7 +87,16 @@ struct EmitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let presetList = try (presets.isEmpty ? PresetCatalog.names : presets).map { try Preset(named: $0) }
+        let settings: [ReplayParameters] =
+            if let setting {
+                [try SettingFile.read(setting)]
+            } else {
+                try (presets.isEmpty ? PresetCatalog.names : presets).map { ReplayParameters(preset: try Preset(named: $0)) }
+            }
+        let presetList = settings.map(\.preset)
+        if let setting, !json {
+            StandardError.line("setting: \(setting): every decision below is \(settings[0].preset.name.rawValue) under this file's parameters")
+        }
         let paths = try Self.expand(files)
         var reports: [Fidelity.Report] = []
         var suiteCases: [RegressionSuite.Case] = []
@@ -118,7 +133,7 @@ struct EmitCommand: ParsableCommand {
             if suite {
                 suiteCases.append(
                     .init(
-                        plan: plan, name: name, expected: RegressionSuite.expected(trace, presets: presetList), screen: trace.metadata.screen,
+                        plan: plan, name: name, expected: RegressionSuite.expected(trace, settings: settings), screen: trace.metadata.screen,
                         scale: pixels))
                 continue
             }
@@ -135,7 +150,7 @@ struct EmitCommand: ParsableCommand {
             }
         }
         if suite {
-            let text = try RegressionSuite.render(suiteCases, target: to)
+            let text = try RegressionSuite.render(suiteCases, target: to, setting: settings.count == 1 && setting != nil ? settings[0] : nil)
             if let output {
                 guard !FileManager.default.fileExists(atPath: output) else { throw CLIFailure("\(output) exists; pantrace never overwrites") }
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output))

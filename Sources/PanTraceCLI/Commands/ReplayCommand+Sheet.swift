@@ -7,7 +7,7 @@ internal import TransitionEngine
 extension ReplayCommand {
     /// `replay FILE --preset floatingpanel --set detents=80,400,600 --set start=2`: the gesture
     /// as a drag of a sheet, through one library's rule (docs/MODEL.md §9).
-    func replaySheet() async throws {
+    func replaySheet(_ preset: String) async throws {
         var detents: String?
         var start: String?
         var settings: [String] = []

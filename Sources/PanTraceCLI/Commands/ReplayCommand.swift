@@ -30,8 +30,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: "The trace (.pantrace, .jsonl, .csv).")
     var file: String
 
-    @Option(help: "Transition preset (see `pantrace presets`).")
-    var preset: String
+    @Option(help: "Transition preset (see `pantrace presets`), or a sheet library with --set detents=….")
+    var preset: String?
+
+    @Option(help: "A setting file, as tune --save-setting writes it: its preset and parameters (--set still overrides). Instead of --preset.")
+    var setting: String?
 
     @Option(
         name: .customLong("set"),
@@ -66,6 +69,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var read: ReadOptions
 
     func validate() throws {
+        switch (preset, setting) {
+        case (nil, nil): throw ValidationError("give --preset NAME or --setting FILE")
+        case (.some, .some): throw ValidationError("--preset and --setting: a setting file names its own preset; give one of them")
+        default: break
+        }
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let speed {
             guard realtime else { throw ValidationError("--speed only applies with --realtime") }
@@ -74,13 +82,19 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if DetentPresetName(rawValue: preset) != nil { return try await replaySheet() }
-        var overrides: [String: PresetValue] = [:]
-        for text in assignments {
-            let (key, value) = try ReplayParameters.assignment(parsing: text)
-            overrides[key] = value
+        if let preset, DetentPresetName(rawValue: preset) != nil { return try await replaySheet(preset) }
+        let parameters: ReplayParameters
+        if let setting {
+            parameters = try SettingFile.read(setting, assignments: assignments)
+        } else {
+            var overrides: [String: PresetValue] = [:]
+            for text in assignments {
+                let (key, value) = try ReplayParameters.assignment(parsing: text)
+                overrides[key] = value
+            }
+            parameters = try ReplayParameters(presetNamed: preset ?? "", overrides: overrides)
         }
-        let parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
+        let preset = parameters.preset.name.rawValue
         let contents = try TraceFiles.read(file, reader: read.reader)
         for warning in contents.warnings { StandardError.line("warning: \(warning)") }
         let configuration = Replayer.Configuration(

@@ -1,7 +1,9 @@
 internal import ArgumentParser
 internal import Foundation
 internal import LiveBridge
+internal import PanReplay
 internal import PanTrace
+internal import TransitionEngine
 
 /// `pantrace serve`: the live viewer.
 struct ServeCommand: ParsableCommand {
@@ -46,6 +48,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Preset of the first view (default: best for an edge swipe, swipe-dismiss for a swipe down).")
     var preset: String?
 
+    @Option(help: "A setting file (tune --save-setting): the first view's preset and parameters. Instead of --preset.")
+    var setting: String?
+
     @Option(help: "Frames per second streamed to viewers.")
     var fps: Double = 60
 
@@ -78,6 +83,9 @@ struct ServeCommand: ParsableCommand {
     var echo = false
 
     func validate() throws {
+        if preset != nil && setting != nil {
+            throw ValidationError("--preset and --setting: a setting file names its own preset; give one of them")
+        }
         if let open {
             // A corpus's gesture: the corpus file must exist; whether it holds the gesture is
             // found when the library is read (an error line naming it, as for a damaged file).
@@ -121,6 +129,11 @@ struct ServeCommand: ParsableCommand {
         configuration.isEchoing = echo
         configuration.firstRecording = open
         configuration.firstPreset = preset
+        if let setting {
+            let parameters = try SettingFile.read(setting)
+            configuration.firstPreset = parameters.preset.name.rawValue
+            configuration.firstParameters = parameters.values
+        }
         configuration.log = { StandardError.line("pantrace serve: \($0)") }
         configuration.logsLibWebSockets = verbose
         configuration.maximumRecordings = folders.maxFiles

@@ -11,6 +11,11 @@ extension TuneCommand {
         for (given, flag) in [(partial != nil, "--partial"), (csv != nil, "--csv"), (svg != nil, "--svg"), (fps != 60, "--fps")] where given {
             throw CLIFailure("\(flag) is for a two-state preset's sweep; '\(preset)' is a sheet library (its report is the text or --json)")
         }
+        if report.saveSetting != nil {
+            throw CLIFailure(
+                "--save-setting writes a two-state preset's setting; '\(preset)' is a sheet library: ship its best point with --emit (docs/DETENTS.md)"
+            )
+        }
         let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
         let tuner = try DetentTuner(
             presetNamed: preset, grid: grid, screen: screen.map(Size.init), threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)

@@ -20,7 +20,7 @@ struct TuneCommand: PathListCommand {
     var paths: [String]
 
     static let optionsTakingValues: Set<String> = [
-        "--preset", "--grid", "--csv", "--svg", "--emit", "--fps", "--screen", "--threads", "--max-files", "--partial"
+        "--preset", "--grid", "--csv", "--svg", "--save-setting", "--emit", "--fps", "--screen", "--threads", "--max-files", "--partial"
     ]
 
     @Option(help: "Transition preset (see `pantrace presets`).")
@@ -67,10 +67,12 @@ struct TuneCommand: PathListCommand {
         }
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if force && csv == nil && svg == nil && partial == nil { throw ValidationError("--force only applies with --csv, --svg or --partial") }
-        if partial != nil && (json || csv != nil || svg != nil || emit != nil || all) {
+        if force && !report.writesFiles && partial == nil {
+            throw ValidationError("--force only applies with --csv, --svg, --save-setting or --partial")
+        }
+        if partial != nil && (json || csv != nil || svg != nil || emit != nil || all || report.saveSetting != nil) {
             throw ValidationError(
-                "--partial writes the shard's share, not a report: give --json, --csv, --svg and --all to `pantrace tune merge` "
+                "--partial writes the shard's share, not a report: give --json, --csv, --svg, --save-setting and --all to `pantrace tune merge` "
                     + "(--emit too: the merged result is the whole run's)")
         }
     }
@@ -79,8 +81,7 @@ struct TuneCommand: PathListCommand {
         if DetentPresetName(rawValue: preset) != nil { return try tuneSheet() }
         if let partial { return try writePartial(partial) }
         // Before the sweep: a run that could only fail at the end fails at once.
-        if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
-        if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
+        try report.checkFiles()
         var tuner: Tuner?
         let result: TuningResult = try { () throws -> TuningResult in
             let grid = try TuningGrid(parsing: grids, isConfirmed: yes)
@@ -139,6 +140,12 @@ struct TuneCommand: PathListCommand {
         // The files first: if one cannot be written, the error is the only thing said.
         if let csv = options.csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: options.force) }
         if let svg = options.svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: options.force) }
+        if let path = options.saveSetting {
+            let best = tuner.parameters(atPoint: result.bestPoint)
+            try OutputFile.write(try best.settingJSON(), to: path, flag: "--save-setting", replacing: options.force)
+            StandardError.line(
+                "setting: the best point (\(best.preset.name.rawValue)) written to \(path); replay, emit and serve take it with --setting")
+        }
         if options.emit != nil {
             let command = ShellQuoting.invocation
             print(
@@ -193,12 +200,11 @@ struct TuneMergeCommand: ParsableCommand {
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if report.force && report.csv == nil && report.svg == nil { throw ValidationError("--force only applies with --csv or --svg") }
+        if report.force && !report.writesFiles { throw ValidationError("--force only applies with --csv, --svg or --save-setting") }
     }
 
     func run() throws {
-        if let csv = report.csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: report.force) }
-        if let svg = report.svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: report.force) }
+        try report.checkFiles()
         var read: [(name: String, partial: TunePartial)] = []
         for path in partials {
             let data: Data

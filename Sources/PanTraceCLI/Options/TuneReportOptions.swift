@@ -13,9 +13,15 @@ struct TuneReportOptions: ParsableArguments {
     @Option(help: "Also write an SVG heat map of accuracy over the first two axes to this file (never over an existing file without --force).")
     var svg: String?
 
+    @Option(
+        help:
+            "Also write the best point as a setting file (JSON: the preset and every parameter, velocity among them) that replay, emit and serve take with --setting (docs/TUNE.md); never over an existing file without --force."
+    )
+    var saveSetting: String?
+
     @Flag(
         help:
-            "Replace the files this run writes (--csv, --svg; tune's --partial) if they exist. Without it an existing file is an error, found before the sweep."
+            "Replace the files this run writes (--csv, --svg, --save-setting; tune's --partial) if they exist. Without it an existing file is an error, found before the sweep."
     )
     var force = false
 
@@ -31,5 +37,19 @@ struct TuneReportOptions: ParsableArguments {
     func validate() throws {
         if emit != nil && json { throw ValidationError("--emit and --json both print to standard output; choose one") }
         if let csv, csv == svg { throw ValidationError("--csv and --svg name the same file, \(csv)") }
+        if let saveSetting, saveSetting == csv || saveSetting == svg {
+            throw ValidationError("--save-setting and --csv or --svg name the same file, \(saveSetting)")
+        }
+    }
+
+    /// Whether a flag that writes a file was given (what --force applies to).
+    var writesFiles: Bool { csv != nil || svg != nil || saveSetting != nil }
+
+    /// Fails before the sweep when a file this run writes exists (and --force was not given)
+    /// or cannot be written.
+    func checkFiles() throws {
+        if let csv { try OutputFile.checkWritable(csv, flag: "--csv", replacing: force) }
+        if let svg { try OutputFile.checkWritable(svg, flag: "--svg", replacing: force) }
+        if let saveSetting { try OutputFile.checkWritable(saveSetting, flag: "--save-setting", replacing: force) }
     }
 }
