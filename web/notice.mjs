@@ -55,8 +55,11 @@ function invalidSentence(e) {
     case "label":
     case "save":
     case "discard": return "There is no recorded gesture waiting to be labelled, saved or discarded any more.";
-    case "load":
-    case "compare": return "The server does not know that preset or one of its parameter values: nothing changed.";
+    case "compare":
+      // A sheet replay (a compare that names a sheet) says what it could not do, in the server's words.
+      if (/^(sheet|preset): /.test(e.message ?? "")) return `That sheet replay can't be made: ${e.message.replace(/\.$/, "")}. Nothing changed.`;
+      return "The server does not know that preset or one of its parameter values: nothing changed.";
+    case "load": return "The server does not know that preset or one of its parameter values: nothing changed.";
     case "tune": return "The sweep's settings can't be used (a range, a step or a parameter): nothing ran.";
     case "seek":
     case "speed":

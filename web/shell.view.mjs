@@ -62,7 +62,9 @@ export class Shell {
 
   disableControls(canControl) {
     for (const el of document.querySelectorAll(".panel input, .panel select, .panel button, #transport-box input, #transport-box select, #transport-box button, #pad")) {
-      if (el.closest("#tune-queue") || el.id === "compare") continue;
+      // Asking for a comparison (a timeline's or a sheet's) and copying the view's setting change
+      // nothing, so a watch-only page may; the sheets' own view enables its second menu.
+      if (el.closest("#tune-queue") || el.closest("#sheets") || el.id === "compare" || el.id === "setting-copy") continue;
       if (el.disabled !== !canControl) el.disabled = !canControl;
     }
   }

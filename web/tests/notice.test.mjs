@@ -67,3 +67,9 @@ test("a refused pad says who holds it, in the server's words; a busy comparison 
   assert.match(errorSentence({ code: "busy", in_reply_to: "compare", message: "x" }), /asked again in a moment/);
   assert.match(errorSentence({ code: "busy", in_reply_to: "pointer", message: "not words of a page" }), /^Another page is recording/);
 });
+
+test("a sheet replay that cannot be made says why in the server's words", () => {
+  const e = { code: "invalid", in_reply_to: "compare", message: "sheet: detent 2 at 2000 pt is off a screen 844 pt tall (0…844)" };
+  assert.equal(n.errorSentence(e), "That sheet replay can't be made: sheet: detent 2 at 2000 pt is off a screen 844 pt tall (0…844). Nothing changed.");
+  assert.match(n.errorSentence({ code: "invalid", in_reply_to: "compare", message: "unknown preset" }), /does not know that preset/);
+});

@@ -3,9 +3,9 @@ package import TransitionEngine
 /// A sheet drag as it moves on screen (docs/MODEL.md §9.5): the top edge under the finger from
 /// the first sample to the release, then the library's own settle to where its rule sent it.
 /// What `replay --format jsonl` writes frame by frame and what the viewer plays.
-package struct SheetMotion: Sendable, Hashable {
+package struct SheetMotion: Sendable {
     /// One frame of the motion.
-    package struct Frame: Sendable, Hashable, Encodable {
+    package struct Frame: Sendable, Hashable {
         /// Seconds since the first sample.
         package var t: Double
         /// `drag` while the finger is down, `settle` after.
@@ -15,7 +15,7 @@ package struct SheetMotion: Sendable, Hashable {
     }
 
     /// Whether the finger is down.
-    package enum Phase: String, Sendable, Hashable, Encodable {
+    package enum Phase: String, Sendable, Hashable {
         case drag, settle
     }
 
@@ -37,19 +37,6 @@ package struct SheetMotion: Sendable, Hashable {
         // vaul's press mean is infinite for a zero-length press; no settle reads it as a speed.
         let read = release.velocity.isFinite ? release : release.withVelocity(0)
         settle = preset.settle(read, to: outcome, on: sheet, display: SheetDisplay(width: track.screen.width))
-    }
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.release == rhs.release && lhs.settle == rhs.settle && lhs.drag.elementsEqual(rhs.drag) { $0 == $1 }
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(release)
-        hasher.combine(settle)
-        for point in drag {
-            hasher.combine(point.time)
-            hasher.combine(point.top)
-        }
     }
 
     /// Seconds from the first sample until the sheet rests.

@@ -150,7 +150,7 @@ struct EmitCommand: ParsableCommand {
             }
         }
         if suite {
-            let text = try RegressionSuite.render(suiteCases, target: to, setting: settings.count == 1 && setting != nil ? settings[0] : nil)
+            let text = try RegressionSuite.render(suiteCases, target: to, setting: setting != nil ? settings.first : nil)
             if let output {
                 guard !FileManager.default.fileExists(atPath: output) else { throw CLIFailure("\(output) exists; pantrace never overwrites") }
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output))

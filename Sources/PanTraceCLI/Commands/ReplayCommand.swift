@@ -86,13 +86,15 @@ struct ReplayCommand: AsyncParsableCommand {
         let parameters: ReplayParameters
         if let setting {
             parameters = try SettingFile.read(setting, assignments: assignments)
-        } else {
+        } else if let preset {
             var overrides: [String: PresetValue] = [:]
             for text in assignments {
                 let (key, value) = try ReplayParameters.assignment(parsing: text)
                 overrides[key] = value
             }
-            parameters = try ReplayParameters(presetNamed: preset ?? "", overrides: overrides)
+            parameters = try ReplayParameters(presetNamed: preset, overrides: overrides)
+        } else {
+            preconditionFailure("validate() asks for --preset or --setting")
         }
         let preset = parameters.preset.name.rawValue
         let contents = try TraceFiles.read(file, reader: read.reader)

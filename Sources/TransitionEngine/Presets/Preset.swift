@@ -209,9 +209,7 @@ public struct Preset: Sendable, Hashable {
             case .response:
                 response = settings.response
             case .settling, .total:
-                // e^{−ζ ω0 D} = 10⁻³ ⇒ ω0 = ln(1000) / (ζ D).
-                let omega = 6.907755278982137 / (min(settings.dampingRatio, 1) * settings.response)
-                response = 2 * Double.pi / omega
+                response = Spring.uiKitResponse(duration: settings.response, dampingRatio: settings.dampingRatio)
             }
             return .spring(
                 SpringCompletion(

@@ -35,6 +35,16 @@ public struct Spring: Sendable, Hashable, Codable {
         self.init(response: duration, dampingRatio: 1 - bounce)
     }
 
+    /// The design response of a UIKit duration spring (`UIView.animate(withDuration:delay:
+    /// usingSpringWithDamping:…)`) as PanTrace reads it (docs/MODEL.md §4.7): the envelope is
+    /// 0.1 % of the distance at `duration`, so `ω0 = ln 1000 / (min(ζ, 1) · duration)` and the
+    /// response is `2π / ω0`.
+    public static func uiKitResponse(duration: Double, dampingRatio: Double) -> Double {
+        // e^{−ζ ω0 D} = 10⁻³ ⇒ ω0 = ln(1000) / (ζ D).
+        let omega = 6.907755278982137 / (min(dampingRatio, 1) * duration)
+        return 2 * Double.pi / omega
+    }
+
     /// The undamped angular frequency ω0 = √(k/m), rad/s.
     public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
 

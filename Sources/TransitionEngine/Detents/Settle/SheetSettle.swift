@@ -115,10 +115,8 @@ public enum SettleEasing: Sendable, Hashable {
             let t = u - 1
             return t * t * t * t * t + 1
         case .durationSpring(let ratio):
-            // In units of the duration: ω0·D = ln 1000 / min(ζ, 1), so the spring's period is
-            // 2π / that, and it starts at rest one whole distance from the target.
-            let omega = 6.907755278982137 / min(max(ratio, 0.01), 1)
-            let spring = Spring(response: 2 * Double.pi / omega, dampingRatio: ratio)
+            // In units of the duration (D = 1), starting at rest one whole distance away.
+            let spring = Spring(response: Spring.uiKitResponse(duration: 1, dampingRatio: max(ratio, 0.01)), dampingRatio: ratio)
             return 1 - spring.oscillator(displacement: 1, velocity: 0).displacement(at: u)
         }
     }
