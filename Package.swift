@@ -56,9 +56,18 @@ let package = Package(
             name: "TransitionEngine",
             swiftSettings: strictSettings
         ),
+        // Replays a gesture through the engine on an injected clock; the corpus walker; the
+        // drivers of `pantrace emit`.
         .target(
             name: "PanReplay",
             dependencies: ["PanTrace", "PanCapture", "TransitionEngine"],
+            swiftSettings: strictSettings
+        ),
+        // The tuner: admits labelled gestures, sweeps a grid, reports, and writes code for the
+        // setting it finds (two-state presets and sheet libraries alike).
+        .target(
+            name: "PanTune",
+            dependencies: ["PanTrace", "PanCapture", "TransitionEngine", "PanReplay"],
             swiftSettings: strictSettings
         ),
         // The live wire between a device and the server, defined once for both ends: message
@@ -70,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "LiveBridge",
-            dependencies: ["PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "PanLiveWire", "CLibWebSockets"],
+            dependencies: ["PanTrace", "PanCapture", "PanReplay", "PanTune", "TransitionEngine", "PanLiveWire", "CLibWebSockets"],
             swiftSettings: strictSettings
         ),
         // The live link's queue, acknowledgements and backoff are a pure core (LinkCore); the
@@ -96,6 +105,7 @@ let package = Package(
                 "PanCapture",
                 "TransitionEngine",
                 "PanReplay",
+                "PanTune",
                 "LiveBridge",
                 "PanTraceLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -142,14 +152,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReplayBench",
-            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
+            dependencies: ["PanReplay", "PanTune", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
             path: "Benchmarks/ReplayBench",
             swiftSettings: strictSettings
         ),
         // Benchmarks only: the threshold sweep, driven by Benchmarks/tune/peer.py against numpy.
         .executableTarget(
             name: "TuneBench",
-            dependencies: ["PanReplay", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
+            dependencies: ["PanReplay", "PanTune", "PanCapture", "PanTrace", "TransitionEngine", "BenchmarkSupport"],
             path: "Benchmarks/TuneBench",
             swiftSettings: strictSettings
         ),
@@ -159,15 +169,27 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),
+        // Tests only: seeded synthetic gestures the replay and tuner tests share.
+        .target(
+            name: "GestureFixtures",
+            dependencies: ["PanCapture", "PanTrace", "TransitionEngine"],
+            path: "Tests/GestureFixtures",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PanReplayTests",
-            dependencies: ["TestSupport", "PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            dependencies: ["TestSupport", "GestureFixtures", "PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PanTuneTests",
+            dependencies: ["TestSupport", "GestureFixtures", "PanTune", "PanReplay", "PanCapture", "PanTrace", "TransitionEngine"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LiveBridgeTests",
             dependencies: [
-                "TestSupport", "LiveBridge", "PanTrace", "PanCapture", "PanReplay", "TransitionEngine", "PanLiveWire", "PanTraceLive"
+                "TestSupport", "LiveBridge", "PanTrace", "PanCapture", "PanReplay", "PanTune", "TransitionEngine", "PanLiveWire", "PanTraceLive"
             ],
             // Read from disk by path: the viewer's JavaScript tests read the same files.
             exclude: ["Fixtures"],

@@ -1,6 +1,6 @@
 // The tune report (docs/TUNE.md `--json` schema) as heat map cells and table rows.
 //
-// The same map as `pantrace tune --svg` (Sources/PanReplay/Tuning/TuningHeatMap.swift), by the
+// The same map as `pantrace tune --svg` (Sources/PanTune/Report/TuningHeatMap.swift), by the
 // same rules, each written once on each side; one golden (web/tests/heatmap-golden/: a tune
 // report and the cells expected from it) is checked by both heatmap.test.mjs and
 // TuningHeatMapTests.swift:

@@ -22,6 +22,7 @@ import BenchmarkSupport
 import Foundation
 import PanCapture
 import PanReplay
+import PanTune
 import PanTrace
 import TransitionEngine
 

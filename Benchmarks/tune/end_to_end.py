@@ -24,7 +24,7 @@ CPU and peak RSS from GNU time):
 - `pantrace tune corpus.pantraces --preset swipe-dismiss --grid GRID --json`;
 - the peer (this script with --peer): pyarrow reads the Parquet (the columns it needs,
   strings as dictionaries, numpy views of the rest) and numpy computes what tune computes, as
-  docs/TUNE.md and docs/MODEL.md describe it and Sources/PanReplay/Tuning does it: the
+  docs/TUNE.md and docs/MODEL.md describe it and Sources/PanTune does it: the
   release state of every gesture (last `changed` progress, recorded velocity), admission
   (off-axis, no progress), the D1 decision, the T1a completion time and velocity
   discontinuity, the sorted threshold sweep with every sum exact and rounded once (as
@@ -135,7 +135,7 @@ def percent(fraction):
 
 
 # ---------------------------------------------------------------------------------------------
-# The grid (Sources/PanReplay/Tuning/GridAxis.swift)
+# The grid (Sources/PanTune/Grid/GridAxis.swift)
 
 
 def parse_grid(spec):

@@ -100,44 +100,44 @@ package struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    static func unknownParameter(_ key: String, preset: String, valid: [String]) -> Self {
+    package static func unknownParameter(_ key: String, preset: String, valid: [String]) -> Self {
         Self(.unknownParameter(key: key, preset: preset, valid: valid))
     }
 
-    static func invalidVelocity(_ value: String) -> Self { Self(.invalidVelocity(value: value)) }
+    package static func invalidVelocity(_ value: String) -> Self { Self(.invalidVelocity(value: value)) }
 
-    static func malformedAssignment(_ text: String, expected: String) -> Self {
+    package static func malformedAssignment(_ text: String, expected: String) -> Self {
         Self(.malformedAssignment(text: text, expected: expected))
     }
 
-    static let noRelease = Self(.noRelease)
-    static let neverBegan = Self(.neverBegan)
+    package static let noRelease = Self(.noRelease)
+    package static let neverBegan = Self(.neverBegan)
 
-    static func cannotDrive(_ target: String, _ reason: String) -> Self { Self(.cannotDrive(target: target, reason: reason)) }
-    static func infeasibleTarget(_ reason: String) -> Self { Self(.infeasibleTarget(reason: reason)) }
+    package static func cannotDrive(_ target: String, _ reason: String) -> Self { Self(.cannotDrive(target: target, reason: reason)) }
+    package static func infeasibleTarget(_ reason: String) -> Self { Self(.infeasibleTarget(reason: reason)) }
 
-    static func emptyGrid(_ reason: String) -> Self { Self(.emptyGrid(reason: reason)) }
-    static func zeroStep(_ key: String) -> Self { Self(.zeroStep(key: key)) }
+    package static func emptyGrid(_ reason: String) -> Self { Self(.emptyGrid(reason: reason)) }
+    package static func zeroStep(_ key: String) -> Self { Self(.zeroStep(key: key)) }
 
-    static func badGridValue(_ key: String, _ text: String, _ reason: String) -> Self {
+    package static func badGridValue(_ key: String, _ text: String, _ reason: String) -> Self {
         Self(.badGridValue(key: key, text: text, reason: reason))
     }
 
-    static func duplicateAxis(_ key: String) -> Self { Self(.duplicateAxis(key: key)) }
+    package static func duplicateAxis(_ key: String) -> Self { Self(.duplicateAxis(key: key)) }
 
-    static func gridTooLarge(points: Int, limit: Int) -> Self { Self(.gridTooLarge(points: points, limit: limit)) }
+    package static func gridTooLarge(points: Int, limit: Int) -> Self { Self(.gridTooLarge(points: points, limit: limit)) }
 
-    static func noTraces(_ reason: String) -> Self { Self(.noTraces(reason: reason)) }
+    package static func noTraces(_ reason: String) -> Self { Self(.noTraces(reason: reason)) }
 
-    static func tooLong(_ what: String, seconds: Double) -> Self { Self(.tooLong(what: what, seconds: seconds)) }
+    package static func tooLong(_ what: String, seconds: Double) -> Self { Self(.tooLong(what: what, seconds: seconds)) }
 
-    static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
-    static func invalidSheet(_ reason: String) -> Self { Self(.invalidSheet(reason: reason)) }
-    static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
-    static func cannotEmitSheet(_ reason: String) -> Self { Self(.cannotEmitSheet(reason: reason)) }
-    static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
-    static func cannotMerge(reason: String) -> Self { Self(.cannotMerge(reason: reason)) }
-    static func badPartial(file: String, field: String, reason: String) -> Self {
+    package static func invalidScreen(_ reason: String) -> Self { Self(.invalidScreen(reason: reason)) }
+    package static func invalidSheet(_ reason: String) -> Self { Self(.invalidSheet(reason: reason)) }
+    package static func cannotEmit(_ reason: String) -> Self { Self(.cannotEmit(reason: reason)) }
+    package static func cannotEmitSheet(_ reason: String) -> Self { Self(.cannotEmitSheet(reason: reason)) }
+    package static func cannotExport(_ reason: String) -> Self { Self(.cannotExport(reason: reason)) }
+    package static func cannotMerge(reason: String) -> Self { Self(.cannotMerge(reason: reason)) }
+    package static func badPartial(file: String, field: String, reason: String) -> Self {
         Self(.badPartial(file: file, field: field, reason: reason))
     }
 }

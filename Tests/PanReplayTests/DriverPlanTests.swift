@@ -2,6 +2,7 @@ import Foundation
 import PanCapture
 import PanTrace
 import TestSupport
+import GestureFixtures
 import Testing
 import TransitionEngine
 
@@ -11,7 +12,7 @@ import TransitionEngine
 struct DriverPlanTests {
     /// The 32 bundled real recordings (recordings/real).
     static let real: [Trace] = {
-        let folder = TuningFindingsTests.recordings + "/real"
+        let folder = Repository.recordings + "/real"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pantrace") }.sorted()
         return names.compactMap { try? TraceFiles.read(folder + "/" + $0).trace }
     }()
@@ -107,7 +108,7 @@ struct DriverPlanTests {
             recorder.arguments = [node]
             recorder.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: recorded))
             try recorder.run()
-            let play = try SwiftSnippetTests.run(Self.evemuTools["evemu-play"]!, [node], input: Data(text.utf8))
+            let play = try ExternalTool.run(Self.evemuTools["evemu-play"]!, [node], input: Data(text.utf8))
             recorder.terminate()
             recorder.waitUntilExit()
             try #require(play.status == 0, "\(play.output)")

@@ -1,6 +1,7 @@
 import Foundation
 import PanTrace
 import TestSupport
+import GestureFixtures
 import Testing
 import TransitionEngine
 
@@ -36,7 +37,7 @@ struct DriverScriptTests {
     }
 
     /// `swiftc`, as ``SwiftSnippetTests`` finds it.
-    static var compiler: String? { SwiftSnippetTests.compiler }
+    static var compiler: String? { ExternalTool.swiftCompiler }
 
     /// A stand-in for XCTest with the signatures of the documented API the generated code
     /// calls (Apple, XCUIAutomation: `XCUIElement.coordinate(withNormalizedOffset:)`,
@@ -75,7 +76,7 @@ struct DriverScriptTests {
         let swiftc = try #require(Self.compiler)
         try withTemporaryFolder("emit-xctest") { folder in
             try Self.xctestStandIn.write(toFile: folder + "/XCTest.swift", atomically: true, encoding: .utf8)
-            let module = try SwiftSnippetTests.run(
+            let module = try ExternalTool.run(
                 swiftc,
                 ["-emit-module", "-module-name", "XCTest", "-parse-as-library", folder + "/XCTest.swift", "-o", folder + "/XCTest.swiftmodule"])
             try #require(module.status == 0, "\(module.output)")
@@ -87,7 +88,7 @@ struct DriverScriptTests {
                 let text = try DriverScript.render(plan, name: trace.metadata.id, screen: trace.metadata.screen, scale: trace.metadata.screen.scale)
                 let file = folder + "/Gesture\(index).swift"
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
-                let check = try SwiftSnippetTests.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", folder, file])
+                let check = try ExternalTool.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", folder, file])
                 #expect(check.status == 0 && !check.output.contains("warning"), "\(trace.metadata.id): \(check.output)")
                 cases.append(
                     .init(plan: plan, name: trace.metadata.id, expected: .finish, screen: trace.metadata.screen, scale: trace.metadata.screen.scale))
@@ -100,7 +101,7 @@ struct DriverScriptTests {
                 }
                 """
             try (suite + "\n" + hook + "\n").write(toFile: folder + "/Suite.swift", atomically: true, encoding: .utf8)
-            let check = try SwiftSnippetTests.run(swiftc, ["-typecheck", "-swift-version", "5", "-I", folder, folder + "/Suite.swift"])
+            let check = try ExternalTool.run(swiftc, ["-typecheck", "-swift-version", "5", "-I", folder, folder + "/Suite.swift"])
             #expect(check.status == 0, "\(check.output)")
             #expect(suite.components(separatedBy: "func test_").count - 1 == traces.count)
         }
@@ -170,7 +171,7 @@ struct DriverScriptTests {
             let suite = try RegressionSuite.render(cases, target: .compose)
             try suite.write(toFile: folder + "/Suite.kt", atomically: true, encoding: .utf8)
             files.append(folder + "/Suite.kt")
-            let result = try SwiftSnippetTests.run(kotlinc, files + ["-d", folder + "/classes", "-nowarn"])
+            let result = try ExternalTool.run(kotlinc, files + ["-d", folder + "/classes", "-nowarn"])
             #expect(result.status == 0, "kotlinc: \(result.output)")
             #expect(suite.components(separatedBy: "@Test").count - 1 == cases.count)
         }

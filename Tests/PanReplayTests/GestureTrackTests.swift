@@ -1,5 +1,6 @@
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
 import TransitionEngine
 @testable import PanReplay

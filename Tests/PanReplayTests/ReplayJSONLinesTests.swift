@@ -1,14 +1,15 @@
 import Foundation
 import PanReplay
 import PanTrace
+import GestureFixtures
 import Testing
+import TestSupport
 import TransitionEngine
 
 /// `pantrace replay`'s JSON Lines: the hand-written frame encoder against `JSONEncoder`, and
 /// the stream handed out in chunks as the replay runs.
 struct ReplayJSONLinesTests {
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("recordings").path
+    static let recordings = Repository.recordings
 
     /// What `replay` wrote before the stream: `JSONEncoder` per frame and for the summary.
     static func codableLines(_ replayer: Replayer) throws -> [UInt8] {

@@ -1,6 +1,7 @@
 import Foundation
 import PanTrace
 import Testing
+import TestSupport
 import TransitionEngine
 @testable import PanReplay
 
@@ -25,7 +26,7 @@ struct ReplayTraceExportTests {
     }
 
     static func export(_ file: String, preset: String, overrides: [String: PresetValue] = [:]) throws -> (Document, ReplaySummary, Trace) {
-        let trace = try TraceFiles.read(TuningFindingsTests.recordings + "/" + file).trace
+        let trace = try TraceFiles.read(Repository.recordings + "/" + file).trace
         let replayer = try Replayer(trace: trace, configuration: .init(parameters: ReplayParameters(presetNamed: preset, overrides: overrides)))
         let bytes = try ReplayTraceExport.encode(trace, replayer: replayer)
         return (try JSONDecoder().decode(Document.self, from: Data(bytes)), replayer.summary, trace)

@@ -1,6 +1,7 @@
 import TestSupport
 import Foundation
 import PanTrace
+import GestureFixtures
 import Testing
 @testable import PanReplay
 
@@ -37,12 +38,6 @@ struct TraceCorpusTests {
         #expect(corpus.entries.count == 3)
         #expect(Set(corpus.failures.map(\.file)) == [path + "/broken.pantrace", path + "/gone.pantrace", path + "/missing.pantrace"])
         for failure in corpus.failures { #expect(failure.reason.contains(failure.file)) }
-
-        let grid = try TuningGrid(axes: [GridAxis(parsing: "threshold=0.5")])
-        let result = try Tuner(presetNamed: "swipe-dismiss", grid: grid).run(on: corpus)
-        #expect(result.traceCount == 3)
-        #expect(result.unreadable.count == 3)
-        #expect(result.hasSkipped)
     }
 }
 

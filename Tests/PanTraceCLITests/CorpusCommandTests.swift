@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `pantrace convert` between a folder and a corpus file, and `inspect` on a corpus.
 struct CorpusCommandTests {
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("recordings/real").path
+    static let recordings = Repository.recordings + "/real"
 
     @Test func aFolderBecomesACorpusAndComesBackByteForByte() throws {
         let dir = try BinaryTests.temporaryFolder()

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TestSupport
 @testable import PanTraceCLI
 
 /// `tune --emit swift` and `presets NAME --emit swift` through the built binary.
 struct EmitCommandTests {
-    /// The bundled recordings, from the repository's root.
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("recordings").path
+    static let recordings = Repository.recordings
 
     @Test func tuneEmitsTheBestPointAsSwiftAndTheNotesOnStandardError() throws {
         let result = try BinaryTests.run(["tune", Self.recordings, "--preset", "swipe-dismiss", "--grid", "threshold=0.2:0.8:0.1", "--emit", "swift"])

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { AA, contrastRatio } from "../contrast.mjs";
 import * as h from "../heatmap.mjs";
 
-// The golden shared with Tests/PanReplayTests/TuningHeatMapTests.swift: a tune report
+// The golden shared with Tests/PanTuneTests/TuningHeatMapTests.swift: a tune report
 // (threshold × velocity × duration, scores chosen to exercise every tie-break) and the map both
 // sides must draw from it, at the full size and binned into at most two cells per side.
 const golden = new URL("./heatmap-golden/", import.meta.url);

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PanReplay
+internal import PanTune
 internal import PanTrace
 
 /// A tuning sweep a viewer asked for, run off the controller thread.

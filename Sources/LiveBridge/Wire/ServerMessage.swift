@@ -1,6 +1,7 @@
 internal import Foundation
 internal import PanLiveWire
 package import PanReplay
+package import PanTune
 package import PanTrace
 package import TransitionEngine
 

@@ -64,7 +64,7 @@ package struct ReplayParameters: Sendable, Hashable {
         return (String(text[..<equals]), PresetValue(parsing: String(text[text.index(after: equals)...])))
     }
 
-    static func velocitySource(_ value: PresetValue) throws -> VelocitySource {
+    package static func velocitySource(_ value: PresetValue) throws -> VelocitySource {
         guard case .choice(let name) = value, let source = VelocitySource(rawValue: name) else {
             throw ReplayError.invalidVelocity(value.description)
         }

@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import Foundation
 internal import PanReplay
+internal import PanTune
 internal import PanTrace
 internal import TransitionEngine
 

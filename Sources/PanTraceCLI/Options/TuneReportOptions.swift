@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import PanReplay
+internal import PanTune
 
 /// The report flags of `pantrace tune` and `pantrace tune merge`: one definition, so both
 /// commands take the same flags with the same meaning (docs/TUNE.md).

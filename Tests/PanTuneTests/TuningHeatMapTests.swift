@@ -2,9 +2,11 @@ import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
+import GestureFixtures
 import Testing
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 struct TuningHeatMapTests {
     static func result(_ axes: [String]) throws -> TuningResult {

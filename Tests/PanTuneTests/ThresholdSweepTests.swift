@@ -1,9 +1,11 @@
 import Foundation
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 /// The sorted threshold sweep against the per-decision sweep: every field of every point, the
 /// subset tallies behind cross-validation and the breakdown, and the rendered reports.

@@ -1,17 +1,16 @@
 import Foundation
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
+import TestSupport
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 struct TuningFindingsTests {
-    /// The bundled recordings (`recordings/` at the repository's root).
-    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("recordings").path
-    /// The bundled recordings, in the order a folder lists them: not `live/`, where `make serve`
-    /// records on this machine.
-    static let bundled = [recordings + "/real", recordings + "/synthetic"]
+    static let recordings = Repository.recordings
+    static let bundled = Repository.bundled
 
     static func tune(_ corpus: TraceCorpus, preset: String, _ axes: [String], threads: Int = 2) throws -> TuningResult {
         let grid = try TuningGrid(axes: axes.map(GridAxis.init(parsing:)))

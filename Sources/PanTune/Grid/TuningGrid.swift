@@ -1,3 +1,4 @@
+internal import PanReplay
 package import TransitionEngine
 
 /// The parameter grid of a tuning sweep: the Cartesian product of its axes.

@@ -1,3 +1,4 @@
+package import PanReplay
 internal import PanTrace
 package import TransitionEngine
 internal import Foundation

@@ -1,3 +1,4 @@
+internal import PanReplay
 package import TransitionEngine
 
 /// One axis of a tuning grid: a parameter key and the values to try, in order.

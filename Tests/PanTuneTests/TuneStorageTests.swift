@@ -1,9 +1,11 @@
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
 import TransitionEngine
 
 @testable import PanReplay
+@testable import PanTune
 
 /// The columns `tune` keeps per gesture give back exactly what was put in.
 struct TuneStorageTests {

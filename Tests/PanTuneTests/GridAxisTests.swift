@@ -1,6 +1,7 @@
 import Testing
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 struct GridAxisTests {
     @Test

@@ -1,3 +1,4 @@
+package import PanReplay
 package import PanTrace
 
 /// The labels of every tuned trace, kept in columns so that a corpus of millions of gestures

@@ -1,11 +1,11 @@
-import PanCapture
-import PanTrace
-import TransitionEngine
+package import PanCapture
+package import PanTrace
+internal import TransitionEngine
 
-/// Seeded synthetic gestures shared by the PanReplay tests.
-enum Fixtures {
+/// Seeded synthetic gestures shared by the PanReplay and PanTune tests.
+package enum Fixtures {
     /// Swipe-down gestures (for `swipe-dismiss`), labelled by scenario.
-    static func swipes(_ count: Int, seed: UInt64 = 7, rate: Double = 120) -> [Trace] {
+    package static func swipes(_ count: Int, seed: UInt64 = 7, rate: Double = 120) -> [Trace] {
         var configuration = GestureSynthesizer.Configuration()
         configuration.kind = .swipeDown
         configuration.rate = rate
@@ -14,7 +14,7 @@ enum Fixtures {
     }
 
     /// Edge-swipe-back gestures (for the horizontal presets: `swipe-back`, `uikit-percent`, `best`).
-    static func edgeSwipes(_ count: Int, seed: UInt64 = 7, rate: Double = 120) -> [Trace] {
+    package static func edgeSwipes(_ count: Int, seed: UInt64 = 7, rate: Double = 120) -> [Trace] {
         var configuration = GestureSynthesizer.Configuration()
         configuration.kind = .edgeBack
         configuration.rate = rate
@@ -23,7 +23,7 @@ enum Fixtures {
     }
 
     /// A hand-made vertical gesture: samples at the given times, progress rising linearly.
-    static func handMade(times: [Double], endPhase: PanTrace.GesturePhase = .ended, intent: Intent = .finish) -> Trace {
+    package static func handMade(times: [Double], endPhase: PanTrace.GesturePhase = .ended, intent: Intent = .finish) -> Trace {
         let samples = times.enumerated().map { index, time in
             let phase: PanTrace.GesturePhase = index == 0 ? .began : (index == times.count - 1 ? endPhase : .changed)
             return PanSample(time: time, phase: phase, translation: PanVector(x: 0, y: 40 * Double(index)), velocity: PanVector(x: 0, y: 600))

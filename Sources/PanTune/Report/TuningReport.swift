@@ -1,3 +1,4 @@
+internal import PanReplay
 internal import TransitionEngine
 
 /// The `--json` document of `pantrace tune` (schema in docs/TUNE.md).

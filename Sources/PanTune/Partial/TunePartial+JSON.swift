@@ -1,3 +1,4 @@
+internal import PanReplay
 package import Foundation
 internal import PanTrace
 internal import TransitionEngine

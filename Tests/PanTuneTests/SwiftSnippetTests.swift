@@ -4,18 +4,12 @@ import Testing
 import TestSupport
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 /// The emitted Swift, compiled on Linux with the toolchain's own `swiftc` and run over every
 /// bundled recording: it must decide each exactly as the replayer does.
 struct SwiftSnippetTests {
-    /// `swiftc`: `$SWIFTC`, else the first on `PATH`, else beside `/usr/bin`; nil when none.
-    static let compiler: String? = {
-        let environment = ProcessInfo.processInfo.environment
-        var candidates = environment["SWIFTC"].map { [$0] } ?? []
-        candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
-        candidates.append("/usr/bin/swiftc")
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    static let compiler = ExternalTool.swiftCompiler
 
     /// Every preset with its defaults (`best` with the recorded velocity the snippet reads),
     /// and settings that reach the other branches: the lift, a rubber band, the strict
@@ -47,7 +41,7 @@ struct SwiftSnippetTests {
         return settings
     }()
 
-    static var recordings: String { TuningFindingsTests.recordings }
+    static var recordings: String { Repository.recordings }
 
     /// The decision part of a snippet (everything before the UIKit part), inside `enum name`,
     /// with a function that feeds one gesture's samples and returns whether it finishes.
@@ -97,32 +91,11 @@ struct SwiftSnippetTests {
 
         """
 
-    static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe(), feed = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = feed
-        try process.run()
-        // Write the input from another thread so that a full output pipe cannot block it.
-        let writer = Thread {
-            feed.fileHandleForWriting.write(input ?? Data())
-            try? feed.fileHandleForWriting.close()  // cleanup: the reader sees the end either way
-        }
-        writer.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out + err, as: UTF8.self))
-    }
-
     @Test(.enabled(if: compiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the emitted Swift is not compiled"))
     func theSnippetDecidesEveryBundledRecordingAsReplayDoes() throws {
         let swiftc = try #require(Self.compiler)
         let folder = try TemporaryFolder.path("pantrace-snippet")
-        let corpus = TraceCorpus.load(paths: TuningFindingsTests.bundled)
+        let corpus = TraceCorpus.load(paths: Repository.bundled)
         #expect(corpus.failures.isEmpty && corpus.entries.count >= 80)
 
         // A tuned snippet too, exactly as `tune --emit swift` writes it.
@@ -146,7 +119,7 @@ struct SwiftSnippetTests {
         try tunedSnippet.write(toFile: folder + "/Tuned.swift", atomically: true, encoding: .utf8)
         try cases.write(toFile: folder + "/Cases.swift", atomically: true, encoding: .utf8)
         try Self.driver.write(toFile: folder + "/main.swift", atomically: true, encoding: .utf8)
-        let build = try Self.run(swiftc, [folder + "/main.swift", folder + "/Cases.swift", folder + "/Tuned.swift", "-o", folder + "/decide"])
+        let build = try ExternalTool.run(swiftc, [folder + "/main.swift", folder + "/Cases.swift", folder + "/Tuned.swift", "-o", folder + "/decide"])
         try #require(build.status == 0, "swiftc failed: \(build.output)")
 
         var input = ""
@@ -166,7 +139,7 @@ struct SwiftSnippetTests {
                 input += "E\n"
             }
         }
-        let decided = try Self.run(folder + "/decide", [], input: Data(input.utf8))
+        let decided = try ExternalTool.run(folder + "/decide", [], input: Data(input.utf8))
         try #require(decided.status == 0, "\(decided.output)")
         let answers = decided.output.split(separator: "\n").map { $0 == "1" }
         try #require(answers.count == expected.count)
@@ -235,7 +208,7 @@ struct SwiftSnippetTests {
         let swiftc = try #require(Self.compiler)
         let folder = try TemporaryFolder.path("pantrace-uikit")
         try Self.uikitStandIn.write(toFile: folder + "/UIKit.swift", atomically: true, encoding: .utf8)
-        let module = try Self.run(
+        let module = try ExternalTool.run(
             swiftc, ["-emit-module", "-module-name", "UIKit", "-parse-as-library", folder + "/UIKit.swift", "-o", folder + "/UIKit.swiftmodule"])
         try #require(module.status == 0, "\(module.output)")
         var settings = try Self.configurations.map { try ReplayParameters(presetNamed: $0.preset, overrides: $0.overrides) }
@@ -254,7 +227,7 @@ struct SwiftSnippetTests {
                 .replacingOccurrences(of: "#selector(step)", with: "Selector(\"step\")")
             let file = folder + "/Snippet\(index).swift"
             try snippet.write(toFile: file, atomically: true, encoding: .utf8)
-            let check = try Self.run(swiftc, ["-typecheck", "-I", folder, file])
+            let check = try ExternalTool.run(swiftc, ["-typecheck", "-I", folder, file])
             #expect(check.status == 0 && !check.output.contains("warning"), "\(setting.preset.name.rawValue): \(check.output)")
         }
     }
@@ -279,7 +252,7 @@ struct SwiftSnippetTests {
         let swiftc = try #require(Self.compiler)
         let folder = try TemporaryFolder.path("pantrace-hostile")
         try Self.uikitStandIn.write(toFile: folder + "/UIKit.swift", atomically: true, encoding: .utf8)
-        let module = try Self.run(
+        let module = try ExternalTool.run(
             swiftc, ["-emit-module", "-module-name", "UIKit", "-parse-as-library", folder + "/UIKit.swift", "-o", folder + "/UIKit.swiftmodule"])
         try #require(module.status == 0, "\(module.output)")
         let parameters = try ReplayParameters(presetNamed: "swipe-dismiss", overrides: ["threshold": .number(0.35)])
@@ -297,7 +270,7 @@ struct SwiftSnippetTests {
             try linuxable.write(toFile: file, atomically: true, encoding: .utf8)
             let graphs = folder + "/\(name)-symbols"
             try FileManager.default.createDirectory(atPath: graphs, withIntermediateDirectories: true)
-            let build = try Self.run(
+            let build = try ExternalTool.run(
                 swiftc,
                 [
                     "-emit-module", "-module-name", name, "-parse-as-library", "-I", folder, file, "-o", folder + "/\(name).swiftmodule",
@@ -323,9 +296,9 @@ struct SwiftSnippetTests {
         for line in Self.hostileProvenance { program += "    \"\(SwiftSnippet.escaped(line))\",\n" }
         program += "]\nfor value in values { print(value.unicodeScalars.map { String($0.value) }.joined(separator: \" \")) }\n"
         try program.write(toFile: folder + "/literals.swift", atomically: true, encoding: .utf8)
-        let compiled = try Self.run(swiftc, [folder + "/literals.swift", "-o", folder + "/literals"])
+        let compiled = try ExternalTool.run(swiftc, [folder + "/literals.swift", "-o", folder + "/literals"])
         try #require(compiled.status == 0, "\(compiled.output)")
-        let printed = try Self.run(folder + "/literals", []).output.split(separator: "\n").map(String.init)
+        let printed = try ExternalTool.run(folder + "/literals", []).output.split(separator: "\n").map(String.init)
         #expect(printed == Self.hostileProvenance.map { $0.unicodeScalars.map { String($0.value) }.joined(separator: " ") })
     }
 

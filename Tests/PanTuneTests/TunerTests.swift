@@ -1,15 +1,31 @@
 import Foundation
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
+import TestSupport
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 struct TunerTests {
     static func tune(_ traces: [Trace], preset: String = "swipe-dismiss", _ axes: [String], threads: Int = 2) throws -> TuningResult {
         let grid = try TuningGrid(axes: axes.map(GridAxis.init(parsing:)))
         let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: Tuner.Configuration(threadCount: threads))
         return try tuner.run(on: TraceCorpus(traces: traces))
+    }
+
+    @Test
+    func unreadableFilesAreCarriedIntoTheResult() throws {
+        let folder = try TemporaryFolder("pantune")
+        for trace in Fixtures.swipes(3) { try TraceFiles.write(trace, to: folder.appending("\(trace.metadata.id).pantrace")) }
+        try Data([0x1f, 0x8b, 0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: folder.appending("broken.pantrace")))
+        let corpus = TraceCorpus.load(paths: [folder.path, folder.appending("missing.pantrace")])
+        let grid = try TuningGrid(axes: [GridAxis(parsing: "threshold=0.5")])
+        let result = try Tuner(presetNamed: "swipe-dismiss", grid: grid).run(on: corpus)
+        #expect(result.traceCount == 3)
+        #expect(result.unreadable.count == 2)
+        #expect(result.hasSkipped)
     }
 
     @Test

@@ -1,3 +1,4 @@
+internal import PanReplay
 internal import Dispatch
 internal import Synchronization
 internal import TransitionEngine

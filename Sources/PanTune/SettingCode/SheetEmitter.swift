@@ -1,3 +1,4 @@
+package import PanReplay
 package import TransitionEngine
 internal import Foundation
 

@@ -1,3 +1,4 @@
+package import PanReplay
 internal import TransitionEngine
 
 /// A self-contained Swift file that implements one preset's finish/cancel policy and

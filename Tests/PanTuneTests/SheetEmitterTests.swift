@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 /// Each sheet library's configuration as its own code: what its API can carry is set, what it
 /// hard-codes is kept at the library's value and said, and the code compiles or parses where a
@@ -36,7 +37,7 @@ struct SheetEmitterTests {
 
         """
 
-    @Test(.enabled(if: SwiftSnippetTests.compiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the emitted Swift is not type-checked"))
+    @Test(.enabled(if: ExternalTool.swiftCompiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the emitted Swift is not type-checked"))
     func floatingPanelsBehaviorTypeChecksAgainstItsProtocol() throws {
         let code = try Self.emitted("floatingpanel", ["projectionRate": .number(0.995), "projectMomentum": .choice("on"), "removal": .choice("on")])
             .code()
@@ -48,11 +49,11 @@ struct SheetEmitterTests {
             of: "import UIKit", with: "import Foundation")
         try Self.floatingPanelStub.write(toFile: folder.path + "/main.swift", atomically: true, encoding: .utf8)
         try body.write(toFile: folder.path + "/Tuned.swift", atomically: true, encoding: .utf8)
-        let check = try SwiftSnippetTests.run(SwiftSnippetTests.compiler!, ["-typecheck", folder.path + "/main.swift", folder.path + "/Tuned.swift"])
+        let check = try ExternalTool.run(ExternalTool.swiftCompiler!, ["-typecheck", folder.path + "/main.swift", folder.path + "/Tuned.swift"])
         #expect(check.status == 0, "\(check.output)")
     }
 
-    @Test(.enabled(if: SwiftSnippetTests.compiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the emitted Swift is not type-checked"))
+    @Test(.enabled(if: ExternalTool.swiftCompiler != nil, "no swiftc found ($SWIFTC, PATH, /usr/bin): the emitted Swift is not type-checked"))
     func panModalsPropertyTypeChecks() throws {
         let emitter = try Self.emitted("panmodal", ["snapMovementSensitivity": .number(0.5), "allowsDragToDismiss": .choice("off")])
         #expect(emitter.unshippable.map(\.key) == ["snapMovementSensitivity"])
@@ -62,7 +63,7 @@ struct SheetEmitterTests {
         let body = code.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
         try (body + "\nlet allowed: Bool = TunedPanModal.allowsDragToDismiss\nprint(allowed)\n").write(
             toFile: folder.path + "/main.swift", atomically: true, encoding: .utf8)
-        let check = try SwiftSnippetTests.run(SwiftSnippetTests.compiler!, ["-typecheck", folder.path + "/main.swift"])
+        let check = try ExternalTool.run(ExternalTool.swiftCompiler!, ["-typecheck", folder.path + "/main.swift"])
         #expect(check.status == 0, "\(check.output)")
     }
 
@@ -75,7 +76,7 @@ struct SheetEmitterTests {
             #expect(code.contains("gestureEventsHandlersHook") == (projection != 0.2))
             let folder = try TemporaryFolder("emit-gorhom")
             try code.write(toFile: folder.path + "/tuned.mjs", atomically: true, encoding: .utf8)
-            let check = try SwiftSnippetTests.run(Self.tool("node")!, ["--check", folder.path + "/tuned.mjs"])
+            let check = try ExternalTool.run(Self.tool("node")!, ["--check", folder.path + "/tuned.mjs"])
             #expect(check.status == 0, "\(check.output)")
         }
     }

@@ -1,8 +1,10 @@
 import PanCapture
 import PanTrace
+import GestureFixtures
 import Testing
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 /// The integer sums of the sorted sweep against the superaccumulator, and its two paths
 /// (integer sums, superaccumulators) against a direct count at every threshold.

@@ -2,6 +2,7 @@ import Testing
 import PanTrace
 import TransitionEngine
 @testable import PanReplay
+@testable import PanTune
 
 /// Tuning a sheet library against the detent people meant: hits, skips, stucks and wrong
 /// landings counted at every grid point, the best point by the tie rule, the defaults on their
