@@ -232,7 +232,7 @@ for sweep in sweeps {
     let slice = 8
     let naiveStart = clock.now
     for point in 0..<slice {
-        let parameters = tuner.parameters(atPoint: point * (grid.pointCount / slice))
+        let parameters = tuner.space.parameters(atPoint: point * (grid.pointCount / slice))
         for entry in sweep.corpus.entries {
             let trace = entry.trace
             let track = try GestureTrack(trace: trace, velocity: parameters.velocity)

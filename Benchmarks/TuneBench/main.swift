@@ -44,10 +44,10 @@ func tuner(sorted: Bool, threads: Int) throws -> Tuner {
 
 let sortedTuner = try tuner(sorted: true, threads: 1)
 let generalTuner = try tuner(sorted: false, threads: 1)
-let preparation = try sortedTuner.prepare(corpus)
+let admitted = try sortedTuner.admission.prepare(corpus)
 
 @inline(never)
-func measuredSweep(_ tuner: Tuner) -> TuningResult { tuner.run(on: preparation) }
+func measuredSweep(_ tuner: Tuner) -> TuningResult { tuner.run(on: admitted) }
 
 /// One line on standard output, unbuffered (the peer waits for it).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -66,7 +66,7 @@ guard arguments.first == "--serve", let path = arguments.dropFirst().first else 
 }
 
 // The statistic D1 compares: the release progress under the preset (its own velocity source).
-let defaults = sortedTuner.defaultParameters
+let defaults = sortedTuner.space.defaultParameters
 var statistics: [Double] = []
 var intents: [UInt8] = []
 var admittedTraces: [Trace] = []

@@ -31,9 +31,24 @@ struct DriverScriptTests {
     }
 
     @Test func literalsEscapeQuotesBackslashesTemplatesAndControls() {
-        #expect(SourceText.swiftLiteral("a\"b\\c\nd\u{202E}") == "a\\\"b\\\\c\\u{A}d\\u{202E}")
-        #expect(SourceText.kotlinLiteral("a\"$b\\c\n\u{2066}") == "a\\\"\\$b\\\\c\\u000A\\u2066")
+        #expect(SourceText.literal("a\"b\\c\nd\u{202E}", in: .swift) == "a\\\"b\\\\c\\u{A}d\\u{202E}")
+        #expect(SourceText.literal("a\"$b\\c\n\u{2066}", in: .kotlin) == "a\\\"\\$b\\\\c\\u000A\\u2066")
         #expect(SourceText.identifier("9 lives-é", prefix: "pantrace_") == "pantrace_9_lives__")
+        // Above U+FFFF, Kotlin's four-digit escape takes a surrogate pair; Swift's takes the scalar.
+        #expect(SourceText.literal("\u{F0000}", in: .kotlin) == "\\uDB80\\uDC00")
+        #expect(SourceText.literal("\u{F0000}", in: .swift) == "\\u{F0000}")
+        #expect(SourceText.literal("é 👋 $", in: .swift) == "é 👋 $")
+    }
+
+    /// A comment's text can neither end its comment nor open a nested one (Swift, Kotlin and
+    /// Dart nest block comments), in a line comment and a block comment alike.
+    @Test func commentsBreakEveryCommentDelimiter() {
+        #expect(SourceText.comment("a */ b /* c") == "a * / b / * c")
+        #expect(SourceText.comment("/*/") == "/ * /")
+        #expect(SourceText.comment("**/") == "** /")
+        #expect(SourceText.comment("x\n// y") == "x\\u{A}// y")
+        #expect(SourceText.comment("a\u{2028}b\u{202E}\u{E000}") == "a\\u{2028}b\\u{202E}\\u{E000}")
+        #expect(SourceText.comment("plain \"text\" \\ é") == "plain \"text\" \\ é")
     }
 
     /// `swiftc`, as ``SwiftSnippetTests`` finds it.

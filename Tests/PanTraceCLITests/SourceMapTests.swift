@@ -23,6 +23,22 @@ struct SourceMapTests {
         #expect(missing.isEmpty, "targets missing from Sources/README.md: \(missing)")
     }
 
+    @Test func everyFolderOfATargetIsOnTheMap() throws {
+        let map = try Self.text("Sources/README.md")
+        var missing: [String] = []
+        for target in try Self.entries("Sources").filter({ !$0.contains(".") }) {
+            var isFolder: ObjCBool = false
+            for folder in try Self.entries("Sources/" + target)
+            where FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/\(target)/\(folder)").path, isDirectory: &isFolder)
+                && isFolder.boolValue
+            {
+                // Named as `Folder/` in the target's row, or as `Target/Folder` anywhere.
+                if !map.contains("`\(folder)/") && !map.contains("\(target)/\(folder)") { missing.append("\(target)/\(folder)") }
+            }
+        }
+        #expect(missing.isEmpty, "folders missing from Sources/README.md: \(missing)")
+    }
+
     @Test func everyFileTheMapNamesExists() throws {
         let map = try Self.text("Sources/README.md")
         // Paths the bridge's table names, as `Session/…swift`.

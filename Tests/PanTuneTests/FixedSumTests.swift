@@ -137,7 +137,7 @@ struct PerDecisionSumTests {
         let traces = Fixtures.swipes(40, seed: 5)
         let plain = try TuningGrid(axes: [GridAxis(parsing: "cancelledPhase=cancel,decide")])
         let tuner = try Tuner(presetNamed: "swipe-dismiss", grid: plain)
-        #expect(!tuner.hasThresholdAxis)
+        #expect(!tuner.space.hasThresholdAxis)
         let result = try tuner.run(on: TraceCorpus(traces: traces))
         let margins = try Self.margins(traces, threshold: nil)
         #expect(result.scores[1].meanMargin == margins.reduce(0, +) / Double(margins.count))
@@ -150,7 +150,7 @@ struct PerDecisionSumTests {
             var configuration = Tuner.Configuration()
             configuration.allowsSortedSweep = false
             let tuner = try Tuner(presetNamed: "swipe-dismiss", grid: try TuningGrid(axes: [GridAxis(parsing: axis)]), configuration: configuration)
-            #expect(tuner.hasThresholdAxis == isSwept, "\(axis)")
+            #expect(tuner.space.hasThresholdAxis == isSwept, "\(axis)")
             let result = try tuner.run(on: TraceCorpus(traces: traces))
             let point = result.scores.count - 1
             let preset = try Preset(.swipeDismiss, overrides: ["threshold": .number(0.5)])

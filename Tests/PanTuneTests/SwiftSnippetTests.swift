@@ -102,7 +102,7 @@ struct SwiftSnippetTests {
         let grid = try TuningGrid(axes: [GridAxis(parsing: "threshold=0.2:0.8:0.05")])
         let tuner = try Tuner(presetNamed: "swipe-dismiss", grid: grid)
         let tuned = try tuner.run(on: corpus)
-        let tunedParameters = tuner.parameters(atPoint: tuned.bestPoint)
+        let tunedParameters = tuner.space.parameters(atPoint: tuned.bestPoint)
         let tunedSnippet = try SwiftSnippet.emit(tunedParameters, provenance: tuned.provenance(command: "test", paths: ["recordings"]))
         #expect(tunedSnippet.contains("// Accuracy \(TuningResult.percent(tuned.best.accuracy))"))
 
@@ -293,7 +293,7 @@ struct SwiftSnippetTests {
 
         // The same escaping makes a string literal that reads back as the original.
         var program = "let values: [String] = [\n"
-        for line in Self.hostileProvenance { program += "    \"\(SwiftSnippet.escaped(line))\",\n" }
+        for line in Self.hostileProvenance { program += "    \"\(SourceText.literal(line, in: .swift))\",\n" }
         program += "]\nfor value in values { print(value.unicodeScalars.map { String($0.value) }.joined(separator: \" \")) }\n"
         try program.write(toFile: folder + "/literals.swift", atomically: true, encoding: .utf8)
         let compiled = try ExternalTool.run(swiftc, [folder + "/literals.swift", "-o", folder + "/literals"])

@@ -127,7 +127,7 @@ struct ThresholdSweepTests {
         case .threshold(let value), .projection(_, let value, _): threshold = value.value
         default: threshold = 0
         }
-        let sweep = Tuner.thresholdSweep(
+        let sweep = GridSweep.thresholdSweep(
             set: set, first: preset, last: preset, thresholds: (threshold, threshold), frameRate: 60, subsets: nil)
         #expect((sweep != nil) == admits)
     }

@@ -140,7 +140,7 @@ struct TunerTests {
             case .range(let range): alternatives = [.number(range.lowerBound), .number(range.upperBound)]
             case .choices(let choices): alternatives = choices.map { .choice($0) }
             }
-            let role = Tuner.AxisRole(key: parameter.key)
+            let role = PresetGrid.AxisRole(key: parameter.key)
             for value in alternatives {
                 let changed = try Preset(name, overrides: [parameter.key: value])
                 if role != .release {

@@ -146,7 +146,7 @@ package enum DriverScript {
             "import androidx.compose.ui.geometry.Offset",
             "import androidx.compose.ui.test.TouchInjectionScope",
             "",
-            "/** The recorded gesture \"\(SourceText.comment(name).replacingOccurrences(of: "*/", with: "*\\/"))\": use as `onRoot().performTouchInput { \(SourceText.identifier(name, prefix: "pantrace_"))() }`. */",
+            "/** The recorded gesture \"\(SourceText.comment(name))\": use as `onRoot().performTouchInput { \(SourceText.identifier(name, prefix: "pantrace_"))() }`. */",
             "fun TouchInjectionScope.\(SourceText.identifier(name, prefix: "pantrace_"))() {"
         ]
         for (index, point) in path.points.enumerated() {

@@ -134,7 +134,7 @@ package enum RegressionSuite {
         for (item, identifier) in zip(cases, Self.uniqueIdentifiers(cases, prefix: "pantrace_")) {
             lines += [
                 "",
-                "    /** \(SourceText.comment(item.name).replacingOccurrences(of: "*/", with: "*\\/")): the label calls for \(item.expected.rawValue). */",
+                "    /** \(SourceText.comment(item.name)): the label calls for \(item.expected.rawValue). */",
                 "    @Test",
                 "    fun \(identifier)_\(item.expected.rawValue)() {",
                 "        composeTestRule.onRoot().performTouchInput { \(identifier)() }",

@@ -1,68 +1,77 @@
-/// Text from a recording (its identifier, its notes) made safe to embed in generated source.
+/// Text from outside (a recording's identifier, its tags, a path, a command line) made safe to
+/// embed in generated code: the one escaping policy of every generated language, for the
+/// drivers of `pantrace emit` and for the code `tune --emit` writes alike.
 ///
-/// A recording's identifier is user data: a line break would end a `//` comment and let the
-/// rest run as code, a bidirectional control would make the text read differently from what
-/// the compiler sees (CVE-2021-42574). Every character that could do either, and every other
-/// control character, is written as a visible escape.
+/// Such text is user data. A line break would end a `//` or `#` comment and let the rest run as
+/// code; `*/` would end a block comment, and `/*` would open a nested one in Swift, Kotlin and
+/// Dart (so a later `*/` no longer closes the generator's own); a quote, a backslash or a
+/// Kotlin `$` would end a string or start a template; a bidirectional control would make the
+/// text read differently from what the compiler sees (CVE-2021-42574, "Trojan Source").
+/// Every character that could do any of these is written as a visible escape.
 package enum SourceText {
-    /// Whether `scalar` must not appear raw in a comment or a string literal.
+    /// A language a string literal is written in.
+    package enum Language: Sendable {
+        case swift, kotlin
+    }
+
+    /// Whether `scalar` must not appear raw anywhere in generated code: controls (Unicode
+    /// category Cc: CR and LF end a line comment, NUL, ESC, DEL, NEL), format characters (Cf:
+    /// the bidirectional overrides and isolates, zero-width characters, the BOM), the line and
+    /// paragraph separators U+2028 and U+2029 (Zl, Zp, which editors and JavaScript read as line
+    /// breaks), private-use and unassigned scalars. Everything else, other scripts and emoji
+    /// included, stays as it is.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true  // C0 and C1 controls: CR, LF, NEL, …
-        case 0x2028, 0x2029: true  // line and paragraph separators
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional controls
-        case 0xFEFF: true
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned: true
         default: false
         }
     }
 
-    /// `text` for a one-line comment (`//` or `#`): unsafe characters as `\u{XXXX}`.
+    /// `text` for the inside of any comment, line (`//`, `#`) or block (`/* … */`): unsafe
+    /// characters as `\u{XXXX}`, and `/*` and `*/` as `/ *` and `* /`, so the text can neither
+    /// end the comment nor open a nested one.
     package static func comment(_ text: String) -> String {
         var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
             if isUnsafe(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
+                previous = nil
+                continue
             }
+            if (previous == "/" && scalar == "*") || (previous == "*" && scalar == "/") { result += " " }
+            result.unicodeScalars.append(scalar)
+            previous = scalar
         }
         return result
     }
 
-    /// `text` as the inside of a Swift string literal (`"…"`).
-    package static func swiftLiteral(_ text: String) -> String {
+    /// `text` as the inside of a string literal (`"…"`) in `language`, reading back as `text`:
+    /// `\` and `"` get a backslash, and Kotlin's `$` too, so that no template runs; unsafe
+    /// characters become the language's Unicode escape (`\u{…}` in Swift; `\uXXXX` in Kotlin,
+    /// as a surrogate pair above U+FFFF).
+    package static func literal(_ text: String, in language: Language) -> String {
         var result = ""
+        result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": result += "\\\\"
             case "\"": result += "\\\""
+            case "$" where language == .kotlin: result += "\\$"
             default:
-                if isUnsafe(scalar) {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
+                guard isUnsafe(scalar) else {
                     result.unicodeScalars.append(scalar)
+                    continue
                 }
-            }
-        }
-        return result
-    }
-
-    /// `text` as the inside of a Kotlin string literal (`"…"`): `$` escaped too, so that no
-    /// template runs.
-    package static func kotlinLiteral(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "$": result += "\\$"
-            default:
-                if isUnsafe(scalar) {
-                    // Kotlin's \uXXXX takes four hex digits; every unsafe scalar is in the BMP.
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
+                switch language {
+                case .swift:
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                case .kotlin:
+                    for unit in String(scalar).utf16 {
+                        let hex = String(unit, radix: 16, uppercase: true)
+                        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    }
                 }
             }
         }

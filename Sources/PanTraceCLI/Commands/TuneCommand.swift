@@ -94,17 +94,17 @@ struct TuneCommand: PathListCommand {
             tuner = made
             if emit != nil { try Self.checkEmittable(made) }
             // One file at a time: each gesture keeps only its label and release states.
-            let prepared = try made.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles) { failure in
+            let prepared = try made.admission.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles) { failure in
                 StandardError.line("skipped: \(failure.reason)")
             }
             if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-            guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
+            guard let admitted = prepared.admitted else { preconditionFailure("admitted traces or a folder over the limit") }
             let bar = ProgressBar.ifUseful(
-                work: Double(preparation.traceCount) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
+                work: Double(admitted.traceCount) * Double(grid.pointCount), threshold: 50_000_000, label: "tuning", unit: "points")
             defer { bar?.finish() }
             var progress: (@Sendable (Int, Int) -> Void)?
             if let bar { progress = { done, total in bar.update(done, of: total) } }
-            return made.run(on: preparation, progress: progress)
+            return made.run(on: admitted, progress: progress)
         }()
         guard let tuner else { preconditionFailure("a sweep has its tuner") }
         try Self.report(result, tuner: tuner, options: report, paths: paths)
@@ -117,12 +117,12 @@ struct TuneCommand: PathListCommand {
         let configuration = Tuner.Configuration(
             threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount, frameRate: Double(fps), screen: screen.map(Size.init))
         let tuner = try Tuner(presetNamed: preset, grid: grid, configuration: configuration)
-        let prepared = try tuner.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles, allowsNone: true) { failure in
+        let prepared = try tuner.admission.prepare(paths: paths, reader: read.reader, maximumFiles: folders.maxFiles, allowsNone: true) { failure in
             StandardError.line("skipped: \(failure.reason)")
         }
         if let folder = prepared.folderOverLimit { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
-        guard let preparation = prepared.preparation else { preconditionFailure("a preparation or a folder over the limit") }
-        let made = tuner.partial(of: preparation)
+        guard let admitted = prepared.admitted else { preconditionFailure("admitted traces or a folder over the limit") }
+        let made = tuner.partial(of: admitted)
         for failure in made.unreplayable { StandardError.line("skipped: \(failure.reason)") }
         try OutputFile.write(String(decoding: try made.json(), as: UTF8.self), to: path, flag: "--partial", replacing: force)
         StandardError.line(
@@ -142,7 +142,7 @@ struct TuneCommand: PathListCommand {
         if let csv = options.csv { try OutputFile.write(result.csv(), to: csv, flag: "--csv", replacing: options.force) }
         if let svg = options.svg { try OutputFile.write(TuningHeatMap(result).svg(), to: svg, flag: "--svg", replacing: options.force) }
         if let path = options.saveSetting {
-            let best = tuner.parameters(atPoint: result.bestPoint)
+            let best = tuner.space.parameters(atPoint: result.bestPoint)
             try OutputFile.write(try best.settingJSON(), to: path, flag: "--save-setting", replacing: options.force)
             StandardError.line(
                 "setting: the best point (\(best.preset.name.rawValue)) written to \(path); replay, emit and serve take it with --setting")
@@ -150,7 +150,8 @@ struct TuneCommand: PathListCommand {
         if options.emit != nil {
             let command = ShellQuoting.invocation
             print(
-                try SwiftSnippet.emit(tuner.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
+                try SwiftSnippet.emit(
+                    tuner.space.parameters(atPoint: result.bestPoint), provenance: result.provenance(command: command, paths: paths)),
                 terminator: "")
             for note in result.notes { StandardError.line("note: \(note)") }
         } else if options.json {
@@ -168,9 +169,9 @@ struct TuneCommand: PathListCommand {
 
     /// Fails before the sweep when no grid point could be emitted (none reads `recorded` velocity).
     static func checkEmittable(_ tuner: Tuner) throws {
-        let axis = tuner.grid.axes.first { $0.key == VelocitySource.parameterKey }
+        let axis = tuner.space.grid.axes.first { $0.key == VelocitySource.parameterKey }
         if !(axis?.values.contains(.choice(VelocitySource.recorded.rawValue)) ?? false) {
-            try SwiftSnippet.check(tuner.parameters(atPoint: 0))
+            try SwiftSnippet.check(tuner.space.parameters(atPoint: 0))
         }
     }
 }
@@ -216,10 +217,10 @@ struct TuneMergeCommand: ParsableCommand {
             }
             read.append((path, try TunePartial(json: data, file: path)))
         }
-        let (tuner, preparation) = try Tuner.merging(read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let (tuner, admitted) = try Tuner.merging(read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         // Before the sweep, as tune checks: the partials carry the preset and grid, all the code needs.
         if report.emit != nil { try TuneCommand.checkEmittable(tuner) }
-        let result = tuner.run(on: preparation)
+        let result = tuner.run(on: admitted)
         for failure in result.unreadable { StandardError.line("skipped: \(failure.reason)") }
         try TuneCommand.report(result, tuner: tuner, options: report, paths: partials)
     }

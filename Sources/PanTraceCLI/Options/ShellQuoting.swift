@@ -5,7 +5,7 @@ internal import Foundation
 /// quotes, each `'` in it written `'\''`. The same rule as Python's `shlex.quote`.
 ///
 /// What the text may then hold (a newline inside quotes, say) is for the place it goes to
-/// make safe: generated code escapes it (``SwiftSnippet/escaped(_:)``).
+/// make safe: generated code escapes it (`SourceText`).
 enum ShellQuoting {
     /// `pantrace` and the arguments this process was given, quoted.
     static var invocation: String {

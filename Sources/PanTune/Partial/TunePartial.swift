@@ -54,48 +54,25 @@ package struct TunePartial: Sendable, Hashable {
 }
 
 extension Tuner {
-    /// The release sets a sweep reads: one per combination of release-axis values, then the
-    /// defaults' when it is not among them; each with a parameter set that has it.
-    func releaseParameters() -> [(key: String, parameters: ReplayParameters)] {
-        let axes = grid.axes.filter { AxisRole(key: $0.key) == .release }
-        let count = axes.reduce(1) { $0 * $1.values.count }
-        var sets: [(key: String, parameters: ReplayParameters)] = []
-        for combination in 0..<count {
-            var remainder = combination
-            var values: [(String, PresetValue)] = []
-            for axis in axes.reversed() {
-                values.append((axis.key, axis.values[remainder % axis.values.count]))
-                remainder /= axis.values.count
-            }
-            let parameters = self.parameters(keys: values.map(\.0), values: values.map(\.1))
-            let key = releaseKey(parameters)
-            if !sets.contains(where: { $0.key == key }) { sets.append((key, parameters)) }
-        }
-        let defaults = defaultParameters
-        let key = releaseKey(defaults)
-        if !sets.contains(where: { $0.key == key }) { sets.append((key, defaults)) }
-        return sets
-    }
-
     /// A shard's partial: its traces admitted and their release states, ready to merge. A
     /// shard with no tuned trace is a valid partial (the merge refuses when all are empty).
     package func partial(of corpus: TraceCorpus) throws -> TunePartial {
-        let admitted = try admit(corpus, sources: velocitySources())
-        return partial(of: Preparation(admitted: admitted, failures: corpus.failures))
+        let admitted = try admission.admit(corpus, sources: space.velocitySources())
+        return partial(of: AdmittedCorpus(admitted: admitted, failures: corpus.failures))
     }
 
-    /// The partial of traces already admitted (by ``prepare(paths:reader:maximumFiles:allowsNone:failure:)``).
-    package func partial(of preparation: Preparation) -> TunePartial {
-        let admitted = preparation.admitted
-        let sets = releaseParameters()
+    /// The partial of traces already admitted (by ``TraceAdmission/prepare(paths:reader:maximumFiles:allowsNone:failure:)``).
+    package func partial(of corpus: AdmittedCorpus) -> TunePartial {
+        let admitted = corpus.admitted
+        let sets = space.releaseParameters()
         let states = sets.map { admitted.releases($0.parameters, key: $0.key) }
         let gestures = admitted.kept.indices.map { index in
             TunePartial.Gesture(trace: admitted.kept[index], releases: states.map { $0[index] })
         }
         return TunePartial(
-            preset: presetName.rawValue, axes: grid.axes, frameRate: configuration.frameRate, screen: configuration.screen,
+            preset: space.presetName.rawValue, axes: space.grid.axes, frameRate: configuration.frameRate, screen: configuration.screen,
             releaseKeys: sets.map(\.key), gestures: gestures, unknownIntent: admitted.unknownIntent, notFitting: admitted.notFitting,
-            unreplayable: admitted.unreplayable, unreadable: preparation.failures)
+            unreplayable: admitted.unreplayable, unreadable: corpus.failures)
     }
 
     /// The sweep of merged partials: the tuner they were made with and their traces, in the
@@ -107,7 +84,7 @@ extension Tuner {
     /// - Throws: ``ReplayError`` `cannotMerge` naming the first difference between two partials'
     ///   presets, grids or options; `noTraces` when no partial has a tuned trace.
     package static func merging(_ partials: [(name: String, partial: TunePartial)], threadCount: Int) throws -> (
-        tuner: Tuner, preparation: Preparation
+        tuner: Tuner, admitted: AdmittedCorpus
     ) {
         guard let (firstName, first) = partials.first else { throw ReplayError.cannotMerge(reason: "no partial files given") }
         for (name, other) in partials.dropFirst() {
@@ -130,7 +107,7 @@ extension Tuner {
         var configuration = Configuration(threadCount: threadCount, frameRate: first.frameRate, screen: first.screen)
         configuration.screen = first.screen
         let tuner = try Tuner(presetNamed: first.preset, grid: try TuningGrid(axes: first.axes, isConfirmed: true), configuration: configuration)
-        let expected = tuner.releaseParameters().map(\.key)
+        let expected = tuner.space.releaseParameters().map(\.key)
         guard expected == first.releaseKeys else {
             throw ReplayError.cannotMerge(
                 reason: "\(firstName): release sets \(first.releaseKeys.joined(separator: ";")) are not the grid's \(expected.joined(separator: ";"))"
@@ -144,7 +121,7 @@ extension Tuner {
             default: return a.offset < b.offset
             }
         }.map(\.element.partial)
-        var admitted = Admitted()
+        var admitted = TraceAdmission.Admitted()
         var failures: [TraceCorpus.Failure] = []
         var stored = [ReleaseColumns](repeating: ReleaseColumns(), count: first.releaseKeys.count)
         for partial in ordered {
@@ -156,8 +133,8 @@ extension Tuner {
             failures += partial.unreadable
         }
         for (set, key) in first.releaseKeys.enumerated() { admitted.stored[key] = stored[set] }
-        guard !admitted.kept.isEmpty else { throw noTraces(admitted, unreadable: failures.count) }
-        return (tuner, Preparation(admitted: admitted, failures: failures))
+        guard !admitted.kept.isEmpty else { throw TraceAdmission.noTraces(admitted, unreadable: failures.count) }
+        return (tuner, AdmittedCorpus(admitted: admitted, failures: failures))
     }
 
     /// Values as a list, or their count and ends when there are more than 6.

@@ -149,7 +149,7 @@ package struct SheetEmitter: Sendable {
             }
         }
         return lines.map { line in
-            let safe = SwiftSnippet.escaped(line).replacingOccurrences(of: "*/", with: "* /")
+            let safe = SourceText.comment(line)
             return style == "/*" ? " * \(safe)" : "\(style) \(safe)"
         }
     }

@@ -229,32 +229,27 @@ package struct DetentTuner: Sendable {
         // Per point: the four landing counts, then the hits in each fold.
         let width = 4 + foldCount
         let table = Mutex([Int32](repeating: 0, count: points * width))
-        let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let block = 64
-        DispatchQueue.concurrentPerform(iterations: min(threadCount, max(1, (points + block - 1) / block))) { _ in
-            var row = [Int32](repeating: 0, count: width * block)
-            while true {
-                let first = next.wrappingAdd(block, ordering: .relaxed).oldValue
-                guard first < points else { break }
-                let last = min(points, first + block)
-                for i in row.indices { row[i] = 0 }
-                for point in first..<last {
-                    let preset = preset(atPoint: point)
-                    let estimator = estimatorIndex(atPoint: point)
-                    let base = (point - first) * width
-                    for (index, drag) in drags.enumerated() {
-                        let landing = landing(of: drag, preset: preset, estimator: estimator).1
-                        row[base + landing.ordinal] += 1
-                        if landing == .hit && foldCount > 0 { row[base + 4 + folds[index]] += 1 }
-                    }
+        ParallelWork(threads: threadCount).forEachBlock(count: points, blockSize: block) {
+            [Int32](repeating: 0, count: width * block)
+        } each: { row, range in
+            for i in row.indices { row[i] = 0 }
+            for point in range {
+                let preset = preset(atPoint: point)
+                let estimator = estimatorIndex(atPoint: point)
+                let base = (point - range.lowerBound) * width
+                for (index, drag) in drags.enumerated() {
+                    let landing = landing(of: drag, preset: preset, estimator: estimator).1
+                    row[base + landing.ordinal] += 1
+                    if landing == .hit && foldCount > 0 { row[base + 4 + folds[index]] += 1 }
                 }
-                table.withLock { table in
-                    for i in 0..<((last - first) * width) { table[first * width + i] = row[i] }
-                }
-                let finished = done.wrappingAdd(last - first, ordering: .relaxed).newValue
-                progress?(finished, points)
             }
+            table.withLock { table in
+                for i in 0..<(range.count * width) { table[range.lowerBound * width + i] = row[i] }
+            }
+            progress?(done.wrappingAdd(range.count, ordering: .relaxed).newValue, points)
+            return true
         }
         let scores = table.withLock { $0 }
         func hits(_ point: Int) -> Int { Int(scores[point * width]) }

@@ -1,12 +1,12 @@
 internal import PanReplay
-internal import Dispatch
 internal import Synchronization
 internal import TransitionEngine
 
-extension Tuner {
+extension GridSweep {
     /// The grid's threshold axis when the sorted sweep may score it: numbers only, more than one.
     private var thresholdAxis: Int? {
-        guard configuration.allowsSortedSweep,
+        let grid = space.grid
+        guard allowsSortedSweep,
             let axis = grid.axes.firstIndex(where: { $0.key == "threshold" }),
             grid.axes[axis].values.count > 1,
             grid.axes[axis].values.allSatisfy({ $0.number?.isFinite == true })
@@ -26,6 +26,7 @@ extension Tuner {
         releaseSets: [ReleaseSet], releaseAxes: [Int], subsets: TraceSubsets?, progress: (@Sendable (Int, Int) -> Void)?
     ) -> (scores: [PointScore], tallies: SubsetTallies?)? {
         guard let thresholdAxis else { return nil }
+        let grid = space.grid
         let axes = grid.axes
         let keys = axes.map(\.key)
         let thresholds = axes[thresholdAxis].values.map { $0.number! }
@@ -35,26 +36,23 @@ extension Tuner {
         let subsetCount = subsets?.count ?? 0
         let results = Mutex([PointScore](repeating: .empty, count: total))
         let tallies = Mutex(SubsetTallies(points: subsets == nil ? 0 : total, subsets: subsetCount))
-        let isRefused = Atomic<Bool>(false)
-        let nextGroup = Atomic<Int>(0)
         let done = Atomic<Int>(0)
-        let frameRate = configuration.frameRate
-        let threads = min(configuration.threadCount, groupCount)
+        let frameRate = self.frameRate
 
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            var indices = [Int](repeating: 0, count: axes.count)
-            while !isRefused.load(ordering: .relaxed) {
-                let group = nextGroup.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard group < groupCount else { break }
+        let isSwept = work.forEachBlock(count: groupCount, blockSize: 1) {
+            [Int](repeating: 0, count: axes.count)
+        } each: { indices, groups in
+            for group in groups {
                 var remainder = group
                 for axis in others.reversed() {
                     indices[axis] = remainder % axes[axis].values.count
                     remainder /= axes[axis].values.count
                 }
                 let set = releaseSets[releaseAxes.reduce(0) { $0 * axes[$1].values.count + indices[$1] }]
+                var presetIndices = indices
                 func preset(threshold: Int) -> Preset {
-                    indices[thresholdAxis] = threshold
-                    return self.parameters(keys: keys, values: zip(axes, indices).map { $0.values[$1] }).preset
+                    presetIndices[thresholdAxis] = threshold
+                    return space.parameters(keys: keys, values: zip(axes, presetIndices).map { $0.values[$1] }).preset
                 }
                 let first = preset(threshold: 0)
                 let last = preset(threshold: thresholds.count - 1)
@@ -62,10 +60,7 @@ extension Tuner {
                     let sweep = Self.thresholdSweep(
                         set: set, first: first, last: last, thresholds: (thresholds[0], thresholds[thresholds.count - 1]),
                         frameRate: frameRate, subsets: subsets)
-                else {
-                    isRefused.store(true, ordering: .relaxed)
-                    break
-                }
+                else { return false }
                 let evaluation = sweep.evaluate(thresholds: thresholds)
                 var local: [(Int, PointScore)] = []
                 local.reserveCapacity(thresholds.count)
@@ -83,8 +78,9 @@ extension Tuner {
                 }
                 progress?(done.add(local.count, ordering: .relaxed).newValue, total)
             }
+            return true
         }
-        guard !isRefused.load(ordering: .relaxed) else { return nil }
+        guard isSwept else { return nil }
         return (results.withLock { $0 }, subsets == nil ? nil : tallies.withLock { $0 })
     }
 
