@@ -43,6 +43,41 @@ struct DriverEmitCommandTests {
         }
     }
 
+    /// `emit` reads through the walker `tune` uses: a corpus file stands for its gestures (each
+    /// written under its name in the corpus), `--max-files` bounds a folder, and a file that
+    /// cannot be read is named and left out while the rest are written, with exit 1.
+    @Test func emitReadsCorporaAndFoldersAsTuneDoes() throws {
+        try withTemporaryFolder("emit-walker") { folder in
+            let corpus = folder + "/real.pantraces"
+            let packed = try BinaryTests.run(["convert", EmitCommandTests.recordings + "/real", corpus])
+            try #require(packed.status == 0, "\(packed.stderr)")
+            let fromCorpus = try BinaryTests.run(["emit", corpus, "--to", "evemu", "--preset", "swipe-dismiss", "-o", folder + "/out"])
+            #expect(fromCorpus.status == 0, "\(fromCorpus.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { $0.hasSuffix(".events") }
+            #expect(written.count == 32)
+            #expect(written.contains("android_sailfish_SailfishFlingDownFast2_1.events"), "\(written.sorted().prefix(3))")
+
+            let limited = try BinaryTests.run([
+                "emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--max-files", "31", "-o", folder + "/limited"
+            ])
+            #expect(limited.status == 1 && limited.stderr.contains("--max-files"), "\(limited.stderr)")
+            let exactly = try BinaryTests.run([
+                "emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--max-files", "32", "-o", folder + "/exactly"
+            ])
+            #expect(exactly.status == 0, "\(exactly.stderr)")
+
+            let mixed = folder + "/mixed"
+            try FileManager.default.createDirectory(atPath: mixed, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.fling, toPath: mixed + "/a.pantrace")
+            try Data("not a recording".utf8).write(to: URL(fileURLWithPath: mixed + "/b.pantrace"))
+            let partly = try BinaryTests.run(["emit", mixed, "--to", "evemu", "--preset", "swipe-dismiss", "-o", folder + "/partly"])
+            #expect(partly.status == 1)
+            #expect(partly.stderr.contains("skipped \(mixed)/b.pantrace"), "\(partly.stderr)")
+            #expect(partly.stderr.contains("1 of 2 recordings could not be read and were left out"))
+            #expect(FileManager.default.fileExists(atPath: folder + "/partly/a.events"))
+        }
+    }
+
     @Test func theSuiteHasOneTestPerGesture() throws {
         let result = try BinaryTests.run([
             "emit", EmitCommandTests.recordings + "/real", "--to", "webdriver-touch", "--suite", "--preset", "swipe-dismiss"

@@ -20,7 +20,7 @@ struct EmitCommand: ParsableCommand {
             --suite writes one test file with one test per gesture, asserting the decision its label calls for.
             """)
 
-    @Argument(help: "Recordings (.pantrace, .jsonl, .csv) or folders of them.")
+    @Argument(help: "Recordings (.pantrace, .jsonl, .csv), corpora (.pantraces) and folders of them (searched recursively).")
     var files: [String]
 
     @Option(help: "The driver: \(DriverTarget.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -68,6 +68,8 @@ struct EmitCommand: ParsableCommand {
 
     @OptionGroup var read: ReadOptions
 
+    @OptionGroup var folders: FolderLimitOptions
+
     func validate() throws {
         guard [60, 120, 240].contains(fps) else { throw ValidationError("--fps must be 60, 120 or 240, got \(fps)") }
         if setting != nil && !presets.isEmpty {
@@ -93,62 +95,54 @@ struct EmitCommand: ParsableCommand {
             } else {
                 try (presets.isEmpty ? PresetCatalog.names : presets).map { ReplayParameters(preset: try Preset(named: $0)) }
             }
-        let presetList = settings.map(\.preset)
         if let setting, !json {
             StandardError.line("setting: \(setting): every decision below is \(settings[0].preset.name.rawValue) under this file's parameters")
         }
-        let paths = try Self.expand(files)
+        if !delivered.isEmpty, let folder = files.first(where: Self.isFolder) {
+            throw CLIFailure("\(folder) is a folder: give one --delivered log per recording file, not a folder")
+        }
         var reports: [Fidelity.Report] = []
         var suiteCases: [RegressionSuite.Case] = []
-        if !delivered.isEmpty, paths.count != delivered.count {
-            throw CLIFailure("give one --delivered log per recording, not a folder")
-        }
-        for (position, path) in paths.enumerated() {
-            let contents = try TraceFiles.read(path, reader: read.reader)
-            for warning in contents.warnings { StandardError.line("warning: \(warning)") }
-            let trace = contents.trace
-            let pixels = scale ?? (to == .webdriverTouch || to == .webdriverMouse ? 1 : trace.metadata.screen.scale)
-            var planning = DriverPlan.Configuration(scale: pixels, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2)
-            planning.tickOverhead = tickOverhead / 1000
-            let plan = try DriverPlan(trace: trace, target: to, configuration: planning)
-            var deliveredPath = plan.delivered
-            var source = "modelled"
-            if !delivered.isEmpty {
-                deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered[position]))
-                source = "measured"
-            }
-            var fidelity = Fidelity(
-                original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
-            if source == "measured" {
-                fidelity.compare(withModel: Fidelity(original: trace, delivered: plan.delivered, target: to, presets: []))
-            }
-            let jitter = timingJitter.count == 1 ? timingJitter[0] : timingJitter.count > position ? timingJitter[position] : 0
-            if jitter > 0 {
-                fidelity.apply(
-                    Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: jitter / 1000, frameRate: Double(fps)))
-            }
-            reports.append(fidelity.report(source: source))
-            if !json { for line in fidelity.textLines { StandardError.line(line) } }
-            let name = trace.metadata.id.isEmpty ? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent : trace.metadata.id
-            if suite {
-                suiteCases.append(
-                    .init(
-                        plan: plan, name: name, expected: RegressionSuite.expected(trace, settings: settings), screen: trace.metadata.screen,
-                        scale: pixels))
-                continue
-            }
-            let text = try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
-            if let output {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-                let file = "\(output)/\(SourceText.identifier(stem, prefix: "")).\(to.fileExtension)"
-                guard !FileManager.default.fileExists(atPath: file) else { throw CLIFailure("\(file) exists; pantrace never overwrites") }
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-            } else if !json {
-                guard paths.count == 1 else { throw CLIFailure("\(paths.count) recordings: give -o FOLDER to write one file each") }
-                print(text, terminator: "")
+        var unread: [TraceCorpus.Failure] = []
+        var position = 0
+        // Without -o, the one script goes to standard output: held until a second gesture
+        // would make that impossible, so nothing is printed half.
+        var single: String?
+        var problem: (any Error)?
+        let folder = TraceCorpus.forEach(paths: files, reader: read.reader, maximumFiles: folders.maxFiles) { item in
+            guard problem == nil else { return }
+            switch item {
+            case .failure(let failure):
+                StandardError.line("skipped \(failure.reason)")
+                unread.append(failure)
+            case .entry(let entry):
+                do {
+                    let text = try emit(entry, at: position, settings: settings, reports: &reports, suiteCases: &suiteCases)
+                    position += 1
+                    guard let text else { return }
+                    if let output {
+                        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                        let file = "\(output)/\(SourceText.identifier(Self.stem(of: entry.file), prefix: "")).\(to.fileExtension)"
+                        guard !FileManager.default.fileExists(atPath: file) else { throw CLIFailure("\(file) exists; pantrace never overwrites") }
+                        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+                    } else if !json {
+                        guard single == nil else { throw CLIFailure("2 or more recordings: give -o FOLDER to write one file each") }
+                        single = text
+                    }
+                } catch {
+                    problem = error
+                }
             }
         }
+        if let problem { throw problem }
+        if let folder { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
+        guard position > 0 else {
+            throw CLIFailure("no recording could be read from \(files.joined(separator: ", "))\(unread.isEmpty ? "" : " (\(unread.count) skipped, listed above)")")
+        }
+        if !delivered.isEmpty, position != delivered.count {
+            throw CLIFailure("\(position) recordings and \(delivered.count) --delivered logs: give one log per recording, in the same order")
+        }
+        if let single { print(single, terminator: "") }
         if suite {
             let text = try RegressionSuite.render(suiteCases, target: to, setting: setting != nil ? settings.first : nil)
             if let output {
@@ -163,25 +157,65 @@ struct EmitCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             FileHandle.standardOutput.write(try encoder.encode(reports) + Data([0x0A]))
         }
+        if !unread.isEmpty {
+            throw CLIFailure("\(unread.count) of \(unread.count + position) recordings could not be read and were left out (listed above)")
+        }
     }
 
-    /// The recordings named: files as given, folders' `.pantrace`, `.jsonl` and `.csv` files
-    /// (recursively, in name order).
-    static func expand(_ files: [String]) throws -> [String] {
-        var paths: [String] = []
-        for file in files {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { throw CLIFailure("\(file): no such file") }
-            guard isDirectory.boolValue else {
-                paths.append(file)
-                continue
+    /// The driver script for one gesture (nil for a suite, whose cases are gathered), its
+    /// fidelity report added to `reports` (and printed unless `--json`).
+    private func emit(
+        _ entry: TraceCorpus.Entry, at position: Int, settings: [ReplayParameters], reports: inout [Fidelity.Report],
+        suiteCases: inout [RegressionSuite.Case]
+    ) throws -> String? {
+        let presetList = settings.map(\.preset)
+        let trace = entry.trace
+        let pixels = scale ?? (to == .webdriverTouch || to == .webdriverMouse ? 1 : trace.metadata.screen.scale)
+        var planning = DriverPlan.Configuration(scale: pixels, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2)
+        planning.tickOverhead = tickOverhead / 1000
+        let plan = try DriverPlan(trace: trace, target: to, configuration: planning)
+        var deliveredPath = plan.delivered
+        var source = "modelled"
+        if !delivered.isEmpty {
+            guard position < delivered.count else {
+                throw CLIFailure("more recordings than --delivered logs: give one log per recording, in the same order")
             }
-            let found = (FileManager.default.subpaths(atPath: file) ?? [])
-                .filter { $0.hasSuffix(".pantrace") || $0.hasSuffix(".jsonl") || $0.hasSuffix(".csv") }.sorted()
-            guard !found.isEmpty else { throw CLIFailure("\(file): no recordings (.pantrace, .jsonl, .csv) in the folder") }
-            paths += found.map { "\(file)/\($0)" }
+            deliveredPath = try PointerPath(events: Self.events(inLogAt: delivered[position]))
+            source = "measured"
         }
-        return paths
+        var fidelity = Fidelity(
+            original: trace, delivered: deliveredPath, target: to, presets: presetList, notes: plan.notes, frameRate: Double(fps))
+        if source == "measured" {
+            fidelity.compare(withModel: Fidelity(original: trace, delivered: plan.delivered, target: to, presets: []))
+        }
+        let jitter = timingJitter.count == 1 ? timingJitter[0] : timingJitter.count > position ? timingJitter[position] : 0
+        if jitter > 0 {
+            fidelity.apply(
+                Fidelity.envelope(original: trace, path: plan.delivered, presets: presetList, jitter: jitter / 1000, frameRate: Double(fps)))
+        }
+        reports.append(fidelity.report(source: source))
+        if !json { for line in fidelity.textLines { StandardError.line(line) } }
+        let name = trace.metadata.id.isEmpty ? Self.stem(of: entry.file) : trace.metadata.id
+        if suite {
+            suiteCases.append(
+                .init(
+                    plan: plan, name: name, expected: RegressionSuite.expected(trace, settings: settings), screen: trace.metadata.screen,
+                    scale: pixels))
+            return nil
+        }
+        return try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
+    }
+
+    /// A gesture's file stem: the file's name without its extension, or, for a gesture of a
+    /// corpus file (`corpus.pantraces#name`), its name in the corpus.
+    static func stem(of label: String) -> String {
+        if let mark = label.lastIndex(of: "#"), label[..<mark].hasSuffix(".pantraces") { return String(label[label.index(after: mark)...]) }
+        return URL(fileURLWithPath: label).deletingPathExtension().lastPathComponent
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Every event of a CSV pointer log.
