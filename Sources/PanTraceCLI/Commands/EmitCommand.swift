@@ -137,7 +137,8 @@ struct EmitCommand: ParsableCommand {
         if let problem { throw problem }
         if let folder { throw FolderLimitOptions.failure(folder: folder, limit: folders.maxFiles) }
         guard position > 0 else {
-            throw CLIFailure("no recording could be read from \(files.joined(separator: ", "))\(unread.isEmpty ? "" : " (\(unread.count) skipped, listed above)")")
+            throw CLIFailure(
+                "no recording could be read from \(files.joined(separator: ", "))\(unread.isEmpty ? "" : " (\(unread.count) skipped, listed above)")")
         }
         if !delivered.isEmpty, position != delivered.count {
             throw CLIFailure("\(position) recordings and \(delivered.count) --delivered logs: give one log per recording, in the same order")
