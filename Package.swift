@@ -220,7 +220,7 @@ let package = Package(
             name: "PanTraceCLITests",
             dependencies: [
                 "TestSupport",
-                "PanTraceCLI", "PanTrace", "PanCapture", "pantrace",
+                "PanTraceCLI", "PanTrace", "PanCapture", "TransitionEngine", "pantrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             // Sheet libraries' own test vectors, read from disk by path, with their licences.

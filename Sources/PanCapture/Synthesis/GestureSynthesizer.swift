@@ -80,7 +80,7 @@ public struct GestureSynthesizer: Sendable {
             edge: configuration.kind == .edgeBack ? .left : nil,
             intent: scenario.intent,
             tags: [configuration.kind.rawValue, scenario.rawValue],
-            velocityOrigin: TraceMetadata.recordedVelocity)
+            velocityOrigin: VelocitySource.recorded.rawValue)
         return Trace(metadata: metadata, samples: samples)
     }
 

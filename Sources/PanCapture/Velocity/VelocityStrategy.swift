@@ -1,3 +1,5 @@
+public import PanTrace
+
 /// How a ``VelocityTracker`` turns recent pointer positions into a release velocity.
 ///
 /// Each strategy reproduces one platform's estimator, quirks included, and is checked
@@ -45,4 +47,27 @@ public enum VelocityStrategy: String, CaseIterable, Hashable, Sendable {
     /// The strategy Android uses for the X and Y axes when none is requested
     /// (`VelocityTracker::Strategy::DEFAULT`).
     public static let androidDefault: VelocityStrategy = .lsq2
+}
+
+extension VelocitySource {
+    /// The estimator that recomputes velocity, or nil for ``VelocitySource/recorded``.
+    public var strategy: VelocityStrategy? {
+        switch self {
+        case .recorded: nil
+        case .lsq2: .lsq2
+        case .impulse: .impulse
+        case .flutter: .flutter
+        }
+    }
+}
+
+extension VelocityStrategy {
+    /// The velocity source this estimator is.
+    public var source: VelocitySource {
+        switch self {
+        case .lsq2: .lsq2
+        case .impulse: .impulse
+        case .flutter: .flutter
+        }
+    }
 }

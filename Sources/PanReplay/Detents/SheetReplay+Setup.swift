@@ -1,3 +1,4 @@
+internal import PanTrace
 package import TransitionEngine
 internal import Foundation
 

@@ -1,3 +1,4 @@
+package import PanTrace
 package import TransitionEngine
 
 /// A preset with its overrides, plus where velocity comes from: everything `--set` can change.

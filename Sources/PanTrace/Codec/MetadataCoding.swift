@@ -32,7 +32,7 @@ enum MetadataCoding {
     ]
     static let defaultCreated = "1970-01-01T00:00:00Z"
     static let defaultSource = "unknown"
-    static let defaultVelocity = TraceMetadata.recordedVelocity
+    static let defaultVelocity = VelocitySource.recorded.rawValue
 
     static let maximumStringBytes = 1 << 16
     static let maximumTags = 1024

@@ -22,13 +22,10 @@ public struct TraceMetadata: Hashable, Sendable {
     public var tags: [String]
     /// Free-form notes.
     public var notes: String
-    /// How velocity was obtained: ``recordedVelocity`` (the source's own) or an estimator name
+    /// How velocity was obtained: ``VelocitySource/recorded`` (the source's own) or an estimator name
     /// (`lsq2`, `impulse`, `flutter`).
     public var velocityOrigin: String
 
-    /// The ``velocityOrigin`` of velocities the source reported itself: the one spelling of
-    /// "recorded" (the replay's velocity source of the same name matches it).
-    public static let recordedVelocity = "recorded"
     /// Keys this version does not know, kept for the round trip.
     public var extra: [String: JSONValue]
 
@@ -36,7 +33,7 @@ public struct TraceMetadata: Hashable, Sendable {
     public init(
         id: String, created: String = "1970-01-01T00:00:00Z", source: String = "synthetic",
         screen: ScreenGeometry = .phone, edge: ScreenEdge? = nil, intent: Intent = .unknown, sheet: SheetLabel? = nil,
-        tags: [String] = [], notes: String = "", velocityOrigin: String = TraceMetadata.recordedVelocity,
+        tags: [String] = [], notes: String = "", velocityOrigin: String = VelocitySource.recorded.rawValue,
         extra: [String: JSONValue] = [:]
     ) {
         self.id = id
@@ -89,7 +86,7 @@ extension TraceMetadata: Codable {
         sheet = try c.decodeIfPresent(SheetLabel.self, forKey: Key("sheet"))
         tags = try c.decodeIfPresent([String].self, forKey: Key("tags")) ?? []
         notes = try c.decodeIfPresent(String.self, forKey: Key("notes")) ?? ""
-        velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? Self.recordedVelocity
+        velocityOrigin = try c.decodeIfPresent(String.self, forKey: Key("velocity")) ?? VelocitySource.recorded.rawValue
         var extra: [String: JSONValue] = [:]
         for key in c.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !Self.knownKeys.contains(key.stringValue) {
             extra[key.stringValue] = try c.decode(JSONValue.self, forKey: key)

@@ -36,7 +36,7 @@ struct DetentsCommand: PathListCommand {
 
     @Option(
         name: .customLong("set"),
-        help: "A library setting, KEY=VALUE (repeatable), given to every library with that key; velocity=recorded|lsq2|impulse|flutter for all.")
+        help: "A library setting, KEY=VALUE (repeatable), given to every library with that key; velocity=\(VelocitySource.choices) for all.")
     var assignments: [String] = []
 
     @Option(help: "Screen size in points, WIDTHxHEIGHT, each 1…100000 (default: each trace's own).")

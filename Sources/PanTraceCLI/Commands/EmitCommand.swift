@@ -33,7 +33,7 @@ struct EmitCommand: ParsableCommand {
     var setting: String?
 
     @Option(help: "The estimator whose release velocity a straight swipe (xcuitest, maestro, adb) aims at: lsq2, impulse or flutter.")
-    var estimator: String = "lsq2"
+    var estimator: VelocityStrategy = .lsq2
 
     @Option(help: "Pixels per point of the driver's coordinates (default: the recording's screen scale; 1 for WebDriver's CSS pixels).")
     var scale: Double?
@@ -75,7 +75,6 @@ struct EmitCommand: ParsableCommand {
         if setting != nil && !presets.isEmpty {
             throw ValidationError("--preset and --setting: a setting file names its own preset; give one of them")
         }
-        guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
         guard timingJitter.allSatisfy({ $0 >= 0 && $0 <= 50 }) else { throw ValidationError("--timing-jitter must be in 0…50 ms") }
         guard timingJitter.count <= 1 || timingJitter.count == files.count else {
             throw ValidationError("give --timing-jitter once, or once per recording")
@@ -172,7 +171,7 @@ struct EmitCommand: ParsableCommand {
         let presetList = settings.map(\.preset)
         let trace = entry.trace
         let pixels = scale ?? (to == .webdriverTouch || to == .webdriverMouse ? 1 : trace.metadata.screen.scale)
-        var planning = DriverPlan.Configuration(scale: pixels, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2)
+        var planning = DriverPlan.Configuration(scale: pixels, estimator: estimator)
         planning.tickOverhead = tickOverhead / 1000
         let plan = try DriverPlan(trace: trace, target: to, configuration: planning)
         var deliveredPath = plan.delivered

@@ -81,7 +81,7 @@ struct LiveCommand: ParsableCommand {
             configuration: .init(
                 format: format, getevent: try recognizing.getevent(on: screen)))
         let platform = self.platform.flatMap(LiveSource.Platform.init(rawValue:)) ?? Self.platform(of: format)
-        let source = LiveSource(name: name, platform: platform, screen: screen, edge: recognizing.edge, velocity: recognizing.velocity.rawValue)
+        let source = LiveSource(name: name, platform: platform, screen: screen, edge: recognizing.edge, velocity: recognizing.velocity.source)
         if let problem = source.problem { throw ValidationError(problem) }
         let link = LiveLink(
             configuration: .init(

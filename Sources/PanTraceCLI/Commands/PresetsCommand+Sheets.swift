@@ -1,3 +1,4 @@
+internal import PanTrace
 internal import Foundation
 internal import PanReplay
 internal import TransitionEngine
@@ -39,7 +40,7 @@ struct SheetListing: Encodable {
     func text() -> String {
         var lines = [
             "\(name): \(summary)",
-            "velocity: estimator \(velocityEstimator), gate \(velocityGate) (--set velocity=recorded|lsq2|impulse|flutter replaces the estimator)",
+            "velocity: estimator \(velocityEstimator), gate \(velocityGate) (--set velocity=\(VelocitySource.choices) replaces the estimator)",
             "source: \(source)",
             "sheet: pantrace detents FILE… --detents 80,400,600 --start 2 --presets \(name)",
             ""

@@ -1,3 +1,4 @@
+internal import PanTrace
 internal import ArgumentParser
 internal import Foundation
 internal import PanReplay

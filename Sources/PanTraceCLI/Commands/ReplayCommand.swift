@@ -38,7 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("set"),
-        help: "Override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=recorded|lsq2|impulse|flutter.")
+        help: "Override a parameter, KEY=VALUE (repeatable); keys from `pantrace presets NAME`, plus velocity=\(VelocitySource.choices).")
     var assignments: [String] = []
 
     @Option(help: "Display frame rate: 60, 120 or 240.")

@@ -61,7 +61,7 @@ struct SynthCommand: ParsableCommand {
     var targetProgress: Double?
 
     @Option(help: "Inverse: the estimator that must read the target: lsq2, impulse or flutter.")
-    var estimator: String = "lsq2"
+    var estimator: VelocityStrategy = .lsq2
 
     @Option(help: "Inverse: the preset whose drag direction and progress mapping the target is in.")
     var preset: String = "swipe-dismiss"
@@ -80,16 +80,15 @@ struct SynthCommand: ParsableCommand {
         guard (targetVelocity == nil) == (targetProgress == nil) else {
             throw ValidationError("--target-velocity and --target-progress go together")
         }
-        guard VelocityStrategy(rawValue: estimator) != nil else { throw ValidationError("--estimator must be lsq2, impulse or flutter") }
     }
 
     func run() throws {
         if let targetVelocity, let targetProgress {
             let target = InverseSynthesis.Target(
-                velocity: targetVelocity, progress: targetProgress, estimator: VelocityStrategy(rawValue: estimator) ?? .lsq2,
+                velocity: targetVelocity, progress: targetProgress, estimator: estimator,
                 period: 1 / Double(rate))
             let trace = try InverseSynthesis.gesture(
-                for: target, preset: Preset(named: preset), screen: screen.scaled(scale), id: "inverse-\(preset)-\(estimator)")
+                for: target, preset: Preset(named: preset), screen: screen.scaled(scale), id: "inverse-\(preset)-\(estimator.rawValue)")
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let file = "\(output)/\(trace.metadata.id).\(format)"
             try TraceFiles.write(trace, to: file)

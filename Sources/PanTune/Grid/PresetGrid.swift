@@ -1,3 +1,4 @@
+package import PanTrace
 package import PanReplay
 package import TransitionEngine
 
@@ -15,21 +16,20 @@ package struct PresetGrid: Sendable {
 
         package static func < (lhs: AxisRole, rhs: AxisRole) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        /// Keys that only enter the decision rule (`Preset.makePolicy`): threshold, comparison,
-        /// cancelled-phase handling, the projection rate and the direction dead-band.
-        /// `TunerTests` checks that these leave the completion and the mapping unchanged.
-        static let decisionKeys: Set<String> = ["threshold", "comparison", "cancelledPhase", "decelerationRate", "deadBand"]
-        /// Keys that enter the progress mapping (`Preset.mapping(screen:)`) or the reading of
-        /// the callbacks (`Preset.reading`), and so the release state.
-        static let mappingKeys: Set<String> = ["rubberBand", "direction", "travel", "travelUnit", "releaseProgress"]
-
+        /// The role of the axis named `key`, from the catalog's ``ParameterKey/stage``: the
+        /// velocity source and the mapping keys change the release state; keys that enter only
+        /// the decision rule are decisions (`TunerTests` checks that they leave the completion
+        /// and the mapping unchanged); every other key (the velocity gate, the completion, the
+        /// geometry) may change the completion.
         init(key: String) {
-            if key == VelocitySource.parameterKey || Self.mappingKeys.contains(key) {
+            if key == VelocitySource.parameterKey {
                 self = .release
-            } else if Self.decisionKeys.contains(key) {
-                self = .decision
-            } else {
-                self = .completion
+                return
+            }
+            switch ParameterKey(rawValue: key)?.stage {
+            case .mapping: self = .release
+            case .decisionRule: self = .decision
+            case .velocityGate, .completion, .geometry, nil: self = .completion
             }
         }
     }
@@ -90,7 +90,9 @@ package struct PresetGrid: Sendable {
     /// the report is the same whether the sorted sweep runs or not). Without one, it adds
     /// them in trace order, as plain doubles.
     package var hasThresholdAxis: Bool {
-        grid.axes.contains { axis in axis.key == "threshold" && axis.values.count > 1 && axis.values.allSatisfy { $0.number?.isFinite == true } }
+        grid.axes.contains { axis in
+            axis.key == ParameterKey.threshold.rawValue && axis.values.count > 1 && axis.values.allSatisfy { $0.number?.isFinite == true }
+        }
     }
 
     /// The velocity sources the sweep needs: the defaults' and every one on a velocity axis.
@@ -139,7 +141,7 @@ package struct PresetGrid: Sendable {
     /// The presets of every combination of the grid's mapping axes (the defaults when it has
     /// none): a trace is tuned when it drives at least one of them.
     package func mappingVariants() -> [Preset] {
-        let axes = grid.axes.filter { AxisRole.mappingKeys.contains($0.key) }
+        let axes = grid.axes.filter { ParameterKey(rawValue: $0.key)?.stage == .mapping }
         let count = axes.reduce(1) { $0 * $1.values.count }
         return (0..<count).map { combination in
             var remainder = combination
@@ -162,8 +164,8 @@ package struct PresetGrid: Sendable {
         // rubber band, and names nothing for a threshold strictly between 0 and 1 (docs/MODEL.md
         // §3.10): a point is built only for a new combination of those axes' values, and not
         // for a threshold inside (0, 1).
-        let relevant = keys.indices.filter { ["threshold", "comparison", "rubberBand"].contains(keys[$0]) }
-        let thresholdAxis = keys.firstIndex(of: "threshold")
+        let relevant = keys.indices.filter { [.threshold, .comparison, .rubberBand].contains(ParameterKey(rawValue: keys[$0])) }
+        let thresholdAxis = keys.firstIndex(of: ParameterKey.threshold.rawValue)
         var checked: Set<[Int]> = []
         for index in 0..<min(grid.pointCount, TuningReport.maximumListedPoints) {
             let indices = grid.valueIndices(ofPoint: index)

@@ -1,3 +1,4 @@
+internal import PanTrace
 package import PanReplay
 internal import TransitionEngine
 

@@ -7,7 +7,7 @@ extension GridSweep {
     private var thresholdAxis: Int? {
         let grid = space.grid
         guard allowsSortedSweep,
-            let axis = grid.axes.firstIndex(where: { $0.key == "threshold" }),
+            let axis = grid.axes.firstIndex(where: { $0.key == ParameterKey.threshold.rawValue }),
             grid.axes[axis].values.count > 1,
             grid.axes[axis].values.allSatisfy({ $0.number?.isFinite == true })
         else { return nil }

@@ -51,7 +51,7 @@ package enum StatisticSweep {
             summary.meanMarginSum += score.meanMargin
         }
         if let subsets {
-            let grid = try TuningGrid(axes: [GridAxis(key: "threshold", values: thresholds.map { .number($0) })])
+            let grid = try TuningGrid(axes: [GridAxis(key: ParameterKey.threshold.rawValue, values: thresholds.map { .number($0) })])
             let rule = TieRule(grid: grid, defaultValues: [.number(defaultThreshold)])
             let (cross, _) = tallies.findings(
                 subsets: subsets, rule: rule, grid: grid, scores: scores, best: 0, defaults: SubsetTally(subsets: subsetCount))

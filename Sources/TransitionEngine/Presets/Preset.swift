@@ -32,8 +32,8 @@ public struct Preset: Sendable, Hashable {
         var settings = name.defaultSettings
         let keys = name.parameterKeys
         for (key, value) in overrides.sorted(by: { $0.key < $1.key }) {
-            guard keys.contains(key), let spec = ParameterSpec.all[key] else {
-                throw TransitionEngineError.unknownParameter(key, preset: name.rawValue, valid: keys)
+            guard let parameter = ParameterKey(rawValue: key), keys.contains(parameter), let spec = ParameterSpec.all[parameter] else {
+                throw TransitionEngineError.unknownParameter(key, preset: name.rawValue, valid: keys.map(\.rawValue))
             }
             switch (spec.allowed, value) {
             case (.range(let range), .number(let number)):
@@ -85,12 +85,18 @@ public struct Preset: Sendable, Hashable {
     public var parameters: [PresetParameter] {
         name.parameterKeys.compactMap { key in
             guard let spec = ParameterSpec.all[key] else { return nil }
-            return PresetParameter(key: key, meaning: spec.meaning, unit: spec.unit, defaultValue: spec.read(settings), allowed: spec.allowed)
+            return PresetParameter(
+                key: key.rawValue, meaning: spec.meaning, unit: spec.unit, defaultValue: spec.read(settings), allowed: spec.allowed)
         }
     }
 
     /// The current value of `key`, or nil if the preset has no such parameter.
     public func value(forKey key: String) -> PresetValue? {
+        ParameterKey(rawValue: key).flatMap(value(for:))
+    }
+
+    /// The current value of `key`, or nil if the preset has no such parameter.
+    public func value(for key: ParameterKey) -> PresetValue? {
         guard name.parameterKeys.contains(key), let spec = ParameterSpec.all[key] else { return nil }
         return spec.read(settings)
     }

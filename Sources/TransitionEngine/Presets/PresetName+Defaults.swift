@@ -1,49 +1,49 @@
 extension PresetName {
-    private static let percentDrivenKeys = [
-        "duration", "completionSpeed", "completionMode", "completionCurve", "cancelDuration", "scrub", "transitionCurve"
+    private static let percentDrivenKeys: [ParameterKey] = [
+        .duration, .completionSpeed, .completionMode, .completionCurve, .cancelDuration, .scrub, .transitionCurve
     ]
 
-    private static let dragKeys = ["direction", "travel", "travelUnit"]
+    private static let dragKeys: [ParameterKey] = [.direction, .travel, .travelUnit]
 
     /// The keys this preset exposes, in catalog order: the drag first (docs/MODEL.md §2.3).
-    var parameterKeys: [String] {
+    var parameterKeys: [ParameterKey] {
         Self.dragKeys + ownKeys
     }
 
-    private var ownKeys: [String] {
+    private var ownKeys: [ParameterKey] {
         switch self {
         case .zoom:
-            ["threshold", "comparison", "cancelledPhase"] + Self.percentDrivenKeys + ["minimumScale"]
+            [.threshold, .comparison, .cancelledPhase] + Self.percentDrivenKeys + [.minimumScale]
         case .zoomCustom:
-            ["threshold", "comparison", "cancelledPhase", "duration", "completionCurve"]
+            [.threshold, .comparison, .cancelledPhase, .duration, .completionCurve]
         case .drawer:
-            ["threshold", "comparison", "cancelledPhase", "stepRate", "snapThreshold", "stepperFinish"] + Self.percentDrivenKeys
-                + ["drawerStyle", "drawerGap", "dimming", "drawerWidth"]
+            [.threshold, .comparison, .cancelledPhase, .stepRate, .snapThreshold, .stepperFinish] + Self.percentDrivenKeys
+                + [.drawerStyle, .drawerGap, .dimming, .drawerWidth]
         case .circleReveal:
-            ["releaseProgress", "threshold", "comparison", "cancelledPhase"] + Self.percentDrivenKeys
-                + ["buttonX", "buttonY", "buttonWidth", "buttonHeight"]
+            [.releaseProgress, .threshold, .comparison, .cancelledPhase] + Self.percentDrivenKeys
+                + [.buttonX, .buttonY, .buttonWidth, .buttonHeight]
         case .swipeDismiss, .swipeBack:
-            ["threshold", "comparison", "cancelledPhase", "speedRule"] + Self.percentDrivenKeys
+            [.threshold, .comparison, .cancelledPhase, .speedRule] + Self.percentDrivenKeys
         case .bouncePresent:
             [
-                "releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration",
-                "velocityLimit", "epsilon"
+                .releaseProgress, .threshold, .comparison, .cancelledPhase, .response, .dampingRatio, .springVelocity, .springDuration,
+                .velocityLimit, .epsilon
             ]
         case .semiModal:
             [
-                "releaseProgress", "threshold", "comparison", "cancelledPhase", "response", "dampingRatio", "springVelocity", "springDuration",
-                "velocityLimit", "epsilon",
-                "cornerRadius", "presentingScale", "finalY"
+                .releaseProgress, .threshold, .comparison, .cancelledPhase, .response, .dampingRatio, .springVelocity, .springDuration,
+                .velocityLimit, .epsilon,
+                .cornerRadius, .presentingScale, .finalY
             ]
         case .parallaxPush:
-            ["deadBand", "cancelledPhase"] + Self.percentDrivenKeys + ["parallax"]
+            [.deadBand, .cancelledPhase] + Self.percentDrivenKeys + [.parallax]
         case .uikitPercent:
-            ["releaseProgress", "rubberBand", "threshold", "comparison", "cancelledPhase", "speedRule"] + Self.percentDrivenKeys + ["parallax"]
+            [.releaseProgress, .rubberBand, .threshold, .comparison, .cancelledPhase, .speedRule] + Self.percentDrivenKeys + [.parallax]
         case .best:
             [
-                "releaseProgress", "rubberBand", "threshold", "decelerationRate", "stopTime", "cancelledPhase", "completionModel", "response",
-                "dampingRatio",
-                "momentumSpeed", "momentumDampingRatio", "velocityLimit", "epsilon", "duration", "parallax"
+                .releaseProgress, .rubberBand, .threshold, .decelerationRate, .stopTime, .cancelledPhase, .completionModel, .response,
+                .dampingRatio,
+                .momentumSpeed, .momentumDampingRatio, .velocityLimit, .epsilon, .duration, .parallax
             ]
         }
     }

@@ -1,5 +1,5 @@
 /// Every knob any preset has, as typed values. A preset exposes a subset of them as
-/// ``PresetParameter``s (see `PresetName.parameterKeys`).
+/// ``PresetParameter``s (see `PresetName.parameterKeys`), each by its ``ParameterKey``.
 struct PresetSettings: Sendable, Hashable {
     enum SpeedRule: String, Sendable, Hashable, CaseIterable {
         case constant
@@ -113,7 +113,7 @@ struct PresetSettings: Sendable, Hashable {
 
 /// How one key reads and writes ``PresetSettings``.
 struct ParameterSpec: Sendable {
-    let key: String
+    let key: ParameterKey
     let meaning: String
     let unit: String
     let allowed: PresetParameter.Allowed
@@ -122,7 +122,7 @@ struct ParameterSpec: Sendable {
     let write: @Sendable (inout PresetSettings, PresetValue) -> Void
 
     static func number(
-        _ key: String, _ meaning: String, unit: String, range: ClosedRange<Double>,
+        _ key: ParameterKey, _ meaning: String, unit: String, range: ClosedRange<Double>,
         _ path: any WritableKeyPath<PresetSettings, Double> & Sendable
     ) -> ParameterSpec {
         ParameterSpec(
@@ -133,7 +133,7 @@ struct ParameterSpec: Sendable {
     }
 
     static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
-        _ key: String, _ meaning: String, _ path: any WritableKeyPath<PresetSettings, Value> & Sendable
+        _ key: ParameterKey, _ meaning: String, _ path: any WritableKeyPath<PresetSettings, Value> & Sendable
     ) -> ParameterSpec where Value.RawValue == String {
         ParameterSpec(
             key: key, meaning: meaning, unit: "", allowed: .choices(Value.allCases.map(\.rawValue)),
@@ -146,7 +146,7 @@ struct ParameterSpec: Sendable {
         )
     }
 
-    static func curve(_ key: String, _ meaning: String, _ path: any WritableKeyPath<PresetSettings, TimingCurve> & Sendable) -> ParameterSpec {
+    static func curve(_ key: ParameterKey, _ meaning: String, _ path: any WritableKeyPath<PresetSettings, TimingCurve> & Sendable) -> ParameterSpec {
         ParameterSpec(
             key: key, meaning: meaning, unit: "", allowed: .choices(TimingCurve.named.map(\.name)),
             read: { .choice($0[keyPath: path].name) },
@@ -159,82 +159,82 @@ struct ParameterSpec: Sendable {
     }
 
     /// Every spec, by key.
-    static let all: [String: ParameterSpec] = {
+    static let all: [ParameterKey: ParameterSpec] = {
         let specs: [ParameterSpec] = [
-            .choice("direction", "the drag that drives progress: right (+x), left (−x), down (+y) or up (−y)", \.direction),
-            .number("travel", "the drag distance that makes progress 1, in travelUnit", unit: "travelUnit", range: 0.01...10000, \.travel),
-            .choice("travelUnit", "what travel is measured in: width (fraction of W), height (fraction of H) or points", \.travelUnit),
+            .choice(.direction, "the drag that drives progress: right (+x), left (−x), down (+y) or up (−y)", \.direction),
+            .number(.travel, "the drag distance that makes progress 1, in travelUnit", unit: "travelUnit", range: 0.01...10000, \.travel),
+            .choice(.travelUnit, "what travel is measured in: width (fraction of W), height (fraction of H) or points", \.travelUnit),
             .choice(
-                "releaseProgress",
+                .releaseProgress,
                 "which callbacks move the transition: changed (began does not move it; the release reads the last changed value, as UIKit apps call update only in .changed) or lift (every callback, the release reads the lift's own translation)",
                 \.releaseProgress),
             .number(
-                "rubberBand", "rubber-band coefficient c past [0, 1] (docs/MODEL.md §2.2, UIScrollView-like 0.55); 0 clamps", unit: "", range: 0...1,
+                .rubberBand, "rubber-band coefficient c past [0, 1] (docs/MODEL.md §2.2, UIScrollView-like 0.55); 0 clamps", unit: "", range: 0...1,
                 \.rubberBand),
-            .number("threshold", "progress threshold θ of the decision rule", unit: "progress", range: 0...1, \.threshold),
-            .choice("comparison", "threshold test: atLeast (p ≥ θ) or greaterThan (p > θ, as the source's if/else)", \.comparison),
-            .choice("cancelledPhase", "a `cancelled` gesture: always cancel, or decide like `ended`", \.cancelledPhase),
+            .number(.threshold, "progress threshold θ of the decision rule", unit: "progress", range: 0...1, \.threshold),
+            .choice(.comparison, "threshold test: atLeast (p ≥ θ) or greaterThan (p > θ, as the source's if/else)", \.comparison),
+            .choice(.cancelledPhase, "a `cancelled` gesture: always cancel, or decide like `ended`", \.cancelledPhase),
             .number(
-                "decelerationRate", "projection deceleration rate d per ms (0.998 normal, 0.99 fast)", unit: "per ms", range: 0.9...0.9999,
+                .decelerationRate, "projection deceleration rate d per ms (0.998 normal, 0.99 fast)", unit: "per ms", range: 0.9...0.9999,
                 \.decelerationRate),
             .number(
-                "stopTime", "stopped-finger gate: velocity 0 if the last move is older than this at lift", unit: "s", range: 0.001...1, \.stopTime),
+                .stopTime, "stopped-finger gate: velocity 0 if the last move is older than this at lift", unit: "s", range: 0.001...1, \.stopTime),
             .number(
-                "deadBand", "velocity dead-band V_dir of the direction rule (|v| > V_dir decides by sign)", unit: "pt/s", range: 0...5000, \.deadBand),
-            .number("duration", "transition duration D", unit: "s", range: 0.01...10, \.duration),
-            .number("completionSpeed", "UIKit completionSpeed s (completion takes |Δ|·D/s)", unit: "", range: 0.01...10, \.completionSpeed),
-            .choice("speedRule", "completionSpeed rule: constant (completionSpeed) or oneMinusProgress (s = 1 − p0)", \.speedRule),
+                .deadBand, "velocity dead-band V_dir of the direction rule (|v| > V_dir decides by sign)", unit: "pt/s", range: 0...5000, \.deadBand),
+            .number(.duration, "transition duration D", unit: "s", range: 0.01...10, \.duration),
+            .number(.completionSpeed, "UIKit completionSpeed s (completion takes |Δ|·D/s)", unit: "", range: 0.01...10, \.completionSpeed),
+            .choice(.speedRule, "completionSpeed rule: constant (completionSpeed) or oneMinusProgress (s = 1 − p0)", \.speedRule),
             .choice(
-                "completionMode", "resume: T1a continues the timeline; curve: T1b fresh completionCurve segment (docs/MODEL.md §4.11 U2)",
+                .completionMode, "resume: T1a continues the timeline; curve: T1b fresh completionCurve segment (docs/MODEL.md §4.11 U2)",
                 \.completionMode),
-            .curve("completionCurve", "UIKit completionCurve for completionMode = curve", \.completionCurve),
-            .choice("cancelDuration", "cancel time: distance (p0·D/s) or complement ((1 − p0)·D/s) (docs/MODEL.md §4.11 U1)", \.cancelDuration),
-            .choice("scrub", "rendered mapping R: linear, or the transition's own curve (docs/MODEL.md §4.11 U3)", \.scrub),
-            .curve("transitionCurve", "the transition animation's own timing curve F", \.transitionCurve),
-            .number("stepRate", "progress added per display frame by the stepper", unit: "progress/frame", range: 0.001...1, \.stepRate),
-            .number("snapThreshold", "progress at which the stepper snaps to done", unit: "progress", range: 0.5...1, \.snapThreshold),
+            .curve(.completionCurve, "UIKit completionCurve for completionMode = curve", \.completionCurve),
+            .choice(.cancelDuration, "cancel time: distance (p0·D/s) or complement ((1 − p0)·D/s) (docs/MODEL.md §4.11 U1)", \.cancelDuration),
+            .choice(.scrub, "rendered mapping R: linear, or the transition's own curve (docs/MODEL.md §4.11 U3)", \.scrub),
+            .curve(.transitionCurve, "the transition animation's own timing curve F", \.transitionCurve),
+            .number(.stepRate, "progress added per display frame by the stepper", unit: "progress/frame", range: 0.001...1, \.stepRate),
+            .number(.snapThreshold, "progress at which the stepper snaps to done", unit: "progress", range: 0.5...1, \.snapThreshold),
             .choice(
-                "stepperFinish",
+                .stepperFinish,
                 "the stepper's snap frame: jump (finish() on a present or dismiss jumps to the end, the drawer article's) or percentDriven (it completes from the last stepped value in (1 − p)·D/s)",
                 \.stepperFinish),
-            .number("response", "spring response 2π/ω0 (or the UIView spring duration)", unit: "s", range: 0.05...5, \.response),
-            .number("dampingRatio", "spring damping ratio ζ (1 = critical)", unit: "", range: 0.05...3, \.dampingRatio),
-            .choice("springVelocity", "spring initial velocity: matched to the finger, or zero", \.springVelocity),
+            .number(.response, "spring response 2π/ω0 (or the UIView spring duration)", unit: "s", range: 0.05...5, \.response),
+            .number(.dampingRatio, "spring damping ratio ζ (1 = critical)", unit: "", range: 0.05...3, \.dampingRatio),
+            .choice(.springVelocity, "spring initial velocity: matched to the finger, or zero", \.springVelocity),
             .choice(
-                "springDuration",
+                .springDuration,
                 "meaning of a UIView spring duration: total (Apple: the animation's total duration; ends exactly then), response, or settling (docs/MODEL.md §4.7, §4.11 U5)",
                 \.springDuration),
             .number(
-                "momentumSpeed", "axis speed at which momentumDampingRatio replaces dampingRatio", unit: "pt/s", range: 0...20000, \.momentumSpeed),
+                .momentumSpeed, "axis speed at which momentumDampingRatio replaces dampingRatio", unit: "pt/s", range: 0...20000, \.momentumSpeed),
             .number(
-                "momentumDampingRatio", "damping ratio for fast releases (WWDC18 'reward momentum')", unit: "", range: 0.05...3,
+                .momentumDampingRatio, "damping ratio for fast releases (WWDC18 'reward momentum')", unit: "", range: 0.05...3,
                 \.momentumDampingRatio),
-            .number(
-                "velocityLimit", "clip on the relative spring velocity |v_rel| (Apple sample: 35)", unit: "1/s", range: 0...1000, \.velocityLimit),
-            .number("epsilon", "settle tolerance of the spring", unit: "pt", range: 0.01...10, \.epsilon),
-            .choice("completionModel", "spring (T4) or hermite (T10, fixed end time)", \.bestCompletion),
-            .number("minimumScale", "scale of the outgoing view at p = 1", unit: "", range: 0...1, \.minimumScale),
-            .number("drawerWidth", "drawer width as a fraction of the screen width", unit: "fraction of W", range: 0.1...1, \.drawerWidth),
+            .number(.velocityLimit, "clip on the relative spring velocity |v_rel| (Apple sample: 35)", unit: "1/s", range: 0...1000, \.velocityLimit),
+            .number(.epsilon, "settle tolerance of the spring", unit: "pt", range: 0.01...10, \.epsilon),
+            .choice(.completionModel, "spring (T4) or hermite (T10, fixed end time)", \.bestCompletion),
+            .number(.minimumScale, "scale of the outgoing view at p = 1", unit: "", range: 0...1, \.minimumScale),
+            .number(.drawerWidth, "drawer width as a fraction of the screen width", unit: "fraction of W", range: 0.1...1, \.drawerWidth),
             .choice(
-                "drawerStyle",
+                .drawerStyle,
                 "reveal: the screen slides right to W − drawerGap over the drawer (the repository's); overlay: a drawerWidth·W panel slides over the screen",
                 \.drawerStyle),
-            .number("drawerGap", "reveal: how much of the screen stays visible at the right", unit: "pt", range: 0...1000, \.drawerGap),
-            .number("dimming", "reveal: the mask view's final alpha over the screen", unit: "", range: 0...1, \.dimming),
-            .number("buttonWidth", "width of the button the mask grows from (the demo's 79 pt)", unit: "pt", range: 0...1000, \.buttonWidth),
-            .number("buttonHeight", "height of the button the mask grows from (the demo's 48 pt)", unit: "pt", range: 0...1000, \.buttonHeight),
-            .number("buttonX", "x of the button centre the circle grows from", unit: "fraction of W", range: 0...1, \.buttonX),
-            .number("buttonY", "y of the button centre the circle grows from", unit: "fraction of H", range: 0...1, \.buttonY),
-            .number("cornerRadius", "corner radius of the presented view", unit: "pt", range: 0...200, \.cornerRadius),
-            .number("presentingScale", "scale of the presenting snapshot at p = 1", unit: "", range: 0.5...1, \.presentingScale),
-            .number("finalY", "top of the presented view's final frame", unit: "fraction of H", range: 0...1, \.finalY),
-            .number("parallax", "how far the view underneath moves, as a fraction of W", unit: "fraction of W", range: 0...1, \.parallax)
+            .number(.drawerGap, "reveal: how much of the screen stays visible at the right", unit: "pt", range: 0...1000, \.drawerGap),
+            .number(.dimming, "reveal: the mask view's final alpha over the screen", unit: "", range: 0...1, \.dimming),
+            .number(.buttonWidth, "width of the button the mask grows from (the demo's 79 pt)", unit: "pt", range: 0...1000, \.buttonWidth),
+            .number(.buttonHeight, "height of the button the mask grows from (the demo's 48 pt)", unit: "pt", range: 0...1000, \.buttonHeight),
+            .number(.buttonX, "x of the button centre the circle grows from", unit: "fraction of W", range: 0...1, \.buttonX),
+            .number(.buttonY, "y of the button centre the circle grows from", unit: "fraction of H", range: 0...1, \.buttonY),
+            .number(.cornerRadius, "corner radius of the presented view", unit: "pt", range: 0...200, \.cornerRadius),
+            .number(.presentingScale, "scale of the presenting snapshot at p = 1", unit: "", range: 0.5...1, \.presentingScale),
+            .number(.finalY, "top of the presented view's final frame", unit: "fraction of H", range: 0...1, \.finalY),
+            .number(.parallax, "how far the view underneath moves, as a fraction of W", unit: "fraction of W", range: 0...1, \.parallax)
         ]
-        var byKey: [String: ParameterSpec] = [:]
+        var byKey: [ParameterKey: ParameterSpec] = [:]
         for spec in specs {
             precondition(byKey[spec.key] == nil, "duplicate parameter key \(spec.key)")
             byKey[spec.key] = spec
         }
+        precondition(byKey.count == ParameterKey.allCases.count, "every parameter key has its spec")
         return byKey
     }()
 }
