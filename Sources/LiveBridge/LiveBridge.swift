@@ -272,7 +272,7 @@ package final class LiveBridge: Sendable {
                 DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
             }
             for job in controller.takePendingCompares() {
-                DispatchQueue.global().async { [inbox] in inbox.push(.compared(job.key, job.run())) }
+                DispatchQueue.global().async { [inbox] in inbox.push(.compared(job.request, job.run())) }
             }
             let now = seconds()
             if controller.wantsTicks, now >= nextFrame, let rate = configuration.benchmarkFrameRate {

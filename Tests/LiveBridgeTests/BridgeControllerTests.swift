@@ -38,7 +38,7 @@ struct BridgeControllerTests {
     /// the controller thread), returning everything sent.
     static func send(_ text: String, from id: ConnectionID, to controller: inout BridgeController, now: Double) -> [Outgoing] {
         var out = controller.handle(.message(id, json(text)), now: now)
-        for job in controller.takePendingCompares() { out += controller.handle(.compared(job.key, job.run()), now: now) }
+        for job in controller.takePendingCompares() { out += controller.handle(.compared(job.request, job.run()), now: now) }
         return out
     }
 

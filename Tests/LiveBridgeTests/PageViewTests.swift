@@ -228,7 +228,7 @@ struct PageViewTests {
         for id in ConnectionID(1)...3 { #expect(controller.handle(.message(id, Self.json(text)), now: 0.1).isEmpty) }
         let jobs = controller.takePendingCompares()
         #expect(jobs.count == 1)
-        let out = controller.handle(.compared(jobs[0].key, jobs[0].run()), now: 0.2)
+        let out = controller.handle(.compared(jobs[0].request, jobs[0].run()), now: 0.2)
         #expect(out.map(\.target) == [.client(1), .client(2), .client(3)])
         #expect(out.allSatisfy { Base.series($0)?.preset == "zoom" && Base.series($0)?.role == "compare" })
     }

@@ -53,13 +53,13 @@ struct RecordPadTests {
         #expect(statuses.last?.state == "released")
         #expect(statuses.last?.parameters == ["threshold": .number(Double(threshold)!)])
         // The page that recorded replays it with its setting; the other page's view is untouched.
-        #expect(controller.shownView(of: 1)?.parameters == ["threshold": .number(Double(threshold)!)])
+        #expect(controller.shownView(of: 1)?.setting.parameters == ["threshold": .number(Double(threshold)!)])
         #expect(controller.shownView(of: 2)?.recording == controller.firstView?.recording)
         _ = controller.handle(.message(1, Self.json(#"{"type":"label","intent":"finish"}"#)), now: 2)
         _ = controller.handle(.message(1, Self.json(#"{"type":"save"}"#)), now: 2.1)
         let saved = try #require(controller.shownView(of: 1))
         #expect(saved.recording.hasPrefix("live/") && !saved.recording.contains("unsaved-"))
-        #expect(saved.parameters == ["threshold": .number(Double(threshold)!)], "the saved view keeps the parameters")
+        #expect(saved.setting.parameters == ["threshold": .number(Double(threshold)!)], "the saved view keeps the parameters")
         #expect(saved.summary.decision.rawValue == expected)
     }
 
@@ -127,7 +127,7 @@ struct RecordPadTests {
         _ = controller.handle(.message(1, Self.json(#"{"type":"discard"}"#)), now: 2)
         let view = try #require(controller.shownView(of: 1))
         #expect(view.recording == "synthetic/swipe-down-0.pantrace")
-        #expect(view.state.preset == "swipe-dismiss" && view.parameters == ["threshold": .number(0.3)])
+        #expect(view.state.preset == "swipe-dismiss" && view.setting.parameters == ["threshold": .number(0.3)])
     }
 
     /// The gesture is seen live by every page through its own setting: one frame per distinct

@@ -145,7 +145,7 @@ struct SourceTests {
         _ = controller.handle(.message(1, Self.json(#"{"type":"keep","files":["\#(unsaved)"],"intent":"finish"}"#)), now: 1.1)
         let kept = try #require(controller.shownView(of: 1))
         #expect(kept.recording == "live/iPhone-15-1.pantrace")
-        #expect(kept.parameters == ["threshold": .number(Double(threshold)!)])
+        #expect(kept.setting.parameters == ["threshold": .number(Double(threshold)!)])
         #expect(abs(kept.state.time - 0.2) < 1 / 60 + 1e-9)
         #expect(controller.shownView(of: 2)?.recording == controller.firstView?.recording)
     }

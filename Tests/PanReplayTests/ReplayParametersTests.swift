@@ -1,3 +1,4 @@
+import Foundation
 import PanCapture
 import PanTrace
 import Testing
@@ -68,5 +69,41 @@ struct VelocitySourceSpellingTests {
         for source in VelocitySource.allCases where source != .recorded {
             #expect(source.strategy?.rawValue == source.rawValue)
         }
+    }
+}
+
+/// A setting has one JSON form: a spelled `Setting` and a resolved `ReplayParameters` read and
+/// write the same object, and a wire `load` carries the same two fields.
+struct SettingFormTests {
+    @Test func aSpelledSettingResolvesAndSpellsBackWithEveryValue() throws {
+        let text = #"{"parameters":{"threshold":0.3,"velocity":"lsq2"},"preset":"swipe-dismiss"}"#
+        let spelled = try JSONDecoder().decode(Setting.self, from: Data(text.utf8))
+        #expect(spelled == Setting(preset: "swipe-dismiss", parameters: ["threshold": .number(0.3), "velocity": .choice("lsq2")]))
+        let resolved = try JSONDecoder().decode(ReplayParameters.self, from: Data(text.utf8))
+        #expect(try ReplayParameters(spelled) == resolved)
+        #expect(resolved.velocity == .lsq2 && resolved.preset.value(for: .threshold) == .number(0.3))
+        // Spelled back, every parameter is there, and it resolves to the same setting.
+        #expect(resolved.setting.parameters.count == Preset(.swipeDismiss).parameters.count + 1)
+        #expect(try ReplayParameters(resolved.setting) == resolved)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(try encoder.encode(resolved) == encoder.encode(resolved.setting))
+    }
+
+    @Test func anUnknownKeyOrValueIsRefusedWhenResolvedNotWhenSpelled() throws {
+        let unknown = Setting(preset: "swipe-dismiss", parameters: ["treshold": .number(0.3)])
+        #expect(throws: (any Error).self) { try ReplayParameters(unknown) }
+        let outOfRange = Setting(preset: "swipe-dismiss", parameters: ["threshold": .number(1.5)])
+        #expect(throws: (any Error).self) { try ReplayParameters(outOfRange) }
+        #expect(throws: (any Error).self) { try ReplayParameters(Setting(preset: "swipe-dismiss", parameters: ["velocity": .choice("kalman")])) }
+        #expect(throws: (any Error).self) { try ReplayParameters(Setting(preset: "no-such-preset")) }
+    }
+
+    @Test func settingsOrderByPresetThenParameters() {
+        let a = Setting(preset: "drawer", parameters: ["threshold": .number(0.5)])
+        let b = Setting(preset: "swipe-back")
+        let c = Setting(preset: "swipe-back", parameters: ["threshold": .number(0.2)])
+        #expect([c, b, a].sorted() == [a, b, c])
+        #expect(c.description == "swipe-back threshold=0.2")
     }
 }

@@ -35,7 +35,7 @@ extension BridgeController {
         if clients[id]?.session?.state == .capturing { clients[id]?.session?.finalise() }
         let shown = shownView(of: id)
         let presetName = request.preset ?? shown?.state.preset ?? "swipe-back"
-        let overrides = request.parameters ?? (request.preset == nil ? shown?.parameters ?? [:] : [:])
+        let overrides = request.parameters ?? (request.preset == nil ? shown?.setting.parameters ?? [:] : [:])
         let parameters: ReplayParameters
         do {
             parameters = try ReplayParameters(presetNamed: presetName, overrides: overrides)
@@ -52,7 +52,7 @@ extension BridgeController {
         let created = ISO8601DateFormatter().string(from: date)
         let stamp = created.filter { $0.isNumber }
         if clients[id]?.beforeRecording == nil, let shown {
-            clients[id]?.beforeRecording = LoadRequest(recording: shown.recording, preset: shown.state.preset, parameters: shown.parameters)
+            clients[id]?.beforeRecording = LoadRequest(recording: shown.recording, setting: shown.setting)
         }
         guard let page = clients[id]?.page else { return out }
         let session = LiveSession(
@@ -134,8 +134,7 @@ extension BridgeController {
             pad?.gesture.add(input)
             out += padFrames()
             // The recorder's own "if released now", from the same reading every page gets.
-            let key = Self.settingKey(active.setting)
-            active.ifReleasedNow = active.state == .capturing ? pad?.gesture.frame(for: key, parameters: active.replayParameters)?.1 : nil
+            active.ifReleasedNow = active.state == .capturing ? pad?.gesture.frame(for: active.replayParameters)?.1 : nil
         }
         clients[id]?.session = active
         // The status goes out on each change of state, and while capturing at most ten times
@@ -184,7 +183,7 @@ extension BridgeController {
         {
             let time = shown.state.time
             let wasPlaying = shown.isPlaying
-            out += try load(LoadRequest(recording: saved, preset: shown.state.preset, parameters: shown.parameters), for: id)
+            out += try load(LoadRequest(recording: saved, setting: shown.setting), for: id)
             out += try changeView(of: id) {
                 $0.seek(to: time)
                 $0.isPlaying = wasPlaying

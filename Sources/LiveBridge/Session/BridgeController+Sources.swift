@@ -288,23 +288,20 @@ extension BridgeController {
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage)))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
-        var bySetting: [String: (LoadRequest, [ConnectionID])] = [:]
-        for id in watchers(of: source.number) {
-            let setting = watchSetting(of: id)
-            bySetting[Self.settingKey(setting), default: (setting, [])].1.append(id)
-        }
-        return out + showReleased(file, to: bySetting.keys.sorted().compactMap { bySetting[$0] })
+        var bySetting: [Setting: [ConnectionID]] = [:]
+        for id in watchers(of: source.number) { bySetting[watchSetting(of: id), default: []].append(id) }
+        return out + showReleased(file, to: bySetting.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// A live gesture was released (the pad's or a device's): each group of pages is shown one
     /// view of its file with the group's setting (pages that agree share it, its frames made
     /// and encoded once for all of them), so each sees the decision and the completion.
-    mutating func showReleased(_ file: String, to groups: [(LoadRequest, [ConnectionID])], inReplyTo type: String? = nil) -> [Outgoing] {
+    mutating func showReleased(_ file: String, to groups: [(Setting, [ConnectionID])], inReplyTo type: String? = nil) -> [Outgoing] {
         var out: [Outgoing] = []
         for (setting, pages) in groups {
             for id in pages { out += leaveFollowing(id) }
             do {
-                out += try load(LoadRequest(recording: file, preset: setting.preset, parameters: setting.parameters), for: pages)
+                out += try load(LoadRequest(recording: file, setting: setting), for: pages)
             } catch {
                 // The gesture is kept either way; say why it is not shown.
                 let message = (error as? BridgeFailure)?.message ?? "\(error)"
@@ -320,9 +317,8 @@ extension BridgeController {
     func watchers(of number: Int) -> [ConnectionID] { views.watchers(of: number) }
 
     /// The preset and parameters page `id` watches with: its own view's, else the first view's.
-    func watchSetting(of id: ConnectionID) -> LoadRequest {
-        if let view = views.player(of: id) { return LoadRequest(recording: "", preset: view.presetName, parameters: view.parameters) }
-        return LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
+    func watchSetting(of id: ConnectionID) -> Setting {
+        views.player(of: id)?.setting ?? Setting(preset: firstView?.state.preset ?? "swipe-back")
     }
 
     /// The frame of the latest sample for every page watching: one per distinct setting.
@@ -330,32 +326,35 @@ extension BridgeController {
         // Taken out while it changes (its transitions are not copied), put back at the end.
         guard var gesture = source.gesture.take() else { return [] }
         defer { source.gesture = gesture }
-        let fallback = LoadRequest(recording: "", preset: firstView?.state.preset ?? "swipe-back")
+        let fallback = Setting(preset: firstView?.state.preset ?? "swipe-back")
         return liveFrames(of: &gesture, to: watchers(of: source.number), fallback: fallback)
     }
 
     /// The frame of a live gesture's latest sample (the pad's or a device's) for `pages`: one
     /// frame per distinct setting among the views they are shown, made once and sent to every
     /// page with that setting; a page with no view reads it with `fallback`.
-    mutating func liveFrames(of gesture: inout LiveGesture, to pages: [ConnectionID], fallback: LoadRequest?) -> [Outgoing] {
+    mutating func liveFrames(of gesture: inout LiveGesture, to pages: [ConnectionID], fallback: Setting?) -> [Outgoing] {
         // Pages by the view they are shown, then the views by setting: one look at each view.
         var byView: [PageViews.ViewID: [ConnectionID]] = [:]
         var withoutView: [ConnectionID] = []
         for id in pages {
             if let viewID = views.viewOf[id] { byView[viewID, default: []].append(id) } else { withoutView.append(id) }
         }
-        var bySetting: [String: (ReplayParameters, [ConnectionID])] = [:]
+        // Pages whose settings resolve alike share one frame; groups in the order of their
+        // settings, so every run sends the same messages in the same order.
+        var bySetting: [ReplayParameters: (order: Setting, pages: [ConnectionID])] = [:]
         for (viewID, ids) in byView {
-            guard let (key, parameters) = views.modify(viewID, { ($0.player.settingKey, $0.player.configuration.parameters) }) else { continue }
-            bySetting[key, default: (parameters, [])].1 += ids
+            guard let (setting, parameters) = views.modify(viewID, { ($0.player.setting, $0.player.configuration.parameters) }) else { continue }
+            bySetting[parameters, default: (setting, [])].pages += ids
+            bySetting[parameters]!.order = min(bySetting[parameters]!.order, setting)
         }
-        if !withoutView.isEmpty, let fallback, let parameters = try? ReplayParameters(presetNamed: fallback.preset, overrides: fallback.parameters) {
-            bySetting[Self.settingKey(fallback), default: (parameters, [])].1 += withoutView
+        if !withoutView.isEmpty, let fallback, let parameters = try? ReplayParameters(fallback) {
+            bySetting[parameters, default: (fallback, [])].pages += withoutView
         }
         var out: [Outgoing] = []
-        for key in bySetting.keys.sorted() {
-            guard let (parameters, group) = bySetting[key], let (frame, ifReleased) = gesture.frame(for: key, parameters: parameters)
-            else { continue }
+        for (parameters, entry) in bySetting.sorted(by: { $0.value.order < $1.value.order }) {
+            let group = entry.pages
+            guard let (frame, ifReleased) = gesture.frame(for: parameters) else { continue }
             var message = FrameMessage(seq: nextFrameSequence(), load: -1, emittedMicroseconds: 0, recording: gesture.file ?? "", frame: frame)
             message.source = gesture.source
             message.ifReleased = ifReleased
@@ -498,7 +497,7 @@ extension BridgeController {
         for move in moved {
             for viewID in views.views.keys.sorted() {
                 guard let shown = views.modify(viewID, { $0.player }), shown.recording == move.from else { continue }
-                let request = LoadRequest(recording: move.to, preset: shown.presetName, parameters: shown.parameters)
+                let request = LoadRequest(recording: move.to, setting: shown.setting)
                 let time = shown.state.time
                 let wasPlaying = shown.isPlaying
                 do {

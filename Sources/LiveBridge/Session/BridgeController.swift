@@ -452,8 +452,7 @@ struct BridgeController {
     private mutating func compare(_ request: LoadRequest, for id: ConnectionID, now: Double) throws -> [Outgoing] {
         // Anyone may compare, and each answer replays a whole recording: at most a few a second
         // per page, and for pages without control, within the server's budget for them all.
-        let key = Self.settingKey(request)
-        switch try comparisons.ask(key, from: id, now: now) {
+        switch try comparisons.ask(request, from: id, now: now) {
         case .answered(let answer):
             return [Outgoing(target: .client(id), message: .encoded(type: answer.type, bytes: answer.bytes))]
         case .waiting:
@@ -467,7 +466,7 @@ struct BridgeController {
         if request.sheet != nil {
             // A sheet library with its settings; the sheet itself was checked where it was decoded.
             do {
-                _ = try DetentPreset(named: request.preset, overrides: request.parameters)
+                _ = try DetentPreset(named: request.setting.preset, overrides: request.setting.parameters)
             } catch {
                 throw BridgeFailure(.invalid, "preset: \(error)")
             }
@@ -479,7 +478,7 @@ struct BridgeController {
         }
         comparisons.start(
             CompareJob(
-                key: key, folder: library.folder, request: request, frameRate: configuration.frameRate,
+                folder: library.folder, request: request, frameRate: configuration.frameRate,
                 location: library.corpusLocation(of: request.recording)), for: id, now: now)
         return []
     }
@@ -488,8 +487,8 @@ struct BridgeController {
     mutating func takePendingCompares() -> [CompareJob] { comparisons.takeJobs() }
 
     /// A comparison finished: every page that asked for it meanwhile gets it.
-    mutating func compared(_ key: String, _ result: Result<CompareAnswer, BridgeFailure>) -> [Outgoing] {
-        let waiting = comparisons.finished(key, result).filter { clients[$0] != nil }
+    mutating func compared(_ request: LoadRequest, _ result: Result<CompareAnswer, BridgeFailure>) -> [Outgoing] {
+        let waiting = comparisons.finished(request, result).filter { clients[$0] != nil }
         switch result {
         case .success(let answer):
             return waiting.map { Outgoing(target: .client($0), message: .encoded(type: answer.type, bytes: answer.bytes)) }
@@ -503,15 +502,6 @@ struct BridgeController {
     private func estimatedFrames(of id: String) -> Double {
         let duration = library.recordings.first { $0.id == id }?.durationSeconds ?? ValueLimits.replaySpan
         return (duration + 2) * configuration.frameRate
-    }
-
-    /// One string per setting: the recording, the preset, and the overrides in key order.
-    static func settingKey(_ request: LoadRequest) -> String {
-        let parameters = request.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        let sheet = request.sheet.map { sheet in
-            "\u{0}sheet \(sheet.detents.map { "\($0)" }.joined(separator: ",")) from \(sheet.start) to \(sheet.target.map { "\($0)" } ?? "-")"
-        }
-        return "\(request.recording)\u{0}\(request.preset)\u{0}\(parameters)\(sheet ?? "")"
     }
 
     /// A player of `request` (nothing is changed).

@@ -6,10 +6,9 @@ internal import TransitionEngine
 /// A comparison a page asked for, computed and encoded off the controller thread, so pages
 /// with control are answered while others' comparisons are worked on.
 struct CompareJob: Sendable {
-    /// ``BridgeController/settingKey(_:)`` of the request: the answer for every page that asks.
-    var key: String
     /// The recordings folder the id is relative to.
     var folder: String
+    /// What was asked: the answer for every page that asks the same.
     var request: LoadRequest
     var frameRate: Double
     /// Where the recording is when it is a gesture of a corpus file.
@@ -28,11 +27,12 @@ struct CompareJob: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let sheet = request.sheet {
-                let preset = try DetentPreset(named: request.preset, overrides: request.parameters)
+                let preset = try DetentPreset(named: request.setting.preset, overrides: request.setting.parameters)
                 let message: SheetMessage
                 do {
                     message = try SheetMessage(
-                        recording: request.recording, trace: trace, sheet: sheet, preset: preset, parameters: request.parameters, fps: frameRate)
+                        recording: request.recording, trace: trace, sheet: sheet, preset: preset, parameters: request.setting.parameters,
+                        fps: frameRate)
                 } catch {
                     throw BridgeFailure(.invalid, "sheet: \(error)")
                 }

@@ -20,16 +20,16 @@ struct Comparisons {
         case unknown
     }
 
-    private var cache: [String: CompareAnswer] = [:]
-    private var cacheOrder: [String] = []
+    private var cache: [LoadRequest: CompareAnswer] = [:]
+    private var cacheOrder: [LoadRequest] = []
     /// The settings being computed, with the pages waiting for each.
-    private var computing: [String: [ConnectionID]] = [:]
+    private var computing: [LoadRequest: [ConnectionID]] = [:]
     private var jobs: [CompareJob] = []
     private var lastAsked: [ConnectionID: Double] = [:]
 
     /// Page `page` asks for `key` at `now`.
     /// - Throws: `rate_limited` when the page asked less than ``interval`` ago.
-    mutating func ask(_ key: String, from page: ConnectionID, now: Double) throws(BridgeFailure) -> Step {
+    mutating func ask(_ key: LoadRequest, from page: ConnectionID, now: Double) throws(BridgeFailure) -> Step {
         let last = lastAsked[page, default: -.infinity]
         guard now - last >= Self.interval else {
             throw BridgeFailure(
@@ -51,7 +51,7 @@ struct Comparisons {
     /// Starts `job` (its key unknown before) for page `page`.
     mutating func start(_ job: CompareJob, for page: ConnectionID, now: Double) {
         lastAsked[page] = now
-        computing[job.key] = [page]
+        computing[job.request] = [page]
         jobs.append(job)
     }
 
@@ -62,7 +62,7 @@ struct Comparisons {
     }
 
     /// A job finished: the pages waiting for it, and the answer kept when there is one.
-    mutating func finished(_ key: String, _ result: Result<CompareAnswer, BridgeFailure>) -> [ConnectionID] {
+    mutating func finished(_ key: LoadRequest, _ result: Result<CompareAnswer, BridgeFailure>) -> [ConnectionID] {
         if case .success(let answer) = result {
             cache[key] = answer
             cacheOrder.append(key)

@@ -51,8 +51,8 @@ struct LiveGesture {
 
     /// The frame at the latest sample under `parameters` (keyed by `key`), and while the finger is
     /// down what that setting would decide if it lifted now.
-    mutating func frame(for key: String, parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
-        preview.frame(for: key, parameters: parameters)
+    mutating func frame(for parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
+        preview.frame(for: parameters)
     }
 
     /// How far `time` (the maker's clock) is from the first sample.
@@ -72,10 +72,10 @@ struct LivePreview {
     let screen: Size
     /// The samples so far (a setting that appears mid-gesture catches up on them).
     private(set) var inputs: [GestureInput] = []
-    private var transitions: [String: InteractiveTransition] = [:]
+    private var transitions: [ReplayParameters: InteractiveTransition] = [:]
     /// Each setting's reading of the latest sample, once made (the recorder's page and the
     /// other pages with its setting ask for the same one).
-    private var readings: [String: (FrameState, RecordingStatus.IfReleased?)] = [:]
+    private var readings: [ReplayParameters: (FrameState, RecordingStatus.IfReleased?)] = [:]
 
     init(screen: Size) { self.screen = screen }
 
@@ -86,9 +86,10 @@ struct LivePreview {
         for index in transitions.indices { _ = transitions.values[index].handle(input) }
     }
 
-    /// The frame at the latest sample under `parameters`, keyed by `key`, and while the finger
-    /// is down what that setting would decide if it lifted now.
-    mutating func frame(for key: String, parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
+    /// The frame at the latest sample under `parameters`, and while the finger is down what
+    /// that setting would decide if it lifted now.
+    mutating func frame(for parameters: ReplayParameters) -> (FrameState, RecordingStatus.IfReleased?)? {
+        let key = parameters
         guard let last = inputs.last else { return nil }
         if let reading = readings[key] { return reading }
         if transitions[key] == nil {

@@ -80,7 +80,8 @@ struct LiveSession {
     }
 
     /// The preset and parameters it records with (no recording named).
-    var setting: LoadRequest { LoadRequest(recording: "", preset: presetName, parameters: parameters) }
+    /// The preset and parameters it records with, as the page spelled them.
+    var setting: Setting { Setting(preset: presetName, parameters: parameters) }
 
     /// Whether the session holds the record pad (no other page may arm it).
     var holdsPad: Bool { state == .armed || state == .capturing }

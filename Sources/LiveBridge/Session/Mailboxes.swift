@@ -19,7 +19,7 @@ enum BridgeInput: Sendable {
     case tuned(ConnectionID, Result<TuneOutcome, BridgeFailure>)
     /// A comparison (``CompareJob``, by its key) finished off the controller thread: the
     /// encoded `series`, for every page that asked for it meanwhile.
-    case compared(String, Result<CompareAnswer, BridgeFailure>)
+    case compared(LoadRequest, Result<CompareAnswer, BridgeFailure>)
 }
 
 /// What the controller asks the service thread to do.

@@ -11,14 +11,12 @@ struct Player {
     let load: Int
     let recording: String
     let trace: Trace
-    let parameters: [String: PresetValue]
+    /// The preset and parameters as the page spelled them (its `load`).
+    let setting: Setting
     let configuration: Replayer.Configuration
     private(set) var replayer: Replayer
     /// The whole replay, computed once per load (``ReplaySeries``).
     let series: ReplaySeries
-    /// The preset and parameters as ``BridgeController/settingKey(_:)`` spells them (with no
-    /// recording): made once, since live frames group pages by it on every event.
-    let settingKey: String
     var isPlaying = true
     /// The last frame number sent of this view (``BridgeController/frameMessage(_:of:)``).
     var sequence: UInt64 = 0
@@ -30,16 +28,14 @@ struct Player {
     private var held = 0.0
     static let loopPause = 0.6
 
-    init(load: Int, recording: String, trace: Trace, parameters: [String: PresetValue], configuration: Replayer.Configuration) throws {
+    init(load: Int, recording: String, trace: Trace, setting: Setting, configuration: Replayer.Configuration) throws {
         self.load = load
         self.recording = recording
         self.trace = trace
-        self.parameters = parameters
+        self.setting = setting
         self.configuration = configuration
         self.replayer = try Replayer(trace: trace, configuration: configuration)
         self.series = ReplaySeries(of: replayer)
-        self.settingKey = BridgeController.settingKey(
-            LoadRequest(recording: "", preset: configuration.parameters.preset.name.rawValue, parameters: parameters))
     }
 
     /// The preset's name.
@@ -49,7 +45,7 @@ struct Player {
     var seriesMessage: SeriesMessage {
         SeriesMessage(
             role: "playing", load: load, recording: recording, preset: configuration.parameters.preset.name.rawValue,
-            parameters: parameters, fps: frameRate, summary: summary, series: series)
+            parameters: setting.parameters, fps: frameRate, summary: summary, series: series)
     }
 
     var summary: ReplaySummary { replayer.summary }
@@ -58,7 +54,7 @@ struct Player {
 
     var state: PlaybackState {
         PlaybackState(
-            load: load, recording: recording, preset: configuration.parameters.preset.name.rawValue, parameters: parameters,
+            load: load, recording: recording, preset: configuration.parameters.preset.name.rawValue, parameters: setting.parameters,
             playing: isPlaying, speed: speed, loop: loops, time: replayer.time(ofFrame: currentIndex),
             start: replayer.time(ofFrame: 0), end: replayer.time(ofFrame: max(0, replayer.frameCount - 1)),
             release: summary.releaseTime, fps: frameRate)
@@ -135,7 +131,7 @@ extension Player {
     /// The preset and parameters `request` names, or the wire's `invalid` error saying why not.
     static func parameters(of request: LoadRequest) throws(BridgeFailure) -> ReplayParameters {
         do {
-            return try ReplayParameters(presetNamed: request.preset, overrides: request.parameters)
+            return try ReplayParameters(request.setting)
         } catch {
             throw BridgeFailure(.invalid, "\(error)")
         }
@@ -144,7 +140,7 @@ extension Player {
     /// A player of `request` over `trace` with its resolved `parameters`.
     init(load: Int, request: LoadRequest, parameters: ReplayParameters, trace: Trace, frameRate: Double) throws {
         try self.init(
-            load: load, recording: request.recording, trace: trace, parameters: request.parameters,
+            load: load, recording: request.recording, trace: trace, setting: request.setting,
             configuration: Replayer.Configuration(parameters: parameters, frameRate: frameRate))
     }
 }

@@ -1,4 +1,5 @@
 internal import PanLiveWire
+package import PanReplay
 package import PanTrace
 package import TransitionEngine
 
@@ -91,20 +92,23 @@ package enum ClientMessage: Sendable, Equatable {
 }
 
 /// `load`: a recording (its library id), a preset, and overrides of its parameters.
-package struct LoadRequest: Codable, Sendable, Equatable {
+package struct LoadRequest: Codable, Sendable, Hashable {
     package var recording: String
-    package var preset: String
-    /// Numbers or choice names by parameter key; `velocity` picks the velocity source.
-    package var parameters: [String: PresetValue]
+    /// The preset and its parameters (`velocity` picks the velocity source), spelled as the
+    /// page sent them: the wire carries them as the message's own `preset` and `parameters`.
+    package var setting: Setting
     /// `compare` only: replay the recording as a drag of this sheet through the sheet library
     /// `preset` (docs/MODEL.md §9); checked where it is decoded.
     package var sheet: SheetLabel?
 
-    package init(recording: String, preset: String, parameters: [String: PresetValue] = [:], sheet: SheetLabel? = nil) {
+    package init(recording: String, setting: Setting, sheet: SheetLabel? = nil) {
         self.recording = recording
-        self.preset = preset
-        self.parameters = parameters
+        self.setting = setting
         self.sheet = sheet
+    }
+
+    package init(recording: String, preset: String, parameters: [String: PresetValue] = [:], sheet: SheetLabel? = nil) {
+        self.init(recording: recording, setting: Setting(preset: preset, parameters: parameters), sheet: sheet)
     }
 
     enum CodingKeys: CodingKey { case recording, preset, parameters, sheet }
@@ -112,9 +116,16 @@ package struct LoadRequest: Codable, Sendable, Equatable {
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recording = try c.decode(String.self, forKey: .recording)
-        preset = try c.decode(String.self, forKey: .preset)
-        parameters = try c.decodeIfPresent([String: PresetValue].self, forKey: .parameters) ?? [:]
+        setting = try Setting(from: decoder)
         sheet = try c.decodeIfPresent(SheetLabel.self, forKey: .sheet)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(recording, forKey: .recording)
+        try c.encode(setting.preset, forKey: .preset)
+        try c.encode(setting.parameters, forKey: .parameters)
+        try c.encodeIfPresent(sheet, forKey: .sheet)
     }
 }
 

@@ -1,34 +1,35 @@
+internal import PanTrace
 internal import Foundation
 package import TransitionEngine
 
-/// A setting's one JSON form (docs/TUNE.md, "A setting file"): the preset and every parameter's
-/// value, the velocity source among them, as the viewer's `load` spells them:
-///
-/// ```json
-/// {"preset":"swipe-dismiss","parameters":{"threshold":0.3,"velocity":"lsq2",…}}
-/// ```
-///
-/// `tune --save-setting` writes it; `replay`, `emit` and `serve` take it with `--setting`.
+/// A resolved setting's JSON form is its ``Setting``'s, with every value (docs/TUNE.md, "A setting
+/// file"): `tune --save-setting` writes it; `replay`, `emit` and `serve` take it with `--setting`.
 /// Reading it checks it as `--set` is checked: an unknown preset, key or velocity source, or a
 /// value out of range, is refused naming it.
 extension ReplayParameters: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable { case preset, parameters }
+    /// Resolves `setting`: its preset with its values over the defaults.
+    ///
+    /// - Throws: ``TransitionEngineError`` or ``ReplayError`` naming an unknown preset, key or
+    ///   velocity source, or a value out of range.
+    package init(_ setting: Setting) throws {
+        try self.init(presetNamed: setting.preset, overrides: setting.parameters)
+    }
+
+    /// This setting spelled with every value.
+    package var setting: Setting { Setting(preset: preset.name.rawValue, parameters: values) }
 
     package init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let name = try c.decode(String.self, forKey: .preset)
-        let values = try c.decodeIfPresent([String: PresetValue].self, forKey: .parameters) ?? [:]
+        let setting = try Setting(from: decoder)
         do {
-            self = try ReplayParameters(presetNamed: name, overrides: values)
+            self = try ReplayParameters(setting)
         } catch {
-            throw DecodingError.dataCorruptedError(forKey: .parameters, in: c, debugDescription: "\(error)")
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "parameters: \(error)"))
         }
     }
 
     package func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(preset.name.rawValue, forKey: .preset)
-        try c.encode(values, forKey: .parameters)
+        try setting.encode(to: encoder)
     }
 
     /// Every parameter's value by key, and the velocity source under `velocity`: what the JSON
