@@ -175,7 +175,8 @@ package struct TraceAdmission: Sendable {
         /// The verdicts on `entries`, in order.
         func verdicts(on entries: [TraceCorpus.Entry], work: ParallelWork) -> [Verdict] {
             let found = Mutex([Verdict?](repeating: nil, count: entries.count))
-            work.forEachBlock(count: entries.count, blockSize: Self.hashedTogether) {} each: { _, range in
+            work.forEachBlock(count: entries.count, blockSize: Self.hashedTogether) {
+            } each: { _, range in
                 var verdicts = range.map { verdict(on: entries[$0], hashing: false) }
                 // The kept traces' fold hashes, computed together (``TraceSubsets/foldHashes(of:)``).
                 var kept: [(position: Int, trace: Trace)] = []
