@@ -137,11 +137,7 @@ package struct TraceAdmission: Sendable {
         let variants: [Preset]
         let sets: [(key: String, parameters: ReplayParameters)]?
 
-        func verdict(on entry: TraceCorpus.Entry) -> Verdict { verdict(on: entry, hashing: true) }
-
-        /// The verdict on `entry`; without `hashing`, a kept trace's fold hash is left at 0 for
-        /// the caller to fill (``verdicts(on:work:)`` hashes several together).
-        private func verdict(on entry: TraceCorpus.Entry, hashing: Bool) -> Verdict {
+        func verdict(on entry: TraceCorpus.Entry) -> Verdict {
             let defaults = space.defaultParameters
             // A detent label is not a finish or cancel: such a gesture is tuned by a sheet library.
             guard entry.trace.metadata.intent.outcome != nil else { return .unknownIntent }
@@ -161,10 +157,7 @@ package struct TraceAdmission: Sendable {
                 guard fits.contains(where: \.fits) else {
                     return .notFitting(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                 }
-                let metadata = entry.trace.metadata
-                let trace = TunedTrace(
-                    file: entry.file, id: metadata.id, intent: metadata.intent, tags: metadata.tags, source: metadata.source,
-                    foldHash: hashing ? TraceSubsets.foldHash(of: entry.trace) : 0)
+                let trace = TunedTrace(file: entry.file, trace: entry.trace)
                 guard let sets else { return .kept(trace, states: [], tracks: built) }
                 return .kept(trace, states: sets.map { built[$0.parameters.velocity]!.releaseState(preset: $0.parameters.preset) }, tracks: [:])
             } catch {
@@ -174,30 +167,8 @@ package struct TraceAdmission: Sendable {
 
         /// The verdicts on `entries`, in order.
         func verdicts(on entries: [TraceCorpus.Entry], work: ParallelWork) -> [Verdict] {
-            let found = Mutex([Verdict?](repeating: nil, count: entries.count))
-            work.forEachBlock(count: entries.count, blockSize: Self.hashedTogether) {
-            } each: { _, range in
-                var verdicts = range.map { verdict(on: entries[$0], hashing: false) }
-                // The kept traces' fold hashes, computed together (``TraceSubsets/foldHashes(of:)``).
-                var kept: [(position: Int, trace: Trace)] = []
-                for (position, verdict) in verdicts.enumerated() {
-                    if case .kept = verdict { kept.append((position, entries[range.lowerBound + position].trace)) }
-                }
-                for (item, hash) in zip(kept, TraceSubsets.foldHashes(of: kept.map(\.trace))) {
-                    guard case .kept(var trace, let states, let tracks) = verdicts[item.position] else { continue }
-                    trace.foldHash = hash
-                    verdicts[item.position] = .kept(trace, states: states, tracks: tracks)
-                }
-                found.withLock { all in
-                    for (position, verdict) in verdicts.enumerated() { all[range.lowerBound + position] = verdict }
-                }
-                return true
-            }
-            return found.withLock { $0.map { $0! } }
+            work.map(entries, verdict(on:))
         }
-
-        /// How many traces a worker judges at a time, their fold hashes computed together.
-        static let hashedTogether = 16
     }
 
     /// How many traces are judged together (on every thread) while reading.

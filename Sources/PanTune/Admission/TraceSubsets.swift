@@ -77,81 +77,21 @@ struct TraceSubsets: Sendable {
     /// and the velocity (x, y), each a 64-bit IEEE double. It depends on the gesture alone, not
     /// on where it is in the corpus, so a corpus tuned in shards and merged has the same folds.
     static func foldHash(of trace: Trace) -> UInt64 {
-        var bytes: [UInt8] = []
-        hashedBytes(of: trace, into: &bytes)
-        var hash = foldHashStart
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnvPrime }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
+        @inline(__always) func add(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        for byte in trace.metadata.id.utf8 { add(byte) }
+        for sample in trace.samples {
+            for value in [sample.time, sample.translation.x, sample.translation.y, sample.velocity.x, sample.velocity.y] {
+                var bits = value.bitPattern
+                for _ in 0..<8 {
+                    add(UInt8(truncatingIfNeeded: bits))
+                    bits >>= 8
+                }
+            }
+        }
         return hash
-    }
-
-    /// ``foldHash(of:)`` of each of `traces`, in order, four at a time: FNV-1a is one multiply
-    /// after another, each waiting for the last, so four independent hashes advanced together
-    /// keep the multiplier busy (the same hashes, about four times as fast).
-    static func foldHashes(of traces: [Trace]) -> [UInt64] {
-        var hashes = [UInt64](repeating: 0, count: traces.count)
-        var lanes: [[UInt8]] = [[], [], [], []]
-        var first = 0
-        while first < traces.count {
-            let count = min(4, traces.count - first)
-            for lane in 0..<count { hashedBytes(of: traces[first + lane], into: &lanes[lane]) }
-            if count == 4 {
-                let together = lanes.map(\.count).min() ?? 0
-                var h0 = foldHashStart, h1 = foldHashStart, h2 = foldHashStart, h3 = foldHashStart
-                lanes[0].withUnsafeBufferPointer { b0 in
-                    lanes[1].withUnsafeBufferPointer { b1 in
-                        lanes[2].withUnsafeBufferPointer { b2 in
-                            lanes[3].withUnsafeBufferPointer { b3 in
-                                for i in 0..<together {
-                                    h0 = (h0 ^ UInt64(b0[i])) &* fnvPrime
-                                    h1 = (h1 ^ UInt64(b1[i])) &* fnvPrime
-                                    h2 = (h2 ^ UInt64(b2[i])) &* fnvPrime
-                                    h3 = (h3 ^ UInt64(b3[i])) &* fnvPrime
-                                }
-                            }
-                        }
-                    }
-                }
-                for (lane, start) in [h0, h1, h2, h3].enumerated() {
-                    var hash = start
-                    for byte in lanes[lane][together...] { hash = (hash ^ UInt64(byte)) &* fnvPrime }
-                    hashes[first + lane] = hash
-                }
-            } else {
-                for lane in 0..<count {
-                    var hash = foldHashStart
-                    for byte in lanes[lane] { hash = (hash ^ UInt64(byte)) &* fnvPrime }
-                    hashes[first + lane] = hash
-                }
-            }
-            first += count
-        }
-        return hashes
-    }
-
-    private static let fnvPrime: UInt64 = 0x0000_0100_0000_01b3
-    private static let foldHashStart: UInt64 = 0xcbf2_9ce4_8422_2325 ^ seed
-
-    /// The bytes ``foldHash(of:)`` hashes, written over `bytes`.
-    private static func hashedBytes(of trace: Trace, into bytes: inout [UInt8]) {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(contentsOf: trace.metadata.id.utf8)
-        let start = bytes.count
-        let samples = trace.samples
-        bytes.append(contentsOf: repeatElement(0, count: samples.count * 40))
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = start
-            func store(_ value: Double) {
-                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-                offset += 8
-            }
-            for sample in samples {
-                store(sample.time)
-                store(sample.translation.x)
-                store(sample.translation.y)
-                store(sample.velocity.x)
-                store(sample.velocity.y)
-            }
-        }
     }
 
     /// Assigns traces read from files to folds and groups (as the sweep does).

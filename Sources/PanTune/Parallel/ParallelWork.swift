@@ -44,4 +44,19 @@ package struct ParallelWork: Sendable {
         }
         return !stopped.load(ordering: .relaxed)
     }
+
+    /// `transform` of each of `items`, in their order, computed on up to ``threads`` threads.
+    package func map<Element: Sendable, Result: Sendable>(_ items: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
+        guard threads > 1 && items.count > 1 else { return items.map(transform) }
+        let found = Mutex([Result?](repeating: nil, count: items.count))
+        forEachBlock(count: items.count, blockSize: 1) {
+        } each: { _, range in
+            for index in range {
+                let result = transform(items[index])
+                found.withLock { $0[index] = result }
+            }
+            return true
+        }
+        return found.withLock { $0.map { $0! } }
+    }
 }
