@@ -1,7 +1,5 @@
-internal import Dispatch
 package import PanReplay
 package import PanTrace
-internal import Synchronization
 package import TransitionEngine
 
 /// The traces of a corpus a sweep decides, with their tracks: the part of ``Tuner/run(on:progress:)``
@@ -114,11 +112,6 @@ package struct TraceAdmission: Sendable {
         }
     }
 
-    /// The verdicts of a batch judged on another thread.
-    final class VerdictBox: Sendable {
-        let value = Mutex<[Verdict]>([])
-    }
-
     /// What admitting one trace found.
     enum Verdict: Sendable {
         case unknownIntent
@@ -190,11 +183,10 @@ package struct TraceAdmission: Sendable {
         // recorded in corpus order. With one thread, each batch is judged here in turn.
         var batch: [TraceCorpus.Entry] = []
         batch.reserveCapacity(Self.batchSize)
-        var inFlight: (group: DispatchGroup, verdicts: VerdictBox)?
+        var inFlight: ParallelWork.Pending<[Verdict]>?
         func finishInFlight() {
-            guard let (group, verdicts) = inFlight else { return }
-            group.wait()
-            for verdict in verdicts.value.withLock({ $0 }) { admission.record(verdict) }
+            guard let pending = inFlight else { return }
+            for verdict in pending.wait() { admission.record(verdict) }
             inFlight = nil
         }
         func flush() {
@@ -207,14 +199,8 @@ package struct TraceAdmission: Sendable {
                 for verdict in judge.verdicts(on: entries, work: work) { admission.record(verdict) }
                 return
             }
-            let verdicts = VerdictBox()
-            let group = DispatchGroup()
             let others = ParallelWork(threads: work.threads - 1)
-            DispatchQueue.global().async(group: group) {
-                let found = judge.verdicts(on: entries, work: others)
-                verdicts.value.withLock { $0 = found }
-            }
-            inFlight = (group, verdicts)
+            inFlight = ParallelWork.start { judge.verdicts(on: entries, work: others) }
         }
         let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
             switch item {

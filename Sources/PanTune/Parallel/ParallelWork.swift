@@ -59,4 +59,28 @@ package struct ParallelWork: Sendable {
         }
         return found.withLock { $0.map { $0! } }
     }
+
+    /// Starts `work` on another thread and returns at once; ``Pending/wait()`` gives its result.
+    /// For work that overlaps the caller's own (the tuner judges one batch of traces while it
+    /// reads the next).
+    package static func start<Result: Sendable>(_ work: @escaping @Sendable () -> Result) -> Pending<Result> {
+        let pending = Pending<Result>()
+        DispatchQueue.global().async(group: pending.group) {
+            let result = work()
+            pending.result.withLock { $0 = result }
+        }
+        return pending
+    }
+
+    /// The result of work started with ``start(_:)``.
+    package final class Pending<Result: Sendable>: Sendable {
+        fileprivate let group = DispatchGroup()
+        fileprivate let result = Mutex<Result?>(nil)
+
+        /// Waits for the work to end and gives its result.
+        package func wait() -> Result {
+            group.wait()
+            return result.withLock { $0! }
+        }
+    }
 }
