@@ -34,11 +34,12 @@ extension BridgeController {
         }
         if clients[id]?.session?.state == .capturing { clients[id]?.session?.finalise() }
         let shown = shownView(of: id)
-        let presetName = request.preset ?? shown?.state.preset ?? "swipe-back"
-        let overrides = request.parameters ?? (request.preset == nil ? shown?.setting.parameters ?? [:] : [:])
+        let setting = Setting(
+            preset: request.preset ?? shown?.state.preset ?? "swipe-back",
+            parameters: request.parameters ?? (request.preset == nil ? shown?.setting.parameters ?? [:] : [:]))
         let parameters: ReplayParameters
         do {
-            parameters = try ReplayParameters(presetNamed: presetName, overrides: overrides)
+            parameters = try ReplayParameters(setting)
         } catch {
             throw BridgeFailure(.invalid, "\(error)")
         }
@@ -56,7 +57,7 @@ extension BridgeController {
         }
         guard let page = clients[id]?.page else { return out }
         let session = LiveSession(
-            owner: id, page: page, request: request, setting: parameters, parameters: overrides, folder: liveFolder,
+            owner: id, page: page, request: request, setting: setting, replayParameters: parameters, folder: liveFolder,
             created: created, stamp: stamp, now: now, sheetLibrary: sheetLibrary)
         clients[id]?.session = session
         pad = HeldPad(holder: id, gesture: LiveGesture(source: nil, screen: Size(request.screen)))

@@ -22,8 +22,7 @@ struct LiveSession {
     let folder: String
     /// The page's preset and parameter overrides: the stage follows them while recording, the
     /// release is decided with them, and the replay after release and the saved view use them.
-    let presetName: String
-    let parameters: [String: PresetValue]
+    let setting: Setting
     /// The page that recorded (its number, for other pages' words).
     let page: Int
     /// When the pad was armed (the controller's clock).
@@ -57,7 +56,7 @@ struct LiveSession {
     private(set) var settle: RecordingStatus.Settle?
 
     init(
-        owner: ConnectionID, page: Int, request: RecordRequest, setting: ReplayParameters, parameters: [String: PresetValue],
+        owner: ConnectionID, page: Int, request: RecordRequest, setting: Setting, replayParameters: ReplayParameters,
         folder: String, created: String, stamp: String, now: Double, sheetLibrary: DetentPresetName = .floatingpanel
     ) {
         self.sheet = request.sheet
@@ -66,9 +65,8 @@ struct LiveSession {
         self.page = page
         self.armedAt = now
         self.folder = folder
-        self.presetName = setting.preset.name.rawValue
-        self.replayParameters = setting
-        self.parameters = parameters
+        self.setting = setting
+        self.replayParameters = replayParameters
         recognizerConfiguration = PanRecognizer.Configuration(edge: request.edge, screen: request.screen, velocity: .lsq2)
         // A target trial is labelled before it begins: its target is what the person meant.
         intent = request.sheet?.target == nil ? .unknown : .detent
@@ -80,9 +78,6 @@ struct LiveSession {
     }
 
     /// The preset and parameters it records with (no recording named).
-    /// The preset and parameters it records with, as the page spelled them.
-    var setting: Setting { Setting(preset: presetName, parameters: parameters) }
-
     /// Whether the session holds the record pad (no other page may arm it).
     var holdsPad: Bool { state == .armed || state == .capturing }
 
@@ -92,7 +87,7 @@ struct LiveSession {
             state: state.rawValue, samples: samples, durationSeconds: duration, intent: intent,
             file: (savedPath ?? unsavedPath).map { relative($0) }, id: savedPath.map { relative($0) }, message: nil,
             ifReleased: state == .capturing ? ifReleasedNow : nil, page: page, heldSeconds: holdsPad ? max(0, now - armedAt) : nil,
-            preset: presetName, parameters: parameters, sheet: sheet, settle: settle)
+            preset: setting.preset, parameters: setting.parameters, sheet: sheet, settle: settle)
     }
 
     /// The events taken so far (zero: the pad was armed and never touched).
