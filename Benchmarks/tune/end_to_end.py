@@ -50,6 +50,13 @@ import sys
 import tempfile
 import time
 
+# The Clopper–Pearson intervals must be `tune`'s to the bit, so numpy's float64 log and exp
+# must be libm's (`check_libm`). On a CPU with AVX-512, numpy 2.4 computes them with its own
+# SIMD code (the X86_V4 dispatch target, SVML), which differs in the last bit; dispatching to
+# the X86_V3 (AVX2) target instead makes them libm's. numpy reads this once, at import. Other
+# kernels then run at AVX2 rather than AVX-512 (set the variable to "" to see the difference).
+os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", "X86_V4")
+
 import numpy as np
 
 PRESET = "swipe-dismiss"
