@@ -345,8 +345,8 @@ extension BridgeController {
         var bySetting: [ReplayParameters: (order: Setting, pages: [ConnectionID])] = [:]
         for (viewID, ids) in byView {
             guard let (setting, parameters) = views.modify(viewID, { ($0.player.setting, $0.player.configuration.parameters) }) else { continue }
-            bySetting[parameters, default: (setting, [])].pages += ids
-            bySetting[parameters]!.order = min(bySetting[parameters]!.order, setting)
+            let group = bySetting[parameters, default: (setting, [])]
+            bySetting[parameters] = (min(group.order, setting), group.pages + ids)
         }
         if !withoutView.isEmpty, let fallback, let parameters = try? ReplayParameters(fallback) {
             bySetting[parameters, default: (fallback, [])].pages += withoutView
