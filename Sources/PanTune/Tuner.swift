@@ -27,6 +27,10 @@ package struct Tuner: Sendable {
         /// rather than by deciding every point; both give the same result to the bit, and
         /// tests turn this off to compare them.
         package var allowsSortedSweep = true
+        /// How the threshold sweep keeps its compared traces: by default in running totals
+        /// between thresholds when those take less memory than sorted columns (the two give
+        /// the same result to the bit; tests choose each).
+        package var thresholdStorage = ThresholdStorage.smaller
 
         /// Creates a configuration.
         package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
@@ -91,7 +95,7 @@ package struct Tuner: Sendable {
         let isDetailed = layout.count > 0 && grid.pointCount <= configuration.maximumTallies / layout.count
         let sweep = GridSweep(
             space: space, frameRate: configuration.frameRate, work: ParallelWork(threads: configuration.threadCount),
-            allowsSortedSweep: configuration.allowsSortedSweep)
+            allowsSortedSweep: configuration.allowsSortedSweep, thresholdStorage: configuration.thresholdStorage)
         let swept = sweep.run(releaseSet: releaseSet, subsets: isDetailed ? layout : nil, progress: progress)
         let scores = swept.scores
         let defaultSet = releaseSet(defaults)

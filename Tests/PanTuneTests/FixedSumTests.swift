@@ -93,7 +93,8 @@ struct FixedSumTests {
     }
 
     /// Metrics of ordinary sizes take the integer path; one of 10⁻³⁰⁰ beside them does not
-    /// fit 126 bits and sends the group to the superaccumulators. Both equal the direct count.
+    /// fit 126 bits and sends the group to the superaccumulators. Both equal the direct count,
+    /// and so do running totals between thresholds (``ThresholdBuckets``).
     @Test(arguments: [false, true])
     func bothPathsGiveTheDirectCount(tinyMetric: Bool) throws {
         var random = SeededGenerator(seed: tinyMetric ? 31 : 32)
@@ -106,15 +107,18 @@ struct FixedSumTests {
         var thresholds = (0..<120).map { _ in Double(random.next() % 1200) / 997 - 0.1 }
         thresholds += [statistics[3], statistics[8], 0, 1]
         for strict in [false, true] {
+            for storage in [ThresholdStorage.sortedColumns, .buckets] {
             let sweep = ThresholdSweep(
+                thresholds: thresholds,
                 entries: zip(statistics, metrics).map {
                     .compared(statistic: $0, cancel: (time: $1.cancel, discontinuity: $1.cancel), finish: (time: $1.finish, discontinuity: $1.finish))
                 },
-                meantFinish: meant, flips: nil, comparison: strict ? .greaterThan : .atLeast, subsets: nil)
-            let evaluation = sweep.evaluate(thresholds: thresholds)
+                meantFinish: meant, flips: nil, comparison: strict ? .greaterThan : .atLeast, subsets: nil, storage: storage)
+            let evaluation = sweep.evaluate()
             for (index, threshold) in thresholds.enumerated() {
                 let expected = Self.direct(statistics, meant: meant, metrics: metrics, threshold: threshold, strict: strict)
-                #expect(evaluation.scores[index] == expected, "θ = \(threshold), strict \(strict), tiny \(tinyMetric)")
+                #expect(evaluation.scores[index] == expected, "θ = \(threshold), strict \(strict), tiny \(tinyMetric), \(storage)")
+            }
             }
         }
     }

@@ -85,7 +85,8 @@ extension ThresholdSweep {
     /// When every statistic, threshold and metric fits one integer scale (``FixedSum``), the
     /// running sums are 128-bit integers; otherwise they are superaccumulators. Both round
     /// the same exact sums once, so they give the same bits.
-    func evaluate(thresholds: [Double]) -> Evaluation {
+    func evaluate() -> Evaluation {
+        if let buckets { return buckets.evaluate(self) }
         let order: [Int]
         if zip(thresholds, thresholds.dropFirst()).allSatisfy({ $0 <= $1 }) {
             order = Array(thresholds.indices)

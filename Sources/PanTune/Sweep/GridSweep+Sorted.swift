@@ -38,6 +38,7 @@ extension GridSweep {
         let tallies = Mutex(SubsetTallies(points: subsets == nil ? 0 : total, subsets: subsetCount))
         let done = Atomic<Int>(0)
         let frameRate = self.frameRate
+        let storage = thresholdStorage
 
         let isSwept = work.forEachBlock(count: groupCount, blockSize: 1) {
             [Int](repeating: 0, count: axes.count)
@@ -58,10 +59,10 @@ extension GridSweep {
                 let last = preset(threshold: thresholds.count - 1)
                 guard
                     let sweep = Self.thresholdSweep(
-                        set: set, first: first, last: last, thresholds: (thresholds[0], thresholds[thresholds.count - 1]),
-                        frameRate: frameRate, subsets: subsets)
+                        set: set, first: first, last: last, thresholds: thresholds, frameRate: frameRate, subsets: subsets,
+                        storage: storage)
                 else { return false }
-                let evaluation = sweep.evaluate(thresholds: thresholds)
+                let evaluation = sweep.evaluate()
                 var local: [(Int, PointScore)] = []
                 local.reserveCapacity(thresholds.count)
                 for (index, score) in evaluation.scores.enumerated() {
@@ -87,8 +88,8 @@ extension GridSweep {
     /// One group's sweep, or nil when a trace's decision is not a θ-independent comparison
     /// with θ (or the same fixed decision) at both ends of the axis.
     static func thresholdSweep(
-        set: ReleaseSet, first: Preset, last: Preset, thresholds: (first: Double, last: Double), frameRate: Double,
-        subsets: TraceSubsets?
+        set: ReleaseSet, first: Preset, last: Preset, thresholds: [Double], frameRate: Double, subsets: TraceSubsets?,
+        storage: ThresholdStorage
     ) -> ThresholdSweep? {
         let policy = first.policy
         let comparison: Decision.Comparison
@@ -103,7 +104,8 @@ extension GridSweep {
         let usesVelocity: Bool
         if case .threshold = policy.rule { usesVelocity = false } else { usesVelocity = true }
         var builder = ThresholdSweep.Builder(
-            meantFinish: set.meantFinish, usesVelocity: usesVelocity, comparison: comparison, subsets: subsets, expectedCompared: set.releases.count)
+            thresholds: thresholds, meantFinish: set.meantFinish, usesVelocity: usesVelocity, comparison: comparison, subsets: subsets,
+            expectedCompared: set.releases.count, storage: storage)
         for (trace, release) in set.releases.enumerated() {
             let decision = policy.decide(release)
             let other = last.policy.decide(release)

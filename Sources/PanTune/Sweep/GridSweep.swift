@@ -13,6 +13,8 @@ struct GridSweep: Sendable {
     let work: ParallelWork
     /// Whether a threshold axis may be swept from sorted statistics.
     let allowsSortedSweep: Bool
+    /// How the threshold sweep keeps its compared traces.
+    var thresholdStorage: ThresholdStorage = .smaller
 
     /// Scores every point, in grid order.
     ///

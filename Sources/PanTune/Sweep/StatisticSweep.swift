@@ -28,18 +28,18 @@ package enum StatisticSweep {
     /// pick on the other folds, as ``Tuner`` does.
     package static func run(
         statistics: [Double], meantFinish: [Bool], thresholds: [Double], isStrict: Bool, defaultThreshold: Double,
-        folds: (count: Int, ofTrace: [Int])?
+        folds: (count: Int, ofTrace: [Int])?, storage: ThresholdStorage = .smaller
     ) throws -> Summary {
         let subsets = folds.map { TraceSubsets(foldCount: $0.count, foldOfTrace: $0.ofTrace) }
         var builder = ThresholdSweep.Builder(
-            meantFinish: meantFinish, usesVelocity: false, comparison: isStrict ? .greaterThan : .atLeast, subsets: subsets,
-            expectedCompared: statistics.count)
+            thresholds: thresholds, meantFinish: meantFinish, usesVelocity: false, comparison: isStrict ? .greaterThan : .atLeast,
+            subsets: subsets, expectedCompared: statistics.count, storage: storage)
         for (trace, statistic) in statistics.enumerated() {
             builder.addCompared(trace: trace, statistic: statistic, cancel: (0, 0), finish: (0, 0))
         }
         let sweep = ThresholdSweep(builder)
         let subsetCount = subsets?.count ?? 0
-        let evaluation = sweep.evaluate(thresholds: thresholds)
+        let evaluation = sweep.evaluate()
         let scores = evaluation.scores
         var tallies = SubsetTallies(points: 0, subsets: subsetCount)
         tallies.correct = evaluation.subsetCorrect

@@ -69,6 +69,11 @@ struct ThresholdSweep {
 
     let comparison: Decision.Comparison
     let traceCount: Int
+    /// The thresholds, in the caller's order.
+    let thresholds: [Double]
+    /// The compared traces as running totals between thresholds, when kept so; the sorted
+    /// columns below are then empty.
+    let buckets: ThresholdBuckets?
     /// The compared traces' statistics, ascending, with their intents and metrics in the same order.
     let statistics: [Double]
     /// Meant finishes among the first `k` sorted statistics.
@@ -88,11 +93,13 @@ struct ThresholdSweep {
     var subsetFixedMargin: [Double] = []
 
     /// Collects one group's traces, one at a time, without keeping a record per trace: a
-    /// compared trace leaves its statistic, its index and its four metrics in columns; a fixed
-    /// trace only adds to the fixed counts and sums; a flip only to the flip lists. So the
-    /// sweep's memory is about 52 bytes a compared trace, whatever the rule.
+    /// compared trace leaves its statistic, its index and its four metrics in columns (about
+    /// 44 bytes) or adds to the buckets (``ThresholdBuckets``); a fixed trace only adds to the
+    /// fixed counts and sums; a flip only to the flip lists or buckets.
     struct Builder {
         let comparison: Decision.Comparison
+        let thresholds: [Double]
+        var buckets: ThresholdBuckets?
         let meantFinish: [Bool]
         let usesVelocity: Bool
         let subsets: TraceSubsets?
@@ -106,15 +113,24 @@ struct ThresholdSweep {
         var flipPlus: [Double] = [], flipMinus: [Double] = []
         var subsetFixedCorrect: [Int], subsetFixedMargin: [Double]
 
-        /// Starts a group of `meantFinish.count` traces (the flips are added only when the rule
-        /// reads velocity).
-        init(meantFinish: [Bool], usesVelocity: Bool, comparison: Decision.Comparison, subsets: TraceSubsets?, expectedCompared: Int = 0) {
+        /// Starts a group of `meantFinish.count` traces to be scored at `thresholds` (the flips
+        /// are added only when the rule reads velocity).
+        init(
+            thresholds: [Double], meantFinish: [Bool], usesVelocity: Bool, comparison: Decision.Comparison, subsets: TraceSubsets?,
+            expectedCompared: Int = 0, storage: ThresholdStorage = .smaller
+        ) {
             self.comparison = comparison
+            self.thresholds = thresholds
+            let subsetCount = subsets?.count ?? 0
+            if storage.usesBuckets(thresholds: thresholds.count, subsets: subsetCount, expected: expectedCompared) {
+                buckets = ThresholdBuckets(thresholds: thresholds, isStrict: comparison == .greaterThan, subsets: subsetCount)
+            }
             self.meantFinish = meantFinish
             self.usesVelocity = usesVelocity
             self.subsets = subsets
             subsetFixedCorrect = [Int](repeating: 0, count: subsets?.count ?? 0)
             subsetFixedMargin = [Double](repeating: .infinity, count: subsets?.count ?? 0)
+            guard buckets == nil else { return }
             statistics.reserveCapacity(expectedCompared)
             traces.reserveCapacity(expectedCompared)
             cancelTimes.reserveCapacity(expectedCompared)
@@ -127,6 +143,10 @@ struct ThresholdSweep {
         mutating func addCompared(
             trace: Int, statistic: Double, cancel: (time: Double, discontinuity: Double), finish: (time: Double, discontinuity: Double)
         ) {
+            if buckets != nil {
+                buckets!.add(statistic: statistic, isMeant: meantFinish[trace], cancel: cancel, finish: finish, subsets: subsets, trace: trace)
+                return
+            }
             statistics.append(statistic)
             traces.append(Int32(trace))
             cancelTimes.append(cancel.time)
@@ -162,13 +182,23 @@ struct ThresholdSweep {
             switch flip {
             case .never: break
             case .always: flipConstant += 1
-            case .whenPassing(let value): flipPlus.append(value)
+            case .whenPassing(let value): addFlip(value, plus: true)
             case .whenFailing(let value):
                 flipConstant += 1
-                flipMinus.append(value)
+                addFlip(value, plus: false)
             case .between(let low, let high):
-                flipPlus.append(high)
-                flipMinus.append(low)
+                addFlip(high, plus: true)
+                addFlip(low, plus: false)
+            }
+        }
+
+        private mutating func addFlip(_ value: Double, plus: Bool) {
+            if buckets != nil {
+                buckets!.addFlip(value, plus: plus)
+            } else if plus {
+                flipPlus.append(value)
+            } else {
+                flipMinus.append(value)
             }
         }
     }
@@ -180,9 +210,12 @@ struct ThresholdSweep {
     ///   - entries: one per trace, in trace order.
     ///   - flips: one per trace when the rule reads velocity, else nil (no trace can flip).
     init(
-        entries: [Entry], meantFinish: [Bool], flips: [Flip]?, comparison: Decision.Comparison, subsets: TraceSubsets?
+        thresholds: [Double], entries: [Entry], meantFinish: [Bool], flips: [Flip]?, comparison: Decision.Comparison,
+        subsets: TraceSubsets?, storage: ThresholdStorage = .smaller
     ) {
-        var builder = Builder(meantFinish: meantFinish, usesVelocity: flips != nil, comparison: comparison, subsets: subsets)
+        var builder = Builder(
+            thresholds: thresholds, meantFinish: meantFinish, usesVelocity: flips != nil, comparison: comparison, subsets: subsets,
+            expectedCompared: entries.count, storage: storage)
         for (trace, entry) in entries.enumerated() {
             switch entry {
             case .compared(let statistic, let cancel, let finish):
@@ -200,6 +233,8 @@ struct ThresholdSweep {
         comparison = builder.comparison
         traceCount = builder.meantFinish.count
         usesVelocity = builder.usesVelocity
+        thresholds = builder.thresholds
+        buckets = builder.buckets
         let order = Self.sortedOrder(of: builder.statistics)
         func sorted(_ column: inout [Double]) -> [Double] {
             let values = column
@@ -227,6 +262,9 @@ struct ThresholdSweep {
         flipPlus.sort()
         flipMinus.sort()
         if let subsets = builder.subsets {
+            subsetFixedCorrect = builder.subsetFixedCorrect
+            subsetFixedMargin = builder.subsetFixedMargin
+            guard buckets == nil else { return }
             var sizes = [Int](repeating: 0, count: subsets.count)
             for trace in traces { for subset in subsets.subsets(ofTrace: Int(trace)) { sizes[subset] += 1 } }
             var subsetStatistics = sizes.map { size in
@@ -248,8 +286,6 @@ struct ThresholdSweep {
             }
             self.subsetStatistics = subsetStatistics
             self.subsetMeantBefore = subsetMeantBefore
-            subsetFixedCorrect = builder.subsetFixedCorrect
-            subsetFixedMargin = builder.subsetFixedMargin
         }
     }
 }
