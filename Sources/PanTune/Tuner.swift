@@ -99,7 +99,8 @@ package struct Tuner: Sendable {
         let swept = sweep.run(releaseSet: releaseSet, subsets: isDetailed ? layout : nil, progress: progress)
         let scores = swept.scores
         let defaultSet = releaseSet(defaults)
-        var cache = ReleaseSet.CompletionCache(traces: kept.count)
+        // One score: a completion cache (80 bytes a trace) would never be read twice.
+        var cache = ReleaseSet.CompletionCache.none
         var defaultTally = SubsetTally(subsets: layout.count)
         let defaultScore = defaultSet.score(defaults.preset, frameRate: configuration.frameRate, cache: &cache, subsets: layout, tally: &defaultTally)
         let defaultValues = grid.axes.map { defaults.value(forKey: $0.key)! }

@@ -65,6 +65,27 @@ struct TunerTests {
         }
     }
 
+    /// The defaults are scored once, with a cache that keeps nothing: the same score, to the
+    /// bit, as with a cache that keeps every trace's metrics (read twice here).
+    @Test
+    func aScoreWithoutACompletionCacheIsTheSame() throws {
+        let traces = Fixtures.edgeSwipes(25, seed: 9)
+        let preset = try Preset(named: "best")
+        let releases = try traces.map { try GestureTrack(trace: $0, velocity: .recorded).releaseState(preset: preset) }
+        let set = ReleaseSet(releases: releases, meantFinish: traces.map { $0.metadata.intent == .finish })
+        var kept = ReleaseSet.CompletionCache(traces: traces.count)
+        var none = ReleaseSet.CompletionCache.none
+        var tally = SubsetTally(subsets: 0)
+        let first = set.score(preset, frameRate: 60, cache: &kept, subsets: nil, tally: &tally)
+        let cached = set.score(preset, frameRate: 60, cache: &kept, subsets: nil, tally: &tally)
+        let fresh = set.score(preset, frameRate: 60, cache: &none, subsets: nil, tally: &tally)
+        #expect(none.times.isEmpty)
+        #expect(kept.times.count == 4 * traces.count)
+        #expect(first.meanCompletionTime > 0)
+        #expect(fresh == first)
+        #expect(cached == first)
+    }
+
     @Test(arguments: [1, 2, 3, 5])
     func resultsAreBitwiseTheSameForAnyThreadCount(threads: Int) throws {
         let traces = Fixtures.edgeSwipes(30, seed: 8)

@@ -42,7 +42,12 @@ struct ReleaseSet: Sendable {
     /// (`CompletionModel.trajectory`). Within one completion context (the same completion
     /// model, rendered mapping, curve and gates) that leaves four cases per trace; a slot is
     /// valid when its stamp equals the current generation, so moving to a new context is O(1).
+    /// A cache for no traces (``none``) keeps nothing and computes every metric afresh: the
+    /// right one for a single score, where 80 bytes a trace would buy nothing.
     struct CompletionCache {
+        /// A cache that keeps nothing.
+        static let none = CompletionCache(traces: 0)
+
         private(set) var stamps: [UInt32]
         private(set) var times: [Double]
         private(set) var discontinuities: [Double]
@@ -68,6 +73,7 @@ struct ReleaseSet: Sendable {
         mutating func metrics(trace: Int, release: ReleaseState, decision: Decision, preset: Preset, frameRate: Double) -> (
             time: Double, discontinuity: Double
         ) {
+            guard !stamps.isEmpty else { return ReleaseSet.metrics(release: release, decision: decision, preset: preset, frameRate: frameRate) }
             let slot = trace &* 4 &+ (decision.outcome == .finish ? 2 : 0) &+ (decision.isVelocityBased ? 1 : 0)
             if stamps[slot] != generation {
                 (times[slot], discontinuities[slot]) = ReleaseSet.metrics(release: release, decision: decision, preset: preset, frameRate: frameRate)
