@@ -31,6 +31,9 @@ package struct Tuner: Sendable {
         /// between thresholds when those take less memory than sorted columns (the two give
         /// the same result to the bit; tests choose each).
         package var thresholdStorage = ThresholdStorage.smaller
+        /// Release states of a set kept in memory before they go to a temporary file (nil: 262,144;
+        /// tests spill after a few).
+        package var spillAfter: Int?
 
         /// Creates a configuration.
         package init(threadCount: Int = 2, frameRate: Double = 60, screen: Size? = nil) {
@@ -58,7 +61,7 @@ package struct Tuner: Sendable {
 
     /// Who admits the traces of a corpus for this sweep.
     package var admission: TraceAdmission {
-        TraceAdmission(space: space, screen: configuration.screen, threads: configuration.threadCount)
+        TraceAdmission(space: space, screen: configuration.screen, threads: configuration.threadCount, spillAfter: configuration.spillAfter)
     }
 
     /// Scores every grid point on `corpus`.
@@ -144,9 +147,10 @@ package struct Tuner: Sendable {
     ) -> (misjudged: [TuningResult.Misjudgement], fixed: Int, broken: Int) {
         var misjudged: [TuningResult.Misjudgement] = []
         var fixed = 0, broken = 0
-        for index in kept.indices {
-            let decision = best.parameters.preset.policy.decide(best.set.releases[index])
-            let wasRight = (defaults.parameters.preset.policy.decide(defaults.set.releases[index]).outcome == .finish) == meantFinish[index]
+        // Both sets are read in order, side by side (they may be in files: ``ReleaseColumns``).
+        for (index, (release, defaultRelease)) in zip(best.set.releases, defaults.set.releases).enumerated() {
+            let decision = best.parameters.preset.policy.decide(release)
+            let wasRight = (defaults.parameters.preset.policy.decide(defaultRelease).outcome == .finish) == meantFinish[index]
             let isRight = (decision.outcome == .finish) == meantFinish[index]
             if isRight && !wasRight { fixed += 1 }
             if !isRight && wasRight { broken += 1 }
@@ -156,7 +160,7 @@ package struct Tuner: Sendable {
                 TuningResult.Misjudgement(
                     file: trace.file, trace: trace.id, intent: trace.intent,
                     decision: decision.outcome, reason: decision.reason, margin: decision.margin,
-                    progressAtRelease: best.set.releases[index].progress, velocity: decision.axisVelocity))
+                    progressAtRelease: release.progress, velocity: decision.axisVelocity))
         }
         return (misjudged, fixed, broken)
     }

@@ -65,8 +65,11 @@ struct ThresholdSweepTests {
         return Case(preset: preset, axes: axes, traces: traces)
     }
 
-    static func run(_ test: Case, sorted: Bool, threads: Int = 1, storage: ThresholdStorage = .sortedColumns) throws -> TuningResult {
+    static func run(
+        _ test: Case, sorted: Bool, threads: Int = 1, storage: ThresholdStorage = .sortedColumns, spillAfter: Int? = nil
+    ) throws -> TuningResult {
         var configuration = Tuner.Configuration(threadCount: threads)
+        configuration.spillAfter = spillAfter
         configuration.allowsSortedSweep = sorted
         configuration.thresholdStorage = storage
         let tuner = try Tuner(presetNamed: test.preset, grid: try TuningGrid(axes: test.axes), configuration: configuration)
@@ -82,10 +85,17 @@ struct ThresholdSweepTests {
     @Test(arguments: 0..<24)
     func sortedSweepGivesTheSameReportAsDecidingEveryPoint(seed: Int) throws {
         let test = try Self.randomCase(seed: UInt64(seed) &+ 1700)
+        // The sorted sweep's release states in memory, or spilled to files every few traces
+        // (and then every seed's third in the per-decision sweep too, against one in memory).
+        let spillAfter: Int? = seed % 3 == 0 ? 1 + seed % 7 : nil
         let general = try Self.run(test, sorted: false)
+        if let spillAfter {
+            let spilled = try Self.run(test, sorted: false, spillAfter: spillAfter)
+            #expect(try Self.json(spilled) == Self.json(general), "\(test), spilled after \(spillAfter)")
+        }
         // Sorted columns for even seeds, running totals between thresholds for odd ones.
         let storage: ThresholdStorage = seed % 2 == 0 ? .sortedColumns : .buckets
-        let sorted = try Self.run(test, sorted: true, threads: 1 + seed % 2, storage: storage)
+        let sorted = try Self.run(test, sorted: true, threads: 1 + seed % 2, storage: storage, spillAfter: spillAfter)
         #expect(sorted.scores.count == general.scores.count, "\(test) \(storage)")
         for (point, (fast, slow)) in zip(sorted.scores, general.scores).enumerated() where fast != slow {
             Issue.record("\(test): point \(point) differs: \(fast) vs \(slow)")

@@ -1,3 +1,4 @@
+import Foundation
 import PanCapture
 import PanTrace
 import GestureFixtures
@@ -30,7 +31,7 @@ struct TuneStorageTests {
             states[divergingAt + 7].gain = 0.5
             states[divergingAt + 9].progress = Double.nan
         }
-        let columns = ReleaseColumns(states)
+        let columns = ReleaseBlock(states)
         #expect(columns.count == states.count)
         // States alike store only their own seven columns; each that differs adds one.
         #expect(columns.fullShadowColumns == (divergingAt == nil ? 0 : 4))
@@ -44,6 +45,67 @@ struct TuneStorageTests {
             #expect(fields.allSatisfy { $0.0.bitPattern == $0.1.bitPattern }, "trace \(index)")
             #expect(back.phase == state.phase && back.hasChanged == state.hasChanged, "trace \(index)")
         }
+    }
+
+    static func sameBits(_ a: ReleaseState, _ b: ReleaseState) -> Bool {
+        let pairs: [(Double, Double)] = [
+            (a.progress, b.progress), (a.startProgress, b.startProgress), (a.velocity.x, b.velocity.x), (a.velocity.y, b.velocity.y),
+            (a.axisVelocity, b.axisVelocity), (a.crossVelocity, b.crossVelocity), (a.distance, b.distance), (a.gain, b.gain),
+            (a.time, b.time), (a.lastMoveTime, b.lastMoveTime)
+        ]
+        return pairs.allSatisfy { $0.0.bitPattern == $0.1.bitPattern } && a.phase == b.phase && a.hasChanged == b.hasChanged
+    }
+
+    /// Past `spillAfter` states, each full block goes to a temporary file: on either side of
+    /// the limit, and across several files and a partial block in memory, every state comes
+    /// back in order to the bit, to two readers at once.
+    @Test(arguments: [(20, 21, 0), (21, 21, 1), (100, 7, 14), (3, 1, 3)])
+    func spilledStatesComeBackInOrderToTheBit(count: Int, spillAfter: Int, files: Int) {
+        var random = SeededGenerator(seed: 12)
+        var states = (0..<count).map { Self.state($0, &random) }
+        if count > 9 {
+            states[9].startProgress = -0.0
+            states[9].progress = .nan
+            states[8].distance = 844
+        }
+        let columns = ReleaseColumns(states, spillingAfter: spillAfter)
+        #expect(columns.count == count)
+        #expect(columns.spillCount == files)
+        var first = columns.makeIterator(), second = columns.makeIterator()
+        for (index, state) in states.enumerated() {
+            let a = first.next(), b = second.next()
+            #expect(a.map { Self.sameBits($0, state) } == true, "state \(index) (first reader)")
+            #expect(b.map { Self.sameBits($0, state) } == true, "state \(index) (second reader)")
+        }
+        #expect(first.next() == nil)
+        #expect(Array(columns).count == count)
+    }
+
+    /// A spill file is unlinked as soon as it is open: nothing is left in the folder, even
+    /// while its states are still read.
+    @Test
+    func aSpillLeavesNoFileBehind() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SeededGenerator(seed: 13)
+        let states = (0..<50).map { Self.state($0, &random) }
+        let columns = ReleaseColumns(states, spillingAfter: 16, to: folder)
+        #expect(columns.spillCount == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(zip(columns, states).allSatisfy(Self.sameBits))
+    }
+
+    /// A folder that cannot take the file keeps the states in memory: the same states, no file.
+    @Test
+    func aRefusedSpillKeepsTheStatesInMemory() {
+        let folder = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")
+        var random = SeededGenerator(seed: 14)
+        let states = (0..<40).map { Self.state($0, &random) }
+        let columns = ReleaseColumns(states, spillingAfter: 8, to: folder)
+        #expect(columns.spillCount == 0)
+        #expect(columns.count == 40)
+        #expect(zip(columns, states).allSatisfy(Self.sameBits))
     }
 
     /// Labels come back as added, a corpus gesture's `file#id` included, and a file name with a

@@ -22,12 +22,16 @@ package struct TraceAdmission: Sendable {
     let screen: Size?
     /// The threads that judge.
     let work: ParallelWork
+    /// Release states of a set kept in memory before they go to a temporary file (``ReleaseColumns``).
+    let spillAfter: Int
 
-    /// Admission for a sweep of `space` on `screen` with `threads` threads.
-    package init(space: PresetGrid, screen: Size?, threads: Int) {
+    /// Admission for a sweep of `space` on `screen` with `threads` threads, keeping `spillAfter`
+    /// release states of a set in memory (nil: ``ReleaseColumns/defaultSpillAfter``).
+    package init(space: PresetGrid, screen: Size?, threads: Int, spillAfter: Int? = nil) {
         self.space = space
         self.screen = screen
         self.work = ParallelWork(threads: threads)
+        self.spillAfter = spillAfter ?? ReleaseColumns.defaultSpillAfter
     }
 
     /// Admits the traces of `corpus` (see ``Tuner/run(on:progress:)``).
@@ -48,12 +52,15 @@ package struct TraceAdmission: Sendable {
         var unknownIntent = 0
         var notFitting: [TuningResult.Misfit] = []
         var unreplayable: [TraceCorpus.Failure] = []
+        /// Release states of a set kept in memory before they go to a temporary file.
+        var spillAfter = ReleaseColumns.defaultSpillAfter
 
         /// The release state of every kept trace under `parameters`, whose release key is `key`.
         func releases(_ parameters: ReplayParameters, key: String) -> ReleaseColumns {
             if let states = stored[key] { return states }
             // No track for a source when no trace was kept (a shard may have none).
-            return ReleaseColumns((tracks[parameters.velocity] ?? []).lazy.map { $0.releaseState(preset: parameters.preset) })
+            return ReleaseColumns(
+                (tracks[parameters.velocity] ?? []).lazy.map { $0.releaseState(preset: parameters.preset) }, spillingAfter: spillAfter)
         }
     }
 
@@ -87,7 +94,10 @@ package struct TraceAdmission: Sendable {
             judge = Judge(
                 space: space, screen: admission.screen, sources: sources, variants: space.mappingVariants(),
                 sets: compact ? space.releaseParameters() : nil)
-            if let sets = judge.sets { for set in sets { admitted.stored[set.key] = ReleaseColumns() } }
+            admitted.spillAfter = admission.spillAfter
+            if let sets = judge.sets {
+                for set in sets { admitted.stored[set.key] = ReleaseColumns(spillingAfter: admission.spillAfter) }
+            }
         }
 
         mutating func add(_ entry: TraceCorpus.Entry) { record(judge.verdict(on: entry)) }

@@ -65,7 +65,8 @@ extension Tuner {
     package func partial(of corpus: AdmittedCorpus) -> TunePartial {
         let admitted = corpus.admitted
         let sets = space.releaseParameters()
-        let states = sets.map { admitted.releases($0.parameters, key: $0.key) }
+        // A partial holds every gesture's states anyway: each set is read once, in order.
+        let states = sets.map { Array(admitted.releases($0.parameters, key: $0.key)) }
         let gestures = admitted.kept.indices.map { index in
             TunePartial.Gesture(trace: admitted.kept[index], releases: states.map { $0[index] })
         }

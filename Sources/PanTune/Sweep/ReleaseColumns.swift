@@ -1,100 +1,102 @@
+internal import Foundation
 internal import TransitionEngine
 
-/// The release states of a sweep's traces, kept in columns: about 49 bytes a trace instead of
-/// a `ReleaseState`'s 96.
+/// The release states of a sweep's traces, in trace order: the latest in memory, in columns
+/// (``ReleaseBlock``, about 49 bytes a state), and every full block of ``spillAfter`` states
+/// before them in a temporary file (``ReleaseSpill``), so a corpus of millions of gestures
+/// keeps a few megabytes of states in memory whatever its size.
 ///
-/// The progress, the velocity and its two components and the release time take a column
-/// each. The other fields usually repeat something already kept: the start progress is the
-/// progress, the time of the last move is the release time, the distance and the gain are one
-/// screen's. Such a column costs nothing until a trace differs; from then on it is stored in
-/// full. Values are kept to the bit (`-0.0`, NaN payloads included), so an element read back
-/// equals the state appended.
-struct ReleaseColumns: Sendable, RandomAccessCollection {
-    /// A column that costs nothing while each value equals its base.
-    private struct Shadow: Sendable {
-        /// Empty while every value equals its base; every value once one did not.
-        var values: [Double] = []
+/// The sweeps read the states in order, several readers at once, so this is a sequence, not
+/// a collection: each iterator reads the files a few thousand states at a time. A corpus under
+/// ``spillAfter`` gestures never touches the disk, and if the temporary folder refuses a file
+/// the states stay in memory (the results are the same; only the memory differs).
+struct ReleaseColumns: Sendable, Sequence {
+    /// States kept in memory before they go to a file, by default: 262,144 (about 13 MB).
+    static let defaultSpillAfter = 1 << 18
 
-        @inline(__always)
-        func value(at index: Int, base: Double) -> Double { values.isEmpty ? base : values[index] }
+    /// States kept in memory before they go to a file.
+    let spillAfter: Int
+    /// Where the files go.
+    let folder: URL
+    private var spills: [ReleaseSpill] = []
+    private var tail = ReleaseBlock()
+    private var spillRefused = false
+    /// The states in all.
+    private(set) var count = 0
 
-        /// Appends `value`, whose base is `base`; when the column must be stored in full, the
-        /// earlier elements' bases are `bases` (all of them), or `base` for each when nil.
-        mutating func append(_ value: Double, base: Double, bases: [Double]?, count: Int) {
-            if values.isEmpty {
-                guard value.bitPattern != base.bitPattern else { return }
-                values = bases.map { Array($0[0..<count]) } ?? [Double](repeating: base, count: count)
-            }
-            values.append(value)
-        }
+    /// No states; the states past `spillAfter` go to files.
+    init(spillingAfter spillAfter: Int = Self.defaultSpillAfter, to folder: URL = FileManager.default.temporaryDirectory) {
+        self.spillAfter = Swift.max(1, spillAfter)
+        self.folder = folder
     }
 
-    private var progress: [Double] = []
-    private var velocityX: [Double] = []
-    private var velocityY: [Double] = []
-    private var axisVelocity: [Double] = []
-    private var crossVelocity: [Double] = []
-    private var time: [Double] = []
-    /// The phase's index in `GesturePhase.allCases`, and 4 when a `changed` came first.
-    private var flags: [UInt8] = []
-    private var startProgress = Shadow()
-    private var lastMoveTime = Shadow()
-    private var distance = Shadow()
-    private var gain = Shadow()
-    /// The first trace's distance and gain: the bases of their columns.
-    private var firstDistance = 1.0
-    private var firstGain = 1.0
-
-    /// How many of the four shadow columns are stored in full (tests check that states alike
-    /// store none).
-    var fullShadowColumns: Int { [startProgress, lastMoveTime, distance, gain].filter { !$0.values.isEmpty }.count }
-
-    private static let phases = GesturePhase.allCases
-    private static let changedFlag: UInt8 = 4
-
-    /// No states.
-    init() {}
-
     /// The states given, in order.
-    init(_ states: some Sequence<ReleaseState>) {
+    init(
+        _ states: some Sequence<ReleaseState>, spillingAfter spillAfter: Int = Self.defaultSpillAfter,
+        to folder: URL = FileManager.default.temporaryDirectory
+    ) {
+        self.init(spillingAfter: spillAfter, to: folder)
         for state in states { append(state) }
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { progress.count }
+    /// Whether there are no states.
+    var isEmpty: Bool { count == 0 }
 
-    /// The state at `index`, equal to the one appended.
-    @inline(__always)
-    subscript(index: Int) -> ReleaseState {
-        let progress = progress[index]
-        let time = time[index]
-        let flags = flags[index]
-        return ReleaseState(
-            progress: progress, velocity: Vector2(x: velocityX[index], y: velocityY[index]), axisVelocity: axisVelocity[index],
-            crossVelocity: crossVelocity[index], distance: distance.value(at: index, base: firstDistance),
-            gain: gain.value(at: index, base: firstGain), phase: Self.phases[Int(flags & 3)], time: time,
-            lastMoveTime: lastMoveTime.value(at: index, base: time), startProgress: startProgress.value(at: index, base: progress),
-            hasChanged: flags & Self.changedFlag != 0)
-    }
+    /// How many files hold states (tests check when states spill).
+    var spillCount: Int { spills.count }
 
     /// Adds `state` at the end.
     mutating func append(_ state: ReleaseState) {
-        let count = progress.count
-        if count == 0 {
-            firstDistance = state.distance
-            firstGain = state.gain
+        tail.append(state)
+        count += 1
+        guard tail.count >= spillAfter, !spillRefused else { return }
+        if let spill = ReleaseSpill(tail, folder: folder) {
+            spills.append(spill)
+            tail.removeAll()
+        } else {
+            spillRefused = true
         }
-        startProgress.append(state.startProgress, base: state.progress, bases: progress, count: count)
-        lastMoveTime.append(state.lastMoveTime, base: state.time, bases: time, count: count)
-        distance.append(state.distance, base: firstDistance, bases: nil, count: count)
-        gain.append(state.gain, base: firstGain, bases: nil, count: count)
-        self.progress.append(state.progress)
-        self.time.append(state.time)
-        velocityX.append(state.velocity.x)
-        velocityY.append(state.velocity.y)
-        axisVelocity.append(state.axisVelocity)
-        crossVelocity.append(state.crossVelocity)
-        let phase = UInt8(Self.phases.firstIndex(of: state.phase)!)
-        flags.append(phase | (state.hasChanged ? Self.changedFlag : 0))
+    }
+
+    func makeIterator() -> Iterator { Iterator(self) }
+
+    var underestimatedCount: Int { count }
+
+    /// Reads the files in order, then the states in memory.
+    struct Iterator: IteratorProtocol {
+        private let columns: ReleaseColumns
+        private var spill = 0
+        private var reader: ReleaseSpill.Reader?
+        private var buffer: [ReleaseState] = []
+        private var position = 0
+        private var tailIndex = 0
+
+        init(_ columns: ReleaseColumns) { self.columns = columns }
+
+        mutating func next() -> ReleaseState? {
+            while position == buffer.count, spill < columns.spills.count {
+                if reader == nil { reader = ReleaseSpill.Reader(columns.spills[spill]) }
+                do {
+                    try reader!.next(into: &buffer)
+                } catch {
+                    // The file was written, read back once and unlinked by this process: only an
+                    // I/O error of the temporary folder's disk gets here, and no result can be
+                    // trusted after it.
+                    fatalError("pantrace: the temporary file of release states could not be read back: \(error)")
+                }
+                position = 0
+                if buffer.isEmpty {
+                    reader = nil
+                    spill += 1
+                }
+            }
+            if position < buffer.count {
+                defer { position += 1 }
+                return buffer[position]
+            }
+            guard tailIndex < columns.tail.count else { return nil }
+            defer { tailIndex += 1 }
+            return columns.tail[tailIndex]
+        }
     }
 }

@@ -166,10 +166,10 @@ struct ReleaseSet: Sendable {
         return score(releases, preset, frameRate: frameRate, cache: &cache, subsets: subsets, tally: &tally, sums: sums)
     }
 
-    private func score<Sum: ScoreSum, Releases: RandomAccessCollection<ReleaseState>>(
+    private func score<Sum: ScoreSum, Releases: Sequence<ReleaseState>>(
         _ releases: Releases, _ preset: Preset, frameRate: Double, cache: inout CompletionCache, subsets: TraceSubsets?,
         tally: inout SubsetTally, sums: Sum.Type
-    ) -> PointScore where Releases.Index == Int {
+    ) -> PointScore {
         tally.reset()
         let policy = preset.policy
         // D1 reads only p0 (gates and the cancelled phase never turn on velocity), so ±10 %
@@ -180,8 +180,9 @@ struct ReleaseSet: Sendable {
         var correct = 0, falseFinishes = 0, falseCancels = 0, flipProne = 0
         var marginSum = Sum(), minimumMargin = Double.infinity
         var timeSum = Sum(), discontinuitySum = Sum()
-        for index in releases.indices {
-            let release = releases[index]
+        var traceCount = 0
+        for (index, release) in releases.enumerated() {
+            traceCount += 1
             let decision = policy.decide(release)
             let finished = decision.outcome == .finish
             if let subsets {
@@ -210,13 +211,14 @@ struct ReleaseSet: Sendable {
             timeSum.add(metrics.time)
             discontinuitySum.add(metrics.discontinuity)
         }
-        let count = Double(releases.count)
+        let count = Double(traceCount)
+        let isEmpty = traceCount == 0
         return PointScore(
-            traces: releases.count, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
-            meanMargin: releases.isEmpty ? 0 : marginSum.rounded() / count,
-            minimumMargin: releases.isEmpty ? 0 : minimumMargin,
-            meanDiscontinuity: releases.isEmpty ? 0 : discontinuitySum.rounded() / count,
-            meanCompletionTime: releases.isEmpty ? 0 : timeSum.rounded() / count
+            traces: traceCount, correct: correct, falseFinishes: falseFinishes, falseCancels: falseCancels, flipProne: flipProne,
+            meanMargin: isEmpty ? 0 : marginSum.rounded() / count,
+            minimumMargin: isEmpty ? 0 : minimumMargin,
+            meanDiscontinuity: isEmpty ? 0 : discontinuitySum.rounded() / count,
+            meanCompletionTime: isEmpty ? 0 : timeSum.rounded() / count
         )
     }
 }

@@ -1,0 +1,147 @@
+internal import Foundation
+internal import TransitionEngine
+
+/// A run of release states written to a temporary file, read back in order by any number of
+/// readers at once: what ``ReleaseColumns`` keeps of a large corpus instead of memory.
+///
+/// The file is removed from its folder as soon as it is open, so nothing is left behind when
+/// the process ends, however it ends; the open handle keeps the bytes until the spill is
+/// released. Each reader opens the file again through `/proc/self/fd` (Linux), so each has its
+/// own offset. A state is 11 little-endian 64-bit words: its ten numbers to the bit and its
+/// phase and `changed` flag. Spilling is refused (nil), and the states stay in memory, when the
+/// temporary folder cannot take the file or the file cannot be opened again.
+final class ReleaseSpill: Sendable {
+    /// The states in the file.
+    let count: Int
+    /// Keeps the unlinked file alive; only its descriptor is read.
+    private let handle: FileHandle
+
+    /// Bytes a state takes in the file.
+    static let recordSize = 11 * 8
+    /// States decoded per read.
+    static let readSize = 8192
+
+    private static let phases = GesturePhase.allCases
+
+    /// Writes `states` to a new temporary file in `folder`, or nil when it cannot.
+    init?(_ states: ReleaseBlock, folder: URL = FileManager.default.temporaryDirectory) {
+        let url = folder.appendingPathComponent("pantrace-releases-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = try? FileHandle(forUpdating: url)
+        else { return nil }
+        try? FileManager.default.removeItem(at: url)
+        do {
+            var start = 0
+            while start < states.count {
+                let end = min(states.count, start + Self.readSize)
+                try handle.write(contentsOf: Self.encode(states[start..<end]))
+                start = end
+            }
+            // Reading must work before the states leave memory.
+            guard let reader = FileHandle(forReadingAtPath: "/proc/self/fd/\(handle.fileDescriptor)") else {
+                try? handle.close()
+                return nil
+            }
+            try? reader.close()
+        } catch {
+            try? handle.close()
+            return nil
+        }
+        self.handle = handle
+        count = states.count
+    }
+
+    deinit { try? handle.close() }
+
+    private static func encode(_ states: ReleaseBlock.SubSequence) -> Data {
+        var data = Data(count: states.count * recordSize)
+        data.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            for state in states {
+                func store(_ word: UInt64) {
+                    bytes.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
+                    offset += 8
+                }
+                store(state.progress.bitPattern)
+                store(state.velocity.x.bitPattern)
+                store(state.velocity.y.bitPattern)
+                store(state.axisVelocity.bitPattern)
+                store(state.crossVelocity.bitPattern)
+                store(state.distance.bitPattern)
+                store(state.gain.bitPattern)
+                store(state.time.bitPattern)
+                store(state.lastMoveTime.bitPattern)
+                store(state.startProgress.bitPattern)
+                store(UInt64(phases.firstIndex(of: state.phase)!) | (state.hasChanged ? 4 : 0))
+            }
+        }
+        return data
+    }
+
+    private static func decode(_ data: Data, into states: inout [ReleaseState]) {
+        states.removeAll(keepingCapacity: true)
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            func word() -> UInt64 {
+                defer { offset += 8 }
+                return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            }
+            func number() -> Double { Double(bitPattern: word()) }
+            while offset + recordSize <= bytes.count {
+                let progress = number(), x = number(), y = number(), axis = number(), cross = number()
+                let distance = number(), gain = number(), time = number(), lastMoveTime = number(), startProgress = number()
+                let flags = word()
+                states.append(
+                    ReleaseState(
+                        progress: progress, velocity: Vector2(x: x, y: y), axisVelocity: axis, crossVelocity: cross, distance: distance,
+                        gain: gain, phase: phases[Int(flags & 3)], time: time, lastMoveTime: lastMoveTime, startProgress: startProgress,
+                        hasChanged: flags & 4 != 0))
+            }
+        }
+    }
+
+    /// Reads the states in order, a few thousand at a time.
+    struct Reader {
+        private let spill: ReleaseSpill
+        private var file: FileHandle?
+        private var read = 0
+
+        init(_ spill: ReleaseSpill) { self.spill = spill }
+
+        /// The next states (empty at the end).
+        /// - Throws: when the file cannot be read back (an I/O error of the temporary folder).
+        mutating func next(into states: inout [ReleaseState]) throws {
+            guard read < spill.count else {
+                states.removeAll(keepingCapacity: true)
+                try file?.close()
+                file = nil
+                return
+            }
+            if file == nil {
+                guard let reader = FileHandle(forReadingAtPath: "/proc/self/fd/\(spill.handle.fileDescriptor)") else {
+                    throw CocoaError(.fileReadUnknown)
+                }
+                file = reader
+            }
+            let wanted = min(ReleaseSpill.readSize, spill.count - read)
+            let data = try file!.read(upToCount: wanted * ReleaseSpill.recordSize) ?? Data()
+            guard data.count == wanted * ReleaseSpill.recordSize else { throw CocoaError(.fileReadCorruptFile) }
+            ReleaseSpill.decode(data, into: &states)
+            read += wanted
+        }
+    }
+
+    /// The state at `index` (a read of its own: for a few states, not a walk).
+    func state(at index: Int) throws -> ReleaseState {
+        guard let reader = FileHandle(forReadingAtPath: "/proc/self/fd/\(handle.fileDescriptor)") else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        defer { try? reader.close() }
+        try reader.seek(toOffset: UInt64(index * Self.recordSize))
+        let data = try reader.read(upToCount: Self.recordSize) ?? Data()
+        guard data.count == Self.recordSize else { throw CocoaError(.fileReadCorruptFile) }
+        var states: [ReleaseState] = []
+        Self.decode(data, into: &states)
+        return states[0]
+    }
+}
