@@ -108,17 +108,18 @@ struct FixedSumTests {
         thresholds += [statistics[3], statistics[8], 0, 1]
         for strict in [false, true] {
             for storage in [ThresholdStorage.sortedColumns, .buckets] {
-            let sweep = ThresholdSweep(
-                thresholds: thresholds,
-                entries: zip(statistics, metrics).map {
-                    .compared(statistic: $0, cancel: (time: $1.cancel, discontinuity: $1.cancel), finish: (time: $1.finish, discontinuity: $1.finish))
-                },
-                meantFinish: meant, flips: nil, comparison: strict ? .greaterThan : .atLeast, subsets: nil, storage: storage)
-            let evaluation = sweep.evaluate()
-            for (index, threshold) in thresholds.enumerated() {
-                let expected = Self.direct(statistics, meant: meant, metrics: metrics, threshold: threshold, strict: strict)
-                #expect(evaluation.scores[index] == expected, "θ = \(threshold), strict \(strict), tiny \(tinyMetric), \(storage)")
-            }
+                let sweep = ThresholdSweep(
+                    thresholds: thresholds,
+                    entries: zip(statistics, metrics).map {
+                        .compared(
+                            statistic: $0, cancel: (time: $1.cancel, discontinuity: $1.cancel), finish: (time: $1.finish, discontinuity: $1.finish))
+                    },
+                    meantFinish: meant, flips: nil, comparison: strict ? .greaterThan : .atLeast, subsets: nil, storage: storage)
+                let evaluation = sweep.evaluate()
+                for (index, threshold) in thresholds.enumerated() {
+                    let expected = Self.direct(statistics, meant: meant, metrics: metrics, threshold: threshold, strict: strict)
+                    #expect(evaluation.scores[index] == expected, "θ = \(threshold), strict \(strict), tiny \(tinyMetric), \(storage)")
+                }
             }
         }
     }
