@@ -215,6 +215,23 @@ struct TunerTests {
         #expect(TuningHeatMap(result).svg().contains("excluded, not driving the preset: 3 moving along the other axis"))
     }
 
+    /// `tune --json` writes the misjudged list in pieces; joined, they are the bytes the
+    /// encoder writes for the whole report, for pieces of one entry, a few, or all at once,
+    /// and with findings and unreadable files around the list.
+    @Test(arguments: [1, 2, 3, 1000])
+    func theJSONReportInPiecesIsTheWholeReport(chunkSize: Int) throws {
+        var traces = Fixtures.swipes(40, seed: 23)
+        traces[3].metadata.intent = .unknown
+        let result = try Self.tune(traces, ["threshold=0.05,0.95"])
+        let report = TuningReport(result)
+        #expect(report.misjudged.count > 3)
+        var pieces: [Data] = []
+        try report.writeJSON(chunkSize: chunkSize) { pieces.append($0) }
+        let whole = try TuningReport.encoder().encode(report)
+        #expect(pieces.reduce(Data(), +) == whole)
+        #expect(pieces.count == (report.misjudged.count > chunkSize ? 2 + (report.misjudged.count + chunkSize - 1) / chunkSize : 1))
+    }
+
     @Test
     func gridSettingsThatMakeAnOutcomeUnreachableAreReported() throws {
         let result = try Self.tune(Fixtures.swipes(6, seed: 9), ["threshold=0.5,1"])

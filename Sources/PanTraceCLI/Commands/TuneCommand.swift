@@ -155,9 +155,9 @@ struct TuneCommand: PathListCommand {
                 terminator: "")
             for note in result.notes { StandardError.line("note: \(note)") }
         } else if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-            print(String(decoding: try encoder.encode(TuningReport(result)), as: UTF8.self))
+            // In pieces: the misjudged list of a large corpus is never held as one text.
+            try TuningReport(result).writeJSON { print(String(decoding: $0, as: UTF8.self), terminator: "") }
+            print()
         } else {
             print(result.text(listingAll: options.all))
         }
