@@ -57,7 +57,7 @@ struct TuneStorageTests {
     }
 
     /// Past `spillAfter` states, each full block goes to a temporary file: on either side of
-    /// the limit, and across several files and a partial block in memory, every state comes
+    /// the limit, and across several blocks of the file and a partial block in memory, every state comes
     /// back in order to the bit, to two readers at once.
     @Test(arguments: [(20, 21, 0), (21, 21, 1), (100, 7, 14), (3, 1, 3)])
     func spilledStatesComeBackInOrderToTheBit(count: Int, spillAfter: Int, files: Int) {
@@ -70,7 +70,7 @@ struct TuneStorageTests {
         }
         let columns = ReleaseColumns(states, spillingAfter: spillAfter)
         #expect(columns.count == count)
-        #expect(columns.spillCount == files)
+        #expect(columns.spilledBlocks == files)
         var first = columns.makeIterator(), second = columns.makeIterator()
         for (index, state) in states.enumerated() {
             let a = first.next(), b = second.next()
@@ -91,9 +91,29 @@ struct TuneStorageTests {
         var random = SeededGenerator(seed: 13)
         let states = (0..<50).map { Self.state($0, &random) }
         let columns = ReleaseColumns(states, spillingAfter: 16, to: folder)
-        #expect(columns.spillCount == 3)
+        #expect(columns.spilledBlocks == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         #expect(zip(columns, states).allSatisfy(Self.sameBits))
+    }
+
+    /// Two copies that go their own ways after a spill share the file's first block: the first
+    /// to fill its next block writes it, the other keeps its own in memory, and each reads back
+    /// its own states.
+    @Test
+    func copiesThatGoTheirOwnWayKeepTheirOwnStates() {
+        var random = SeededGenerator(seed: 15)
+        let shared = (0..<10).map { Self.state($0, &random) }
+        let mine = (10..<25).map { Self.state($0, &random) }
+        let theirs = (25..<40).map { Self.state($0, &random) }
+        var first = ReleaseColumns(shared, spillingAfter: 8)
+        var second = first
+        for state in mine { first.append(state) }
+        for state in theirs { second.append(state) }
+        #expect(first.spilledBlocks == 3)
+        #expect(second.spilledBlocks == 1)
+        #expect(first.count == 25 && second.count == 25)
+        #expect(zip(first, shared + mine).allSatisfy(Self.sameBits) && Array(first).count == 25)
+        #expect(zip(second, shared + theirs).allSatisfy(Self.sameBits) && Array(second).count == 25)
     }
 
     /// A folder that cannot take the file keeps the states in memory: the same states, no file.
@@ -103,7 +123,7 @@ struct TuneStorageTests {
         var random = SeededGenerator(seed: 14)
         let states = (0..<40).map { Self.state($0, &random) }
         let columns = ReleaseColumns(states, spillingAfter: 8, to: folder)
-        #expect(columns.spillCount == 0)
+        #expect(columns.spilledBlocks == 0)
         #expect(columns.count == 40)
         #expect(zip(columns, states).allSatisfy(Self.sameBits))
     }

@@ -77,6 +77,17 @@ struct ReleaseBlock: Sendable, RandomAccessCollection {
             hasChanged: flags & Self.changedFlag != 0)
     }
 
+    /// Makes room for `count` states in the columns every state fills.
+    mutating func reserveCapacity(_ count: Int) {
+        progress.reserveCapacity(count)
+        velocityX.reserveCapacity(count)
+        velocityY.reserveCapacity(count)
+        axisVelocity.reserveCapacity(count)
+        crossVelocity.reserveCapacity(count)
+        time.reserveCapacity(count)
+        flags.reserveCapacity(count)
+    }
+
     /// Forgets every state, keeping the columns' capacity.
     mutating func removeAll() {
         progress.removeAll(keepingCapacity: true)

@@ -3,7 +3,7 @@ internal import TransitionEngine
 
 /// The release states of a sweep's traces, in trace order: the latest in memory, in columns
 /// (``ReleaseBlock``, about 49 bytes a state), and every full block of ``spillAfter`` states
-/// before them in a temporary file (``ReleaseSpill``), so a corpus of millions of gestures
+/// before them in one temporary file (``ReleaseSpill``), so a corpus of millions of gestures
 /// keeps a few megabytes of states in memory whatever its size.
 ///
 /// The sweeps read the states in order, several readers at once, so this is a sequence, not
@@ -18,7 +18,9 @@ struct ReleaseColumns: Sendable, Sequence {
     let spillAfter: Int
     /// Where the files go.
     let folder: URL
-    private var spills: [ReleaseSpill] = []
+    private var spill: ReleaseSpill?
+    /// The states in the file (the first ones).
+    private var spilled = 0
     private var tail = ReleaseBlock()
     private var spillRefused = false
     /// The states in all.
@@ -42,19 +44,26 @@ struct ReleaseColumns: Sendable, Sequence {
     /// Whether there are no states.
     var isEmpty: Bool { count == 0 }
 
-    /// How many files hold states (tests check when states spill).
-    var spillCount: Int { spills.count }
+    /// How many blocks went to the file (tests check when states spill).
+    var spilledBlocks: Int { spilled / spillAfter }
 
     /// Adds `state` at the end.
     mutating func append(_ state: ReleaseState) {
         tail.append(state)
         count += 1
         guard tail.count >= spillAfter, !spillRefused else { return }
-        if let spill = ReleaseSpill(tail, folder: folder) {
-            spills.append(spill)
-            tail.removeAll()
-        } else {
+        if spill == nil { spill = ReleaseSpill(folder: folder) }
+        guard let spill, spill.append(tail, after: spilled) else {
             spillRefused = true
+            return
+        }
+        spilled += tail.count
+        // From now on the block holds exactly one block's states, no more capacity.
+        if spilled == tail.count {
+            tail = ReleaseBlock()
+            tail.reserveCapacity(spillAfter)
+        } else {
+            tail.removeAll()
         }
     }
 
@@ -62,20 +71,21 @@ struct ReleaseColumns: Sendable, Sequence {
 
     var underestimatedCount: Int { count }
 
-    /// Reads the files in order, then the states in memory.
+    /// Reads the file in order, then the states in memory.
     struct Iterator: IteratorProtocol {
         private let columns: ReleaseColumns
-        private var spill = 0
         private var reader: ReleaseSpill.Reader?
         private var buffer: [ReleaseState] = []
         private var position = 0
         private var tailIndex = 0
 
-        init(_ columns: ReleaseColumns) { self.columns = columns }
+        init(_ columns: ReleaseColumns) {
+            self.columns = columns
+            reader = columns.spill.map { ReleaseSpill.Reader($0, count: columns.spilled) }
+        }
 
         mutating func next() -> ReleaseState? {
-            while position == buffer.count, spill < columns.spills.count {
-                if reader == nil { reader = ReleaseSpill.Reader(columns.spills[spill]) }
+            if position == buffer.count, reader != nil {
                 do {
                     try reader!.next(into: &buffer)
                 } catch {
@@ -85,10 +95,7 @@ struct ReleaseColumns: Sendable, Sequence {
                     fatalError("pantrace: the temporary file of release states could not be read back: \(error)")
                 }
                 position = 0
-                if buffer.isEmpty {
-                    reader = nil
-                    spill += 1
-                }
+                if buffer.isEmpty { reader = nil }
             }
             if position < buffer.count {
                 defer { position += 1 }
