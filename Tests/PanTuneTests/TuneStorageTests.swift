@@ -128,6 +128,17 @@ struct TuneStorageTests {
         #expect(zip(columns, states).allSatisfy(Self.sameBits))
     }
 
+    /// A chunked column gives back every element across the chunks' edges, and keeps room
+    /// for at most one chunk more than it holds.
+    @Test(arguments: [0, 1, 65_535, 65_536, 65_537, 2 * 65_536 + 3])
+    func chunkedColumnsGiveBackEveryElement(count: Int) {
+        var column = ChunkedColumn<UInt32>()
+        for value in 0..<count { column.append(UInt32(truncatingIfNeeded: value &* 2_654_435_761)) }
+        #expect(column.count == count)
+        #expect(column.indices.allSatisfy { column[$0] == UInt32(truncatingIfNeeded: $0 &* 2_654_435_761) })
+        #expect(Array(column).count == count)
+    }
+
     /// Labels come back as added, a corpus gesture's `file#id` included, and a file name with a
     /// `#` that is not followed by the identifier is kept whole.
     @Test func tunedTracesGiveBackEveryLabel() throws {

@@ -1,8 +1,8 @@
 package import PanReplay
 package import PanTrace
 
-/// The labels of every tuned trace, kept in columns so that a corpus of millions of gestures
-/// costs tens of bytes a gesture, not a few hundred.
+/// The labels of every tuned trace, kept in columns (``ChunkedColumn``) so that a corpus of
+/// millions of gestures costs tens of bytes a gesture, not a few hundred.
 ///
 /// A trace's file is kept once per distinct file: a corpus gesture's label
 /// (`corpus.pantraces#name`, where the name is the trace's identifier) is stored as the
@@ -22,11 +22,11 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     package static let maximumIdentifierBytes = Int(UInt32.max)
 
     /// What the person meant, per trace.
-    package private(set) var intents: [Intent] = []
+    package private(set) var intents = ChunkedColumn<Intent>()
     /// ``TraceSubsets/foldHash(of:)`` per trace.
-    package private(set) var foldHashes: [UInt64] = []
+    package private(set) var foldHashes = ChunkedColumn<UInt64>()
     /// Index into ``labelSets`` per trace.
-    package private(set) var labelSetOfTrace: [UInt32] = []
+    package private(set) var labelSetOfTrace = ChunkedColumn<UInt32>()
     /// Each distinct combination of tags and source, in the order first seen.
     package private(set) var labelSets: [LabelSet] = []
     private var labelSetIndex: [LabelSet: UInt32] = [:]
@@ -34,10 +34,10 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     private var files: [String] = []
     private var fileIndex: [String: UInt32] = [:]
     /// Index into `files` per trace; the top bit says the label is `file#identifier`.
-    private var fileOfTrace: [UInt32] = []
-    private var identifierBytes: [UInt8] = []
+    private var fileOfTrace = ChunkedColumn<UInt32>()
+    private var identifierBytes = ChunkedColumn<UInt8>()
     /// Where each trace's identifier ends in `identifierBytes`.
-    private var identifierEnds: [UInt32] = []
+    private var identifierEnds = ChunkedColumn<UInt32>()
 
     private static let gestureFlag: UInt32 = 1 << 31
 
@@ -55,7 +55,7 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     /// The trace at `index`, as it was added.
     package subscript(index: Int) -> TunedTrace {
         let start = index == 0 ? 0 : Int(identifierEnds[index - 1])
-        let id = String(decoding: identifierBytes[start..<Int(identifierEnds[index])], as: UTF8.self)
+        let id = String(decoding: (start..<Int(identifierEnds[index])).lazy.map { identifierBytes[$0] }, as: UTF8.self)
         let fileEntry = fileOfTrace[index]
         let path = files[Int(fileEntry & ~Self.gestureFlag)]
         let labels = labelSets[Int(labelSetOfTrace[index])]
@@ -82,7 +82,7 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
         }
         let file = Self.intern(path, in: &files, index: &fileIndex)
         let labelSet = Self.intern(LabelSet(tags: trace.tags, source: trace.source), in: &labelSets, index: &labelSetIndex)
-        identifierBytes += id
+        identifierBytes.append(contentsOf: id)
         identifierEnds.append(UInt32(identifierBytes.count))
         fileOfTrace.append(file | flag)
         labelSetOfTrace.append(labelSet)
