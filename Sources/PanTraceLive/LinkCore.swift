@@ -44,6 +44,8 @@ package struct LinkCore {
     /// The last `seq` of each batch sent on this connection and not yet acknowledged.
     private var inFlight: [Int] = []
     private var nextSeq = 1
+    /// The highest `seq` ever written to a connection: the server cannot have more.
+    private var highestSent = 0
     /// The `began` of the gesture the app is in, and its last time.
     private var currentGesture: Int?
     private var lastTime = 0.0
@@ -59,6 +61,8 @@ package struct LinkCore {
     private var burst = 2000.0
     private var tokens = 2000.0
     private var tokensAt = 0.0
+    /// The most a server may set the rate (samples/s) and the burst to: a sample a microsecond.
+    static let maximumRate = 1_000_000.0
     private var lastProgress = 0.0
     private var random: SplitMix
 
@@ -168,7 +172,7 @@ package struct LinkCore {
             return join(message, now: now)
         case (.ready, LiveWire.MessageType.ack.rawValue):
             guard let received = message.received else { return [] }
-            acknowledge(received, now: now)
+            acknowledge(believed(received, in: "ack"), now: now)
             var actions: [Action] = []
             if case .stalled = status, let source = counters.source {
                 actions += setStatus(.connected(source: source, reconnects: counters.reconnects))
@@ -275,10 +279,11 @@ package struct LinkCore {
     }
 
     private mutating func join(_ message: ServerMessage, now: Double) -> [Action] {
-        let received = max(0, message.received ?? 0)
+        let received = believed(max(0, message.received ?? 0), in: "source_ready")
         if let batch = message.maxBatch, batch > 0 { maxBatch = batch }
-        if let rate = message.rate, rate > 0 { self.rate = rate }
-        if let burst = message.burst, burst >= 1 { self.burst = burst }
+        // Finite and at most a sample a microsecond: the token count must fit a batch size.
+        if let rate = message.rate, rate > 0, rate.isFinite { self.rate = min(rate, Self.maximumRate) }
+        if let burst = message.burst, burst >= 1, burst.isFinite { self.burst = min(burst, Self.maximumRate) }
         tokens = min(tokens, burst)
         tokensAt = now
         // After a restart the server has nothing (`received` below what was acknowledged): the
@@ -303,6 +308,16 @@ package struct LinkCore {
         phase = .ready
         lastProgress = now
         return setStatus(.connected(source: message.source ?? 0, reconnects: counters.reconnects)) + pump(now: now)
+    }
+
+    /// `received` from the server's `message`, or what was sent when it claims more: samples
+    /// never sent cannot have arrived, and believing it would drop them unsent. The claim is
+    /// counted as a server error and named.
+    private mutating func believed(_ received: Int, in message: String) -> Int {
+        guard received > highestSent else { return received }
+        counters.serverErrors += 1
+        counters.lastServerError = "\(message): received \(received) is beyond the \(highestSent) samples sent; not believed"
+        return highestSent
     }
 
     private mutating func acknowledge(_ received: Int, now: Double) {
@@ -338,6 +353,7 @@ package struct LinkCore {
             if inFlight.isEmpty { lastProgress = now }
             sentCount += count
             inFlight.append(queue[sentCount - 1].seq)
+            highestSent = max(highestSent, queue[sentCount - 1].seq)
             tokens -= Double(count)
             counters.sent += count
             actions.append(.send(json.text))

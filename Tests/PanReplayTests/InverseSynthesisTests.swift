@@ -73,4 +73,36 @@ struct InverseSynthesisTests {
         }
         #expect(slow?.description.contains("longer than a plausible gesture") == true)
     }
+
+    /// Velocities from the smallest subnormal to 10³⁰⁰ are refused with a reason, never a
+    /// trap: too slow is a drag longer than any gesture (or one that never ends), too fast has
+    /// too few events; 1,000 pt/s, between them, is written.
+    @Test(arguments: [
+        (5e-324, "for ever"), (1e-300, "longer than a plausible gesture"), (1e-3, "longer than a plausible gesture"), (1e20, "0 events at 120 Hz"),
+        (1e300, "0 events at 120 Hz"), (1000, "")
+    ])
+    func extremeVelocitiesAreRefusedWithAReason(velocity: Double, reason: String) throws {
+        let target = InverseSynthesis.Target(velocity: velocity, progress: 0.4, estimator: .lsq2, period: 1.0 / 120)
+        let preset = try Preset(named: "swipe-dismiss")
+        if reason.isEmpty {
+            #expect(try InverseSynthesis.gesture(for: target, preset: preset, screen: .phone).samples.count > 2)
+            return
+        }
+        let error = #expect(throws: ReplayError.self) { try InverseSynthesis.gesture(for: target, preset: preset, screen: .phone) }
+        #expect(error?.description.contains(reason) == true, "\(error?.description ?? "")")
+    }
+
+    /// A period so short that a plausible drag would need more than a million events is
+    /// refused, and one just long enough is written.
+    @Test(arguments: [(1e-7, false), (1e-4, true)])
+    func theEventCountIsBounded(period: Double, writes: Bool) throws {
+        let target = InverseSynthesis.Target(velocity: 300, progress: 0.4, estimator: .lsq2, period: period)
+        let preset = try Preset(named: "swipe-dismiss")
+        if writes {
+            #expect(try InverseSynthesis.gesture(for: target, preset: preset, screen: .phone).samples.count > 1000)
+        } else {
+            let error = #expect(throws: ReplayError.self) { try InverseSynthesis.gesture(for: target, preset: preset, screen: .phone) }
+            #expect(error?.description.contains("more than 1000000 events") == true)
+        }
+    }
 }

@@ -50,4 +50,23 @@ struct LiveCommandTests {
         }
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--token", "t"]) }
     }
+
+    /// `--realtime` paces events by their gaps: a gap up to 10 s waits as long (scaled), a
+    /// longer one (a clock that jumped 4·10⁹ s, which used to trap) waits 10 s and is counted,
+    /// and time going back waits nothing.
+    @Test func realtimePacingCutsJumpsAndNeverTraps() {
+        var pacing = RealtimePacing(timeScale: 0.5)
+        #expect(pacing.due(atNanoseconds: 1_000) == 0)
+        #expect(pacing.due(atNanoseconds: 1_000 + 1_250_000_000) == 2.5)  // 1.25 s at half speed
+        #expect(pacing.warning == nil)
+        #expect(pacing.due(atNanoseconds: 1_000 + 6_250_000_000) == 12.5)  // 10 s exactly: not cut
+        #expect(pacing.cutGaps == 0)
+        #expect(pacing.due(atNanoseconds: 4_000_000_000_000_000_000) == 22.5)  // 4·10⁹ s later: cut to 10 s
+        #expect(pacing.due(atNanoseconds: .min) == 22.5)  // back to the start of time
+        #expect(pacing.due(atNanoseconds: .max) == 32.5)
+        #expect(pacing.cutGaps == 2)
+        #expect(pacing.warning?.hasPrefix("the log's clock jumped 2 times (by up to ") == true)
+        #expect(pacing.warning?.hasSuffix("--realtime waited 10 s at each") == true)
+    }
 }
+

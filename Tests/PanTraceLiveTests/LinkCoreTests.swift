@@ -358,4 +358,50 @@ extension LinkCoreTests {
         #expect(reason == "busy: session x is connected already")
         #expect(!core.isFinished)
     }
+
+    /// An acknowledgement of samples never sent is not believed (they would be dropped unsent):
+    /// it counts as a server error and names the claim; one of exactly what was sent is.
+    @Test(arguments: [(4, false), (3, true)])
+    func anAckBeyondWhatWasSentIsNotBelieved(received: Int, believed: Bool) {
+        var core = LinkCore(configuration: Self.configuration(capacity: 64))
+        _ = Self.joined(&core)
+        Self.record(&core, .began, at: 0)
+        Self.record(&core, .changed, at: 0.01)
+        Self.record(&core, .ended, at: 0.02)
+        _ = core.received(#"{"type":"ack","received":\#(received)}"#, now: 0.03)
+        #expect(core.counters.acknowledged == 3)
+        #expect(core.counters.queued == 0)
+        #expect(core.counters.serverErrors == (believed ? 0 : 1))
+        #expect((core.counters.lastServerError ?? "").contains("received 4 is beyond the 3 samples sent") == !believed)
+    }
+
+    /// A join that claims more than was ever sent keeps the unsent samples and sends them.
+    @Test func aJoinClaimingUnsentSamplesStillSendsThem() {
+        var core = LinkCore(configuration: Self.configuration(capacity: 64))
+        _ = core.start(now: 0)
+        Self.record(&core, .began, at: 0)
+        Self.record(&core, .ended, at: 0.1)
+        _ = core.opened(now: 0)
+        let actions = core.received(#"{"type":"source_ready","source":1,"received":1000}"#, now: 0)
+        #expect(Self.seqs(actions) == [1, 2])
+        #expect(core.counters.serverErrors == 1)
+        #expect(core.counters.lastServerError?.hasPrefix("source_ready: received 1000 is beyond the 0 samples sent") == true)
+    }
+
+    /// A rate or burst past a sample a microsecond, or not finite, is not taken as it is: the
+    /// batch sizes stay integers and the link keeps sending (1e300 used to trap).
+    @Test(arguments: ["1e300", "1e6"])
+    func aHugeRateAndBurstAreBounded(value: String) {
+        var core = LinkCore(configuration: Self.configuration(capacity: 64))
+        _ = core.start(now: 0)
+        Self.record(&core, .began, at: 0)
+        for index in 1...5 { Self.record(&core, .changed, at: Double(index) * 0.01) }
+        _ = core.opened(now: 0)
+        let actions = core.received(
+            #"{"type":"source_ready","source":1,"received":0,"max_batch":64,"rate":\#(value),"burst":\#(value)}"#, now: 0)
+        #expect(Self.seqs(actions) == [1, 2, 3, 4, 5, 6])
+        let (_, sent) = Self.record(&core, .changed, at: 0.1, now: 4e9)
+        #expect(Self.seqs(sent + core.tick(now: 4e9)) == [7])
+    }
 }
+

@@ -222,6 +222,8 @@ package enum DriverScript {
     static func number(_ value: Double, decimals: Int) -> String {
         var factor = 1.0
         for _ in 0..<decimals { factor *= 10 }
+        // Past what 64 bits hold at this scale (or not finite), the number as Swift prints it.
+        guard (abs(value) * factor).rounded() < 9.0e18 else { return "\(value)" }
         let scaled = Int64((abs(value) * factor).rounded())
         let whole = scaled / Int64(factor)
         var fraction = String(scaled % Int64(factor))

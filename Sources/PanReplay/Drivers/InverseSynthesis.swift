@@ -39,6 +39,13 @@ package enum InverseSynthesis {
     static let slop = 10.0
     /// The speed of the drag before a hold, points/s.
     static let restingDragSpeed = 300.0
+    /// `value` rounded to a whole number for a message, or as it is when no integer holds it.
+    private static func whole(_ value: Double) -> String {
+        abs(value) < 1e15 ? "\(Int(value.rounded()))" : "\(value)"
+    }
+
+    /// The most events a written drag may have (ten seconds at 100 kHz).
+    static let mostEvents = 1_000_000
 
     /// The gesture, or a ``ReplayError`` saying why no gesture reads as `target`.
     ///
@@ -73,18 +80,26 @@ package enum InverseSynthesis {
         }
         let speed = target.velocity > 0 ? target.velocity : restingDragSpeed
         let duration = distance / speed
-        let events = Int((duration / target.period).rounded(.down))
+        // The length first: a tiny velocity makes an endless (or infinite) drag, whose count of
+        // events no integer holds.
+        guard duration <= longest else {
+            throw ReplayError.infeasibleTarget(
+                "at \(speed >= 0.1 ? DriverScript.number(speed, decimals: 1) : "\(speed)") pt/s the drag lasts "
+                    + "\(duration.isFinite ? DriverScript.number(duration, decimals: 0) + " s" : "for ever"), "
+                    + "longer than a plausible gesture (\(Int(longest)) s)")
+        }
+        let spacing = (duration / target.period).rounded(.down)
+        guard spacing <= Double(Self.mostEvents) else {
+            throw ReplayError.infeasibleTarget(
+                "the \(DriverScript.number(duration, decimals: 3)) s drag would take more than \(Self.mostEvents) events at a period of \(target.period) s")
+        }
+        let events = Int(spacing)
         let needed = target.estimator == .flutter ? 3 : 2
         if target.velocity > 0, events < needed {
             throw ReplayError.infeasibleTarget(
-                "at \(Int(speed)) pt/s the \(DriverScript.number(distance, decimals: 1)) pt drag lasts \(DriverScript.number(duration * 1000, decimals: 1)) ms: "
-                    + "\(events) events at \(Int((1 / target.period).rounded())) Hz, and \(target.estimator.rawValue) needs \(needed); "
+                "at \(Self.whole(speed)) pt/s the \(DriverScript.number(distance, decimals: 1)) pt drag lasts \(DriverScript.number(duration * 1000, decimals: 1)) ms: "
+                    + "\(events) events at \(Self.whole(1 / target.period)) Hz, and \(target.estimator.rawValue) needs \(needed); "
                     + "a lower velocity, a higher event rate or a longer drag would do")
-        }
-        guard duration <= longest else {
-            throw ReplayError.infeasibleTarget(
-                "at \(DriverScript.number(speed, decimals: 1)) pt/s the drag lasts \(Int(duration)) s, longer than a plausible gesture (\(Int(longest)) s)"
-            )
         }
         let origin = start ?? defaultStart(screen: screen, unit: unit, distance: distance)
         var samples: [PanSample] = []

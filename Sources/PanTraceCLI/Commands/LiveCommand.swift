@@ -106,22 +106,23 @@ struct LiveCommand: ParsableCommand {
             link: link,
             recognizer: PanRecognizer(configuration: recognizing.recognizer(on: screen)))
         let waitsForRoom = !realtime && log != "-"
-        var pacing: (first: Int64, start: ContinuousClock.Instant)?
+        var pacing = RealtimePacing(timeScale: timeScale)
+        var start: ContinuousClock.Instant?
         let clock = ContinuousClock()
         var failure: (any Error)?
         var summary: PointerLogImporter.Summary?
         do {
             summary = try importer.forEachScreenEvent(inLogAt: log) { event throws(CaptureError) in
                 if realtime {
-                    if let (first, start) = pacing {
-                        let due = start + .nanoseconds(Int64(Double(event.nanoseconds - first) / timeScale))
-                        let wait = clock.now.duration(to: due)
+                    let offset = pacing.due(atNanoseconds: event.nanoseconds)
+                    if let start {
+                        let wait = clock.now.duration(to: start + .seconds(offset))
                         if wait > .zero {
                             let (seconds, attoseconds) = wait.components
                             Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
                         }
                     } else {
-                        pacing = (event.nanoseconds, clock.now)
+                        start = clock.now
                     }
                 }
                 if waitsForRoom { _ = link.waitUntilQueued(below: queueCapacity / 2, timeout: .infinity) }
@@ -135,6 +136,7 @@ struct LiveCommand: ParsableCommand {
             StandardError.line("warning: the log ended mid-gesture: the server keeps that gesture as incomplete when the link closes")
         }
         for warning in summary?.warnings ?? [] { StandardError.line("warning: \(warning)") }
+        if let warning = pacing.warning { StandardError.line("warning: \(warning)") }
         let drained = link.waitUntilDrained(timeout: drainTimeout)
         let status = link.status
         link.stop()
