@@ -69,4 +69,3 @@ struct LiveCommandTests {
         #expect(pacing.warning?.hasSuffix("--realtime waited 10 s at each") == true)
     }
 }
-

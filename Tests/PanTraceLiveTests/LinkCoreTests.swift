@@ -404,4 +404,3 @@ extension LinkCoreTests {
         #expect(Self.seqs(sent + core.tick(now: 4e9)) == [7])
     }
 }
-

@@ -91,7 +91,8 @@ package enum InverseSynthesis {
         let spacing = (duration / target.period).rounded(.down)
         guard spacing <= Double(Self.mostEvents) else {
             throw ReplayError.infeasibleTarget(
-                "the \(DriverScript.number(duration, decimals: 3)) s drag would take more than \(Self.mostEvents) events at a period of \(target.period) s")
+                "the \(DriverScript.number(duration, decimals: 3)) s drag would take more than \(Self.mostEvents) events at a period of \(target.period) s"
+            )
         }
         let events = Int(spacing)
         let needed = target.estimator == .flutter ? 3 : 2
