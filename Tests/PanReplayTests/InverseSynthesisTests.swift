@@ -78,7 +78,8 @@ struct InverseSynthesisTests {
     /// trap: too slow is a drag longer than any gesture (or one that never ends), too fast has
     /// too few events; 1,000 pt/s, between them, is written.
     @Test(arguments: [
-        (5e-324, "for ever"), (1e-300, "longer than a plausible gesture"), (1e-3, "longer than a plausible gesture"), (1e20, "0 events at 120 Hz"),
+        (Double.leastNonzeroMagnitude, "for ever"), (1e-300, "longer than a plausible gesture"), (1e-3, "longer than a plausible gesture"),
+        (1e20, "0 events at 120 Hz"),
         (1e300, "0 events at 120 Hz"), (1000, "")
     ])
     func extremeVelocitiesAreRefusedWithAReason(velocity: Double, reason: String) throws {

@@ -23,6 +23,22 @@ struct TuneMergeCommandTests {
     }
 
     /// Writes each shard's partial; returns their paths.
+    /// `text` (a partial) with its `"grid":[…]` replaced by `grid`.
+    static func replacingGrid(in text: String, with grid: String) -> String {
+        guard let start = text.range(of: "\"grid\":[") else { return text }
+        var depth = 0
+        var index = text.index(before: start.upperBound)
+        while index < text.endIndex {
+            if text[index] == "[" { depth += 1 }
+            if text[index] == "]" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            index = text.index(after: index)
+        }
+        return text.replacingCharacters(in: start.lowerBound...index, with: grid)
+    }
+
     static func partials(_ shards: [[String]], options: [String], in folder: TemporaryFolder, status: (Int) -> Int32 = { _ in 0 }) throws
         -> [String]
     {
@@ -138,7 +154,27 @@ struct TuneMergeCommandTests {
         let badRelease = try damaged(
             "release.json", text.replacingCharacters(in: release.upperBound..<text.index(release.upperBound, offsetBy: 1), with: "g"))
         try refused(
-            [paths[0], badRelease], "\(badRelease): field gestures[0].releases[0]: is not 10 hex doubles (distance positive), a phase and 0 or 1")
+            [paths[0], badRelease],
+            "\(badRelease): field gestures[0].releases[0]: is not 10 hex finite doubles (distance positive), a phase and 0 or 1")
+        // A NaN progress, which no replay writes, is refused like any damaged state.
+        let nan = try damaged(
+            "nan.json", text.replacingCharacters(in: release.upperBound..<text.index(release.upperBound, offsetBy: 16), with: "7ff8000000000000"))
+        try refused(
+            [paths[0], nan], "\(nan): field gestures[0].releases[0]: is not 10 hex finite doubles (distance positive), a phase and 0 or 1")
+        // Counts: up to 2⁴⁰ is read (and two such add without overflow), past it refused.
+        let most = try damaged("most.json", text.replacingOccurrences(of: "\"unknown_intent\":0,", with: "\"unknown_intent\":1099511627776,"))
+        let most2 = try damaged("most2.json", text.replacingOccurrences(of: "\"unknown_intent\":0,", with: "\"unknown_intent\":1099511627776,"))
+        let counted = try BinaryTests.run(["tune", "merge", most, most2, "--json"])
+        #expect(counted.status == 0 && counted.stdout.contains("\"unknown_intent\" : 2199023255552"), "\(counted.stderr)")
+        let huge = try damaged("huge.json", text.replacingOccurrences(of: "\"unknown_intent\":0,", with: "\"unknown_intent\":4611686018427387904,"))
+        try refused([paths[0], huge], "\(huge): field unknown_intent: is more than 1099511627776")
+        // A partial's grid is bounded as tune's own: 3,163 × 3,163 points need --yes.
+        let values = (0..<3163).map { "\(Double($0) / 4000)" }.joined(separator: ",")
+        let axes = "\"grid\":[{\"key\":\"threshold\",\"values\":[\(values)]},{\"key\":\"completionSpeed\",\"values\":[\(values)]}]"
+        let big = try damaged("big.json", Self.replacingGrid(in: text, with: axes))
+        let large = try BinaryTests.run(["tune", "merge", big])
+        #expect(large.status != 0 && large.stdout.isEmpty, "\(large.stderr)")
+        #expect(large.stderr.contains("the grid has 10004569 points, more than 10000000; pass --yes to sweep it anyway"), "\(large.stderr)")
         let absent = folder.appending("absent.json")
         let result = try BinaryTests.run(["tune", "merge", paths[0], absent])
         #expect(result.status == 1 && result.stderr.hasPrefix("error: \(absent): cannot read:"), "\(result.stderr)")

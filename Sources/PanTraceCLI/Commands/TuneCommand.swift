@@ -200,6 +200,9 @@ struct TuneMergeCommand: ParsableCommand {
     @Option(help: "Worker threads (default: the active cores).")
     var threads: Int?
 
+    @Flag(help: "Run the partials' grid when it has more than 10,000,000 points.")
+    var yes = false
+
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if report.force && !report.writesFiles { throw ValidationError("--force only applies with --csv, --svg or --save-setting") }
@@ -217,7 +220,8 @@ struct TuneMergeCommand: ParsableCommand {
             }
             read.append((path, try TunePartial(json: data, file: path)))
         }
-        let (tuner, admitted) = try Tuner.merging(read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let (tuner, admitted) = try Tuner.merging(
+            read, threadCount: threads ?? ProcessInfo.processInfo.activeProcessorCount, isConfirmed: yes)
         // Before the sweep, as tune checks: the partials carry the preset and grid, all the code needs.
         if report.emit != nil { try TuneCommand.checkEmittable(tuner) }
         let result = tuner.run(on: admitted)

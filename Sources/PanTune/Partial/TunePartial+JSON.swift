@@ -6,6 +6,10 @@ internal import TransitionEngine
 /// The partial file: JSON (docs/TUNE.md, "Tuning in shards"). Every double of a release state
 /// is written as the 16 hex digits of its bits, so it is read back to the bit.
 extension TunePartial {
+    /// The largest count a partial may carry (2⁴⁰: more gestures than any corpus, and room to
+    /// add millions of partials' counts).
+    static let maximumCount = 1 << 40
+
     private struct Axis: Codable {
         var key: String
         var values: [PresetValue]
@@ -97,6 +101,8 @@ extension TunePartial {
             throw bad("screen", "width and height must be positive numbers")
         }
         guard document.unknownIntent >= 0 else { throw bad("unknown_intent", "is negative") }
+        // More than any corpus holds, and small enough that partials' counts add without overflow.
+        guard document.unknownIntent <= Self.maximumCount else { throw bad("unknown_intent", "is more than \(Self.maximumCount)") }
         for (index, axis) in document.grid.enumerated() where axis.values.isEmpty {
             throw bad("grid[\(index)].values", "is empty")
         }
@@ -123,7 +129,7 @@ extension TunePartial {
             var releases: [ReleaseState] = []
             for (set, text) in record.releases.enumerated() {
                 guard let state = Self.releaseState(text) else {
-                    throw bad("\(field).releases[\(set)]", "is not 10 hex doubles (distance positive), a phase and 0 or 1")
+                    throw bad("\(field).releases[\(set)]", "is not 10 hex finite doubles (distance positive), a phase and 0 or 1")
                 }
                 releases.append(state)
             }
@@ -190,7 +196,8 @@ extension TunePartial {
             doubles.append(Double(bitPattern: bits))
         }
         guard let phase = GesturePhase(rawValue: String(parts[10])), parts[11] == "0" || parts[11] == "1" else { return nil }
-        guard doubles[6] > 0 else { return nil }
+        // Every number a replay gives is finite: a NaN or an infinity here was not written by `tune`.
+        guard doubles[6] > 0, doubles.allSatisfy(\.isFinite) else { return nil }
         return ReleaseState(
             progress: doubles[0], velocity: Vector2(x: doubles[2], y: doubles[3]), axisVelocity: doubles[4], crossVelocity: doubles[5],
             distance: doubles[6], gain: doubles[7], phase: phase, time: doubles[8], lastMoveTime: doubles[9], startProgress: doubles[1],

@@ -82,9 +82,11 @@ extension Tuner {
     /// - Parameters:
     ///   - partials: each partial with the name of its file, for messages.
     ///   - threadCount: worker threads.
+    ///   - isConfirmed: whether the partials' grid may have more than
+    ///     ``TuningGrid/confirmationLimit`` points (a partial is checked like `tune`'s own grid).
     /// - Throws: ``ReplayError`` `cannotMerge` naming the first difference between two partials'
     ///   presets, grids or options; `noTraces` when no partial has a tuned trace.
-    package static func merging(_ partials: [(name: String, partial: TunePartial)], threadCount: Int) throws -> (
+    package static func merging(_ partials: [(name: String, partial: TunePartial)], threadCount: Int, isConfirmed: Bool = false) throws -> (
         tuner: Tuner, admitted: AdmittedCorpus
     ) {
         guard let (firstName, first) = partials.first else { throw ReplayError.cannotMerge(reason: "no partial files given") }
@@ -107,7 +109,8 @@ extension Tuner {
         }
         var configuration = Configuration(threadCount: threadCount, frameRate: first.frameRate, screen: first.screen)
         configuration.screen = first.screen
-        let tuner = try Tuner(presetNamed: first.preset, grid: try TuningGrid(axes: first.axes, isConfirmed: true), configuration: configuration)
+        let tuner = try Tuner(
+            presetNamed: first.preset, grid: try TuningGrid(axes: first.axes, isConfirmed: isConfirmed), configuration: configuration)
         let expected = tuner.space.releaseParameters().map(\.key)
         guard expected == first.releaseKeys else {
             throw ReplayError.cannotMerge(
