@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import PanCapture
 import PanTrace
@@ -46,9 +47,36 @@ struct LiveCommandTests {
             try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--to", "ws://127.0.0.1:1/live", "--token", "t"])
         }
         #expect(throws: (any Error).self) {
-            try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--to", "http://127.0.0.1:1/live", "--token", "t"])
+            try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--to", "ftp://127.0.0.1:1/live", "--token", "t"])
         }
         #expect(throws: (any Error).self) { try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--token", "t"]) }
+    }
+
+    /// `--to` takes what `pantrace serve` prints: the page address, whose token is the token,
+    /// as well as the WebSocket with `--token`; two tokens that differ, no token, or another
+    /// scheme are refused, and a message never shows the token.
+    @Test func theToAddressTakesThePageAddressThatServePrints() throws {
+        let page = try LiveEndpoint(to: "http://127.0.0.1:8080/?token=abc%2Bdef", token: nil)
+        #expect(page.url.absoluteString == "ws://127.0.0.1:8080/live" && page.token == "abc+def")
+        let same = try LiveEndpoint(to: "http://127.0.0.1:8080/?token=abc", token: "abc")
+        #expect(same.token == "abc")
+        let socket = try LiveEndpoint(to: "ws://127.0.0.1:8080/live", token: "t")
+        #expect(socket.url.absoluteString == "ws://127.0.0.1:8080/live" && socket.token == "t")
+        let secure = try LiveEndpoint(to: "https://example.org/?token=x", token: nil)
+        #expect(secure.url.absoluteString == "wss://example.org/live")
+        #expect(throws: (any Error).self) { try LiveEndpoint(to: "http://127.0.0.1:8080/?token=abc", token: "other") }
+        #expect(throws: (any Error).self) { try LiveEndpoint(to: "http://127.0.0.1:8080/", token: nil) }
+        #expect(throws: (any Error).self) { try LiveEndpoint(to: "ws://127.0.0.1:8080/live", token: nil) }
+        #expect(throws: (any Error).self) { try LiveEndpoint(to: "ftp://127.0.0.1:8080/?token=abc", token: nil) }
+        do {
+            _ = try LiveEndpoint(to: "ftp://127.0.0.1:8080/?token=secret", token: nil)
+        } catch {
+            #expect(!"\(error)".contains("secret"))
+        }
+        let command = try #require(
+            try PanTraceCommand.parseAsRoot(["live", "--from", "-", "--format", "csv", "--to", "http://127.0.0.1:8080/?token=abc"])
+                as? LiveCommand)
+        #expect(command.token == nil)
     }
 
     /// `--realtime` paces events by their gaps: a gap up to 10 s waits as long (scaled), a

@@ -28,11 +28,13 @@ struct LiveCommand: ParsableCommand {
     @Option(help: "Log format: csv, jsonl, getevent or evemu (default: from the extension .csv, .jsonl or .events).")
     var format: PointerLogFormat?
 
-    @Option(name: .customLong("to"), help: "The server's WebSocket, ws://HOST:PORT/live.")
-    var url: String
+    @Option(
+        name: .customLong("to"),
+        help: "The server's WebSocket, ws://HOST:PORT/live, or the page address pantrace serve prints (its token= is the token).")
+    var address: String
 
-    @Option(help: "The server's control token (the token= of the page URL pantrace serve prints).")
-    var token: String
+    @Option(help: "The server's control token (the token= of the page address pantrace serve prints; not needed when --to has it).")
+    var token: String?
 
     @Option(help: "What pages call the device (1–64 characters).")
     var name: String = "pantrace live"
@@ -66,9 +68,7 @@ struct LiveCommand: ParsableCommand {
         guard format != nil || PointerLogFormat(path: log) != nil else {
             throw ValidationError("--format is needed: \(log == "-" ? "standard input" : log) has no .csv, .jsonl or .events extension")
         }
-        guard let parsed = URL(string: url), parsed.scheme == "ws", parsed.host != nil else {
-            throw ValidationError("--to must be a ws://HOST:PORT/live URL (it is \(url))")
-        }
+        _ = try LiveEndpoint(to: address, token: token)
         if let platform, LiveSource.Platform(rawValue: platform) == nil {
             throw ValidationError("--platform must be ios, android, linux or other (it is \(platform))")
         }
@@ -83,9 +83,12 @@ struct LiveCommand: ParsableCommand {
         let platform = self.platform.flatMap(LiveSource.Platform.init(rawValue:)) ?? Self.platform(of: format)
         let source = LiveSource(name: name, platform: platform, screen: screen, edge: recognizing.edge, velocity: recognizing.velocity.source)
         if let problem = source.problem { throw ValidationError(problem) }
+        let endpoint = try LiveEndpoint(to: address, token: token)
+        // Messages name the WebSocket, never the token.
+        let url = endpoint.url.absoluteString
         let link = LiveLink(
             configuration: .init(
-                url: URL(string: url)!, token: token, source: source, queueCapacity: queueCapacity, maxFailedAttempts: retries))
+                url: endpoint.url, token: endpoint.token, source: source, queueCapacity: queueCapacity, maxFailedAttempts: retries))
         link.onStatus = { status in
             // The first attempt and the stop at the end are the command's own doing, and a
             // refusal or giving up is the command's error line (`fail(on:)`), said once.
