@@ -172,4 +172,25 @@ struct HostileInputCommandTests {
         #expect(injected == plain)
         #expect(!injected.contains { $0.contains("func max") })
     }
+
+    /// A file named with ESC, BEL, CR and a bidi override is listed by `inspect` and the
+    /// `tune` report with each escaped (`\x1b`, `\x07`, `\x0d`, `\u{202e}`), as standard
+    /// error does: nothing from a file can act on the terminal or forge a line.
+    @Test func namesFromFilesAreEscapedOnStandardOutput() throws {
+        let dir = try BinaryTests.temporaryFolder()
+        #expect(try BinaryTests.run(["synth", "-o", dir, "--count", "3", "--seed", "4", "--kind", "swipe-down"]).status == 0)
+        // The gesture the grid's one point misjudges (seed 4), so the report lists it.
+        let first = "synth-4-00001.pantrace"
+        let hostile = "\(dir)/red\u{1b}[31m\u{07}\r\u{202e}gnp.pantrace"
+        try FileManager.default.moveItem(atPath: "\(dir)/\(first)", toPath: hostile)
+        let inspected = try BinaryTests.run(["inspect", hostile])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("red\\x1b[31m\\x07\\x0d\\u{202e}gnp.pantrace: "), "\(inspected.stdout)")
+        let tuned = try BinaryTests.run(["tune", dir, "--preset", "swipe-dismiss", "--grid", "threshold=0.99", "--all"])
+        #expect(tuned.status == 0, "\(tuned.stderr)")
+        for output in [inspected.stdout, tuned.stdout] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x0D || $0.value == 0x202E })
+        }
+        #expect(tuned.stdout.contains("red\\x1b[31m"), "\(tuned.stdout)")
+    }
 }

@@ -50,7 +50,7 @@ struct InspectCommand: PathListCommand {
                     if json {
                         print(String(decoding: TextLines.escapingLineBreaks(Array(try encoder.encode(summary))), as: UTF8.self))
                     } else {
-                        print(Self.line(summary))
+                        StandardOutput.text(Self.line(summary))
                         for warning in summary.warnings { StandardError.line("warning: \(warning)") }
                     }
                 } catch {

@@ -144,7 +144,7 @@ struct LiveCommand: ParsableCommand {
         let status = link.status
         link.stop()
         let counters = link.counters
-        print(feed.report(counters, url: url))
+        StandardOutput.text(feed.report(counters, url: url))
         if let failure { throw failure }
         try Self.fail(on: status, url: url)
         if !drained {

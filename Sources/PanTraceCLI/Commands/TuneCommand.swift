@@ -159,7 +159,7 @@ struct TuneCommand: PathListCommand {
             try TuningReport(result).writeJSON { print(String(decoding: $0, as: UTF8.self), terminator: "") }
             print()
         } else {
-            print(result.text(listingAll: options.all))
+            StandardOutput.text(result.text(listingAll: options.all))
         }
         if result.hasSkipped {
             StandardError.line("warning: \(result.unreadable.count + result.unreplayable.count) file(s) skipped; the result covers the rest")

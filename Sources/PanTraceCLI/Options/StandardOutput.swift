@@ -1,4 +1,5 @@
 internal import Foundation
+internal import LiveBridge
 
 /// Bytes to standard output with `write(2)`, unbuffered beyond what the caller gathered, so a
 /// long stream reaches a pipe as it is made.
@@ -19,5 +20,13 @@ enum StandardOutput {
                 offset += written
             }
         }
+    }
+
+    /// Prints `text`, whose lines carry values from outside (paths, gesture names, tags, a
+    /// server's words), each line made safe as ``StandardError/line(_:)`` makes its lines:
+    /// control and bidi characters escaped (`LogText`), so no value can act on the terminal
+    /// or start a line of its own. Text from the program itself is unchanged.
+    static func text(_ text: String) {
+        print(text.split(separator: "\n", omittingEmptySubsequences: false).map { LogText.terminalSafe($0, limit: 100_000) }.joined(separator: "\n"))
     }
 }
