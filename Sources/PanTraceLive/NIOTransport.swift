@@ -18,8 +18,16 @@
     }
 
     /// One WebSocket connection on NIO's shared event loop group.
-    /// `@unchecked Sendable`: its mutable fields (`channel`, `isClosed`, `hasReported`, `reason`)
-    /// are read and written under `lock` only; `events` is immutable and `@Sendable`.
+    ///
+    /// Until the server answers the upgrade, the channel's pipeline speaks HTTP: a WebSocket
+    /// frame written into it is a type error that SwiftNIO answers with a fatal error (the
+    /// process dies with SIGILL). So nothing is sent before the upgrade, and a close before it
+    /// closes the socket without a close frame; whether the upgrade happened is read on the
+    /// channel's event loop, where the upgrade itself runs.
+    ///
+    /// `@unchecked Sendable`: its mutable fields (`channel`, `isClosed`, `hasReported`,
+    /// `reason`) are read and written under `lock` only; `isUpgraded` only on the channel's
+    /// event loop; `events` is immutable and `@Sendable`.
     final class NIOWebSocketConnection: LiveTransportConnection, @unchecked Sendable {
         private let events: @Sendable (LiveTransportEvent) -> Void
         private let lock = NSLock()
@@ -27,6 +35,8 @@
         private var isClosed = false
         private var hasReported = false
         private var reason: String?
+        /// The WebSocket handlers are in the pipeline (event loop only).
+        private var isUpgraded = false
 
         init(events: @escaping @Sendable (LiveTransportEvent) -> Void) {
             self.events = events
@@ -60,8 +70,7 @@
                         try channel.pipeline.syncOperations.addHTTPClientHandlers(
                             leftOverBytesStrategy: .forwardBytes,
                             withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-                        try channel.pipeline.syncOperations.addHandler(
-                            UpgradeRequestHandler(target: target, host: hostHeader, connection: self))
+                        try channel.pipeline.syncOperations.addHandler(UpgradeFailureHandler(connection: self))
                     }
                 }
             bootstrap.connect(host: host, port: port).whenComplete { [self] result in
@@ -71,7 +80,18 @@
                         self.channel = channel
                         return isClosed
                     }
-                    if closeNow { channel.close(promise: nil) }
+                    if closeNow {
+                        channel.close(promise: nil)
+                    } else {
+                        // The request goes out once the connection is known here, so a close
+                        // from now on finds the channel (and the pipeline still HTTP).
+                        var headers = HTTPHeaders()
+                        headers.add(name: "Host", value: hostHeader)
+                        headers.add(name: "Content-Length", value: "0")
+                        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
+                        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+                        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+                    }
                     channel.closeFuture.whenComplete { [self] _ in
                         let reason = lock.withLock { self.reason } ?? "the server closed the connection"
                         report(.closed(reason))
@@ -82,12 +102,18 @@
             }
         }
 
+        /// Sends a text frame; before the upgrade (when no `.opened` was reported yet) the text is
+        /// dropped, as after a close.
         func send(_ text: String) {
             guard let channel = lock.withLock({ isClosed ? nil : channel }) else { return }
-            let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
-            channel.writeAndFlush(frame, promise: nil)
+            channel.eventLoop.execute { [self] in
+                guard isUpgraded else { return }
+                let frame = WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+                channel.writeAndFlush(frame, promise: nil)
+            }
         }
 
+        /// A normal close (1000) once upgraded; before, the socket is closed as it is.
         func close() {
             let channel = lock.withLock { () -> (any Channel)? in
                 isClosed = true
@@ -95,12 +121,22 @@
                 return self.channel
             }
             guard let channel else { return }
-            channel.eventLoop.execute {
+            channel.eventLoop.execute { [self] in
+                guard isUpgraded else {
+                    channel.close(promise: nil)
+                    return
+                }
                 var data = channel.allocator.buffer(capacity: 2)
                 data.write(webSocketErrorCode: .normalClosure)
                 let frame = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)
                 channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
             }
+        }
+
+        /// The WebSocket handlers were added (on the event loop): frames may go out.
+        func upgraded() {
+            isUpgraded = true
+            report(.opened)
         }
 
         /// Remembers why the connection is closing (the first reason wins).
@@ -127,29 +163,15 @@
         }
     }
 
-    /// Sends the upgrade request when the socket is up, and names a refused upgrade.
-    private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    /// Names a refused or failed upgrade (the request itself is sent by
+    /// ``NIOWebSocketConnection/connect(_:)`` once the connection is up).
+    private final class UpgradeFailureHandler: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPClientResponsePart
-        typealias OutboundOut = HTTPClientRequestPart
 
-        let target: String
-        let host: String
         let connection: NIOWebSocketConnection
 
-        init(target: String, host: String, connection: NIOWebSocketConnection) {
-            self.target = target
-            self.host = host
+        init(connection: NIOWebSocketConnection) {
             self.connection = connection
-        }
-
-        func channelActive(context: ChannelHandlerContext) {
-            var headers = HTTPHeaders()
-            headers.add(name: "Host", value: host)
-            headers.add(name: "Content-Length", value: "0")
-            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: headers)
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            context.fireChannelActive()
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -170,7 +192,7 @@
         }
 
         func handlerAdded(context: ChannelHandlerContext) {
-            connection.report(.opened)
+            connection.upgraded()
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
