@@ -77,14 +77,14 @@ package enum LiveWire {
         }
         if let problem = textProblem(name, field: "name", allowsEmpty: false) { return problem }
         guard platforms.contains(platform) else {
-            return "platform \"\(String(platform.prefix(32)))\" is not one of \(platforms.joined(separator: ", "))"
+            return "platform \"\(WireText.cut(platform, toBytes: 32))\" is not one of \(platforms.joined(separator: ", "))"
         }
         for (field, value) in [("screen.width", width), ("screen.height", height)] where !ValueLimits.screenPoints.contains(value) {
             return "\(field) \(value) is outside 1…100000 points"
         }
         guard scales.contains(scale) else { return "scale \(scale) is outside 1…4" }
         if let velocity, !velocities.contains(velocity) {
-            return "velocity \"\(String(velocity.prefix(32)))\" is not one of \(velocities.joined(separator: ", "))"
+            return "velocity \"\(WireText.cut(velocity, toBytes: 32))\" is not one of \(velocities.joined(separator: ", "))"
         }
         if let client, let problem = textProblem(client, field: "client", allowsEmpty: true) { return problem }
         return nil

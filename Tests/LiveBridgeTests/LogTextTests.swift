@@ -1,3 +1,4 @@
+import PanLiveWire
 import Testing
 
 @testable import LiveBridge
@@ -96,5 +97,28 @@ struct RepeatedLinesTests {
         #expect(lines.admit("c", kind: "c", now: 0) == ["c"])
         #expect(lines.admit("d", kind: "d", now: 0) == [])
         #expect(lines.flushAll(now: 0.5) == ["1 more line like this in the last 0.5 s, the last: d"])
+    }
+}
+
+/// `WireText.cut`: a bound in bytes, cut between characters, or between scalars when one
+/// character alone is over the bound.
+struct WireTextTests {
+    @Test(arguments: [(10, "abcdefghij"), (9, "abcdef…")])
+    func textThatFitsIsWholeAndLongerIsCut(limit: Int, expected: String) {
+        #expect(WireText.cut("abcdefghij", toBytes: limit) == expected)
+    }
+
+    @Test func oneHugeCharacterIsCutBetweenItsScalars() {
+        let bomb = "e" + String(repeating: "\u{301}", count: 30_000)
+        #expect(bomb.count == 1)
+        let cut = WireText.cut(bomb, toBytes: 64)
+        #expect(cut.utf8.count <= 64)
+        #expect(cut.unicodeScalars.starts(with: "e\u{301}\u{301}".unicodeScalars) && cut.hasSuffix("…"))
+    }
+
+    @Test(arguments: [(6, "aé…"), (5, "a…")])
+    func aCutNeverSplitsACharacter(limit: Int, expected: String) {
+        // "aééé" is 7 bytes (each é 2): 6 hold "aé" and the ellipsis (3), 5 only "a".
+        #expect(WireText.cut("aééé", toBytes: limit) == expected)
     }
 }

@@ -250,7 +250,15 @@ struct PageViewTests {
         var trace = GestureSynthesizer(seed: 8).trace(at: 0)
         trace.metadata.id = String(repeating: "n", count: 5_000)
         trace.metadata.tags = (0..<200).map { "tag-\($0)-" + String(repeating: "t", count: 2_000) }
-        for i in 0..<300 { try TraceEncoder.write(trace, to: "\(folder)/g\(String(format: "%03d", i)).pantrace") }
+        for i in 0..<300 {
+            // Every other file's name and tags are one character each of thousands of scalars
+            // (an accent stacked 4,000 times): a bound in characters would keep all of it.
+            if i % 2 == 1 {
+                trace.metadata.id = "e" + String(repeating: "\u{301}", count: 4_000)
+                trace.metadata.tags = (0..<20).map { _ in "t" + String(repeating: "\u{308}", count: 4_000) }
+            }
+            try TraceEncoder.write(trace, to: "\(folder)/g\(String(format: "%03d", i)).pantrace")
+        }
         var controller = BridgeController(configuration: .init(recordingsFolder: folder))
         _ = controller.loadDefault()
         let out = controller.handle(.opened(1, canControl: true), now: 0)
@@ -262,7 +270,11 @@ struct PageViewTests {
         #expect(bytes <= 256 * 1024, "hello is \(bytes) bytes")
         #expect(hello.state.library.count == BridgeController.helloLibraryLimit)
         #expect(hello.state.libraryTotal == 300)
-        #expect(hello.state.library.allSatisfy { $0.tags.count <= 16 && $0.name.count <= 200 && $0.tags.allSatisfy { $0.count <= 64 } })
+        #expect(
+            hello.state.library.allSatisfy {
+                $0.tags.count <= 16 && $0.name.utf8.count <= 200 && $0.tags.allSatisfy { $0.utf8.count <= 64 }
+            })
+        #expect(hello.state.library.contains { $0.name.unicodeScalars.starts(with: "e\u{301}\u{301}".unicodeScalars) && $0.name.hasSuffix("…") })
         // The rest of the library, a page at a time.
         let page = controller.handle(.message(1, Self.json(#"{"type":"library","offset":100}"#)), now: 0.1)
         guard case .library(let rest) = page.first?.message else {
@@ -448,5 +460,29 @@ struct PageViewsTests {
         #expect(views.tickingViews == [id])
         _ = views.close(1)
         #expect(views.watchingOf[1] == nil && views.watchers(of: 4) == [2])
+    }
+}
+
+/// `follow` sends the leader's whole series, so each page may begin to follow at most twice a
+/// second (``BridgeController/followInterval``); leaving is never paced.
+struct FollowPaceTests {
+    typealias Base = BridgeControllerTests
+
+    @Test(arguments: [(0.49, false), (0.5, true)])
+    func aPageFollowsAtMostTwiceASecond(gap: Double, accepted: Bool) throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        _ = controller.handle(.opened(3, canControl: false), now: 0)
+        let one = controller.clients[1]!.page, two = controller.clients[2]!.page
+        let first = controller.handle(.message(3, Base.json(#"{"type":"follow","page":\#(one)}"#)), now: 1)
+        #expect(first.contains { if case .series = $0.message { true } else { false } })
+        let leave = controller.handle(.message(3, Base.json(#"{"type":"follow"}"#)), now: 1)
+        #expect(leave.contains { if case .following(let f) = $0.message { f.page == nil } else { false } })
+        let again = controller.handle(.message(3, Base.json(#"{"type":"follow","page":\#(two)}"#)), now: 1 + gap)
+        let refused = again.compactMap { if case .error(let e) = $0.message { e } else { nil } }
+        #expect(refused.map(\.code) == (accepted ? [] : [.rateLimited]))
+        #expect(again.contains { if case .series = $0.message { true } else { false } } == accepted)
+        if !accepted { #expect(refused.first?.retryAfterMilliseconds.map { (10...11).contains($0) } == true) }  // 0.01 s, rounded up
     }
 }

@@ -245,3 +245,120 @@ struct DeviceIdentityTests {
         #expect(controller.sources["session-0002"]?.unsaved.count == (takesOver ? 1 : 0))
     }
 }
+
+/// What one source's traffic can make of the live folder and of every page's messages: a
+/// gesture needs ``LiveSources/minimumSamples`` to be a file, gestures begin at a bounded rate
+/// for all sources and within the live folder's budget, and the sources list that samples
+/// change is paced for all of them (issue: a `began` storm made a file per sample and a
+/// `dropped` count re-sent the list to every page with each message).
+struct SourceFloodTests {
+    typealias Base = BridgeControllerTests
+    typealias S = SourceTests
+
+    static func liveFiles(_ controller: BridgeController) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: controller.library.folder + "/live")) ?? []
+        return names.filter { $0.hasSuffix(".pantrace") }
+    }
+
+    static func sourcesBroadcasts(_ out: [Outgoing]) -> Int {
+        out.count { if case .sources = $0.message, case .everyone = $0.target { true } else { false } }
+    }
+
+    /// 512 `began` in a row, as a hostile source sends them: no gesture is a file.
+    @Test func aBeganStormLeavesNoFiles() throws {
+        var controller = try Base.controller()
+        _ = S.joined(&controller)
+        var out: [Outgoing] = []
+        for start in stride(from: 1, through: 512, by: 64) {
+            let samples = (start..<start + 64).map { S.sample($0, t: 1 + Double($0) / 1000, state: "began") }
+            out += controller.handle(.message(9, S.batch(samples)), now: 1 + Double(start) / 1000)
+        }
+        _ = controller.handle(.closed(9), now: 2)
+        #expect(Self.liveFiles(controller).isEmpty)
+        #expect(controller.library.recordings.allSatisfy { !$0.id.hasPrefix("live/") })
+        // The list went out at most as often as the pace allows (8 at once, 4 a second after).
+        #expect(Self.sourcesBroadcasts(out) <= Int(LiveSources.listBurst) + 4)
+        let discarded = out.count { if case .deviceGesture(let g) = $0.message { g.state == "discarded" } else { false } }
+        #expect(discarded > 0)
+    }
+
+    /// `began, ended` is not a gesture; `began, changed, ended` is.
+    @Test(arguments: [(1, false), (2, true)])
+    func aGestureOfThreeSamplesIsAFile(changes: Int, kept: Bool) throws {
+        var controller = try Base.controller()
+        _ = S.joined(&controller)
+        var samples = [S.sample(1, t: 1, state: "began")]
+        samples += (1..<changes).map { S.sample(1 + $0, t: 1 + Double($0) / 60, state: "changed", ty: Double($0) * 10) }
+        samples.append(S.sample(1 + changes, t: 1.2, state: "ended", ty: 30))
+        let out = controller.handle(.message(9, S.batch(samples)), now: 1)
+        let end = out.compactMap { if case .deviceGesture(let g) = $0.message, g.state != "capturing" { g.state } else { nil } }
+        #expect(end == [kept ? "released" : "discarded"])
+        #expect(Self.liveFiles(controller).count == (kept ? 1 : 0))
+    }
+
+    /// All sources together begin at most 30 gestures at once (then 10 a second): the 31st is
+    /// refused, said once, and not written.
+    @Test(arguments: [(30, 0), (31, 1)])
+    func gesturesBeginAtABoundedRate(count: Int, refused: Int) throws {
+        var controller = try Base.controller()
+        _ = S.joined(&controller)
+        var out: [Outgoing] = []
+        var seq = 0
+        for gesture in 0..<count {
+            let t = 1 + Double(gesture)
+            let samples = ["began", "changed", "ended"].enumerated().map { offset, state in
+                seq += 1
+                return S.sample(seq, t: t + Double(offset) / 60, state: state, ty: Double(offset) * 20)
+            }
+            out += controller.handle(.message(9, S.batch(samples)), now: 1)
+        }
+        let limited = S.errors(out).filter { $0.code == .rateLimited }
+        #expect(limited.count == refused)
+        if refused > 0 { #expect(limited[0].message.contains("gestures a second")) }
+        #expect(Self.liveFiles(controller).count == count - refused)
+    }
+
+    /// The live folder holds at most a tenth of `--max-files` (here 40: 4); sources then begin
+    /// no gesture until some are kept elsewhere or dropped.
+    @Test(arguments: [(4, false), (5, true)])
+    func theLiveFolderHasABudget(gestures: Int, refusedLast: Bool) throws {
+        var controller = BridgeController(configuration: .init(recordingsFolder: try Base.makeLibrary(), maximumRecordings: 40))
+        #expect(LiveFolder.budget(maximumRecordings: 40) == 4)
+        _ = S.joined(&controller)
+        var out: [Outgoing] = []
+        var seq = 0
+        for gesture in 0..<gestures {
+            let samples = ["began", "changed", "ended"].enumerated().map { offset, state in
+                seq += 1
+                return S.sample(seq, t: 1 + Double(gesture) + Double(offset) / 60, state: state, ty: Double(offset) * 20)
+            }
+            out += controller.handle(.message(9, S.batch(samples)), now: 1 + Double(gesture))
+        }
+        let busy = S.errors(out).filter { $0.code == .busy }
+        #expect(busy.count == (refusedLast ? 1 : 0))
+        if refusedLast { #expect(busy[0].message.contains("the live folder holds 4 recordings (at most 4)")) }
+        #expect(Self.liveFiles(controller).count == min(gestures, 4))
+        #expect(controller.library.recordings.count > 4)  // the rest of the library is listed
+    }
+
+    /// A `dropped` count that changes with every message re-sends the list at the pace, not
+    /// with every message; a change left waiting goes out with the next message allowed.
+    @Test func aChangingDropCountIsPaced() throws {
+        var controller = try Base.controller()
+        _ = S.joined(&controller)
+        var out: [Outgoing] = []
+        for n in 1...100 {
+            let batch = S.json(#"{"type":"samples","dropped":\#(n),"samples":[\#(S.sample(n, t: 1 + Double(n) / 1000, state: "possible"))]}"#)
+            out += controller.handle(.message(9, batch), now: 1)
+        }
+        #expect(Self.sourcesBroadcasts(out) == Int(LiveSources.listBurst))
+        // A quarter of a second later one more is allowed: it carries the latest count.
+        let later = controller.handle(.message(9, S.batch([S.sample(101, t: 1.2, state: "possible")])), now: 1.25)
+        let lists = later.compactMap { if case .sources(let m) = $0.message { m } else { nil } }
+        #expect(lists.count == 1)
+        #expect(lists.first?.sources.first?.dropped == 100)
+        // Nothing waits now: the next message sends no list.
+        let quiet = controller.handle(.message(9, S.batch([S.sample(102, t: 1.3, state: "possible")])), now: 5)
+        #expect(Self.sourcesBroadcasts(quiet) == 0)
+    }
+}

@@ -169,9 +169,12 @@ extension BridgeController {
         defer { sources[session] = source }
         var out: [Outgoing] = []
         var failure: BridgeFailure?
+        // What the list shows changed (a count of drops, a gesture began): broadcast once for
+        // the message at most, and paced for all sources (``LiveSources/listChanged(now:)``).
+        var listChanged = false
         if let dropped = batch.dropped, dropped >= 0, dropped != source.dropped {
             source.dropped = dropped
-            out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
+            listChanged = true
         }
         var rateLimited = 0
         for sample in batch.samples {
@@ -183,11 +186,14 @@ extension BridgeController {
             }
             source.received = sample.seq
             do {
-                out += try record(sample, of: &source, now: now)
+                out += try record(sample, of: &source, now: now, listChanged: &listChanged)
             } catch let refused as BridgeFailure {
                 failure = refused
                 break
             }
+        }
+        if listChanged ? sources.listChanged(now: now) : sources.staleListDue(now: now) {
+            out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source))))
         }
         out.append(Outgoing(target: .client(id), message: .ack(SampleAck(received: source.received))))
         if rateLimited > 0, source.throttle.allows("rate", now: now) {
@@ -196,7 +202,10 @@ extension BridgeController {
                     .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",
                     retryAfter: 1), to: id, replyingTo: "samples")
         }
-        if let failure { out += reply(failure, to: id, replyingTo: "samples") }
+        // A refused gesture is said at most once a second: a flood of `began` gets one line.
+        if let failure, failure.code != .rateLimited || source.throttle.allows("gestures", now: now) {
+            out += reply(failure, to: id, replyingTo: "samples")
+        }
         return out
     }
 
@@ -206,12 +215,15 @@ extension BridgeController {
         return all.message
     }
 
-    /// Records one sample and returns what pages are told.
-    private mutating func record(_ sample: SourceSample, of source: inout DeviceSource, now: Double) throws -> [Outgoing] {
+    /// Records one sample and returns what pages are told; `listChanged` is set when the
+    /// sources list shows something new (a gesture began).
+    private mutating func record(_ sample: SourceSample, of source: inout DeviceSource, now: Double, listChanged: inout Bool) throws
+        -> [Outgoing]
+    {
         if let problem = sample.problem() { throw BridgeFailure(.invalid, "sample \(sample.seq): \(problem)") }
         guard let state = TraceRecorder.State(wireName: sample.state) else {
             throw BridgeFailure(
-                .invalid, "sample \(sample.seq): state \"\(String(sample.state.prefix(32)))\" is not one of \(LiveWire.sampleStates)")
+                .invalid, "sample \(sample.seq): state \"\(WireText.cut(sample.state, toBytes: 32))\" is not one of \(LiveWire.sampleStates)")
         }
         if state != .began, source.isLive, let gesture = source.gesture, gesture.span(to: sample.t) > ValueLimits.replaySpan {
             throw BridgeFailure(.invalid, "sample \(sample.seq): t is more than \(Int(ValueLimits.replaySpan)) s from the gesture's first sample")
@@ -221,6 +233,22 @@ extension BridgeController {
         if state == .began, wasLive {
             // A began without an end before it: the previous gesture is kept as it stands.
             out += endGesture(of: &source, state: "incomplete", now: now)
+        }
+        if state == .began {
+            // Every source shares the live folder and its budget: a gesture is a file.
+            let budget = LiveFolder.budget(maximumRecordings: configuration.maximumRecordings)
+            let held = library.recordings.lazy.filter { $0.id.hasPrefix("live/") }.count
+            guard held < budget else {
+                throw BridgeFailure(
+                    .busy, "sample \(sample.seq): the live folder holds \(held) recordings (at most \(budget)); keep or drop some first",
+                    retryAfter: 5)
+            }
+            if let wait = sources.takeGesture(now: now) {
+                throw BridgeFailure(
+                    .rateLimited,
+                    "sample \(sample.seq): more than \(Int(LiveSources.gestureRate)) gestures a second from all sources; this one is not recorded",
+                    retryAfter: wait)
+            }
         }
         let location = sample.lx.map { PanVector(x: $0, y: sample.ly ?? 0) }
         let finished: RecordedGesture?
@@ -268,7 +296,7 @@ extension BridgeController {
             if let status = source.gesture.map({ source.status("capturing", of: $0, file: file) }) {
                 out.append(Outgoing(target: .everyone, message: .deviceGesture(status)))
             }
-            if state == .began { out.append(Outgoing(target: .everyone, message: .sources(sourcesMessageWith(source)))) }
+            if state == .began { listChanged = true }
         }
         return out
     }
@@ -279,12 +307,25 @@ extension BridgeController {
         views.setLive(source.number, false)  // the watchers' views move again
         guard let gesture = source.gesture.take(), let file = gesture.file else { return [] }
         if state != "released" { _ = try? source.recorder.interrupt() }  // keeps every complete chunk
+        guard gesture.sampleCount >= LiveSources.minimumSamples else {
+            // Too short to be a gesture (LiveSources.minimumSamples): its file goes, unlisted.
+            try? FileManager.default.removeItem(atPath: library.folder + "/" + file)
+            var out = [Outgoing(target: .everyone, message: .deviceGesture(source.status("discarded", of: gesture, file: file)))]
+            if library.contains(file) {
+                rescanLibrary()
+                out.append(libraryBroadcast())
+            }
+            sources[source.announce.session] = source
+            if sources.listChanged(now: now) { out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage))) }
+            return out
+        }
         let status = source.status(state, of: gesture, file: file)
         rescanLibrary()
         var out = [Outgoing(target: .everyone, message: .deviceGesture(status))]
         if library.contains(file) { source.unsaved.append(file) }
         // Listed as this source's (the library names the device) before the pages are told.
         sources[source.announce.session] = source
+        sources.listBroadcast()
         out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage)))
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
@@ -439,7 +480,7 @@ extension BridgeController {
             if let location = library.corpusLocation(of: file) {
                 throw BridgeFailure(
                     .invalid,
-                    "\"\(String(file.prefix(200)))\" is a gesture inside the corpus file \(String(location.corpus.prefix(200))); "
+                    "\"\(WireText.cut(file, toBytes: 200))\" is a gesture inside the corpus file \(WireText.cut(location.corpus, toBytes: 200)); "
                         + "gestures in a corpus cannot be kept, relabelled or dropped here (convert it into a folder to edit them); nothing was changed"
                 )
             }
@@ -448,7 +489,7 @@ extension BridgeController {
             } else if isLeftUnsaved(file) {
                 found.append((nil, file))
             } else {
-                throw BridgeFailure(.notFound, "\"\(String(file.prefix(200)))\" is not an unsaved device gesture; nothing was changed")
+                throw BridgeFailure(.notFound, "\"\(WireText.cut(file, toBytes: 200))\" is not an unsaved device gesture; nothing was changed")
             }
         }
         return found

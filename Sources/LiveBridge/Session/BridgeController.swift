@@ -56,6 +56,8 @@ struct BridgeController {
         var throttle = Throttle()
         /// When this client's last `library` page was answered.
         var lastLibraryPage = -Double.infinity
+        /// When this client last began to follow a page (each sends it the view's series).
+        var lastFollow = -Double.infinity
     }
 
     let configuration: Configuration
@@ -93,6 +95,8 @@ struct BridgeController {
     private(set) var comparisons = Comparisons()
     /// The shortest time between two answered `library` pages of one page.
     static let libraryPageInterval = 0.2
+    /// The shortest time between two `follow`s of one page (leaving is never paced).
+    static let followInterval = 0.5
     /// Recordings in a `hello`; the rest come a `library` page at a time.
     static let helloLibraryLimit = 100
     /// Recordings in one `library` page.
@@ -326,7 +330,14 @@ struct BridgeController {
         case .compare(let request):
             return try compare(request, for: id, now: now)
         case .follow(let page):
-            return try follow(page: page, from: id)
+            // Following sends the view's whole series (up to a few hundred KiB): paced per page.
+            // Leaving, or a follow refused for another reason, costs nothing and is not paced.
+            guard page != nil else { return try follow(page: nil, from: id) }
+            let wait = (clients[id]?.lastFollow ?? -.infinity) + Self.followInterval - now
+            guard wait <= 0 else { throw BridgeFailure(.rateLimited, "at most two follows a second", retryAfter: wait) }
+            let out = try follow(page: page, from: id)
+            clients[id]?.lastFollow = now
+            return out
         case .visible(let visible):
             return setVisible(visible, of: id)
         case .library(let offset):
@@ -408,8 +419,8 @@ struct BridgeController {
     /// ``noticesListed``, the last saying how many more there are.
     static func boundedNotices(_ notices: [String]) -> [String]? {
         guard !notices.isEmpty else { return nil }
-        guard notices.count > noticesListed else { return notices.map { Library.bounded($0, to: 600) } }
-        return notices.prefix(noticesListed - 1).map { Library.bounded($0, to: 600) }
+        guard notices.count > noticesListed else { return notices.map { Library.bounded($0, toBytes: 600) } }
+        return notices.prefix(noticesListed - 1).map { Library.bounded($0, toBytes: 600) }
             + ["and \(notices.count - noticesListed + 1) more corpora listed in part (the server's output names them)"]
     }
 

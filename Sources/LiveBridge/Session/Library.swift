@@ -1,5 +1,6 @@
 internal import Foundation
 internal import PanTrace
+internal import PanLiveWire
 
 /// The recordings under the recordings folder, by their path relative to it.
 ///
@@ -62,18 +63,19 @@ struct Library {
     private let reader = TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
 
     /// What the wire carries of a recording's metadata, however much the file holds (a file
-    /// may hold up to 1,024 tags of 64 KiB each): the name up to 200 characters, the source and
-    /// each tag up to 64, and the first 16 tags. A cut value ends in "…". So a library entry
-    /// stays under about 2 KiB and a `hello` bounded.
-    static let maximumNameField = 200
-    static let maximumShortField = 64
+    /// may hold up to 1,024 tags of 64 KiB each): the name up to 200 bytes of UTF-8, the source
+    /// and each tag up to 64, and the first 16 tags. A cut value ends in "…"
+    /// (``WireText/cut(_:toBytes:)``: bytes, not characters, which can be any size). So a
+    /// library entry stays under about 2 KiB and a `hello` bounded.
+    static let maximumNameBytes = 200
+    static let maximumShortBytes = 64
     static let maximumTags = 16
     /// The longest id (path under the recordings folder) listed, in UTF-8 bytes.
     static let maximumIDBytes = 512
 
-    /// `text` cut to `limit` characters, ending in "…" when cut.
-    static func bounded(_ text: String, to limit: Int = maximumNameField) -> String {
-        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    /// `text` cut to `limit` bytes of UTF-8, ending in "…" when cut.
+    static func bounded(_ text: String, toBytes limit: Int = maximumNameBytes) -> String {
+        WireText.cut(text, toBytes: limit)
     }
 
     init(folder: String, maximumRecordings: Int = TraceFolder.defaultLimit, maximumCorpusGestures: Int = defaultCorpusGestureLimit) {
@@ -97,7 +99,8 @@ struct Library {
         for relative in paths {
             // The id travels in every library entry: a path too long to name is listed as a problem.
             guard relative.utf8.count <= Self.maximumIDBytes else {
-                problems.append("\(relative.prefix(80))…: its path under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
+                problems.append(
+                    "\(WireText.cut(relative, toBytes: 80)): its path under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
                 continue
             }
             let path = folder + "/" + relative
@@ -137,9 +140,9 @@ struct Library {
     private static func info(id: String, file: TraceFile) -> RecordingInfo {
         let m = file.trace.metadata
         return RecordingInfo(
-            id: id, name: Self.bounded(m.id), intent: m.intent, source: Self.bounded(m.source, to: Self.maximumShortField),
+            id: id, name: Self.bounded(m.id), intent: m.intent, source: Self.bounded(m.source, toBytes: Self.maximumShortBytes),
             samples: file.trace.samples.count, durationSeconds: file.trace.duration,
-            tags: m.tags.prefix(Self.maximumTags).map { Self.bounded($0, to: Self.maximumShortField) }, screen: m.screen, edge: m.edge,
+            tags: m.tags.prefix(Self.maximumTags).map { Self.bounded($0, toBytes: Self.maximumShortBytes) }, screen: m.screen, edge: m.edge,
             complete: file.isComplete)
     }
 
@@ -162,7 +165,8 @@ struct Library {
                 }
                 let id = gesture.label(in: relative)
                 guard id.utf8.count <= Self.maximumIDBytes else {
-                    entry.problems.append("\(id.prefix(80))…: its id under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
+                    entry.problems.append(
+                        "\(WireText.cut(id, toBytes: 80)): its id under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
                     return
                 }
                 switch outcome {

@@ -2,6 +2,11 @@ internal import Foundation
 
 /// The `live/` folder of the recordings folder, where the record pad writes.
 enum LiveFolder {
+    /// The most recordings `live/` may hold before live sources begin no more gestures: a tenth
+    /// of what the library lists (`serve --max-files`), at most 10,000, so the folder's growth
+    /// alone never takes the library past its limit (past it, a listing shows none).
+    static func budget(maximumRecordings: Int) -> Int { max(1, min(10_000, maximumRecordings / 10)) }
+
     /// Why the live folder cannot be used, in one line.
     struct Problem: Error, CustomStringConvertible {
         var description: String

@@ -9,9 +9,29 @@ struct LiveSources {
     /// Sources remembered (connected, or with unsaved gestures) at once.
     static let limit = 64
 
+    /// Sources-list broadcasts that samples cause (a gesture began, a `dropped` count changed)
+    /// a second, for all sources together, and in one burst: past them, the change waits for the
+    /// next one allowed (``listChanged(now:)``), so no source can make every page receive the
+    /// list at the rate it sends samples.
+    static let listRate = 4.0
+    static let listBurst = 8.0
+    /// Gestures all sources together may begin a second, and in one burst: each is a file, a
+    /// rescan of the library and a broadcast when it ends. Past them a `began` is refused (its
+    /// gesture is not recorded). A person makes a pan or two a second.
+    static let gestureRate = 10.0
+    static let gestureBurst = 30.0
+    /// A gesture with fewer samples than this is not a file: its file is removed when it ends
+    /// (`device_gesture` says `discarded`). A pan gives `began`, at least one `changed` and an
+    /// end; a `began` alone, or a `began` and its end, is noise (or a flood of `began`).
+    static let minimumSamples = 3
+
     private var bySession: [String: DeviceSource] = [:]
     private var connections: [ConnectionID: SourceConnection] = [:]
     private var nextNumber = 1
+    private var listBroadcasts = TokenBucket(rate: listRate, burst: listBurst)
+    /// A change of the list was not broadcast yet.
+    private var listIsStale = false
+    private var gestures = TokenBucket(rate: gestureRate, burst: gestureBurst)
 
     var isEmpty: Bool { bySession.isEmpty }
     var count: Int { bySession.count }
@@ -29,6 +49,28 @@ struct LiveSources {
 
     /// The sources in number order, as pages are told them.
     var message: SourcesMessage { SourcesMessage(sources: bySession.values.map(\.info).sorted { $0.source < $1.source }) }
+
+    // MARK: Pacing
+
+    /// Samples changed what the list shows (or an earlier change waits): whether the list may
+    /// be broadcast now. When it may not, the change waits for the next call that may.
+    mutating func listChanged(now: Double) -> Bool {
+        listIsStale = true
+        guard listBroadcasts.take(now: now) == nil else { return false }
+        listIsStale = false
+        return true
+    }
+
+    /// A change that waits, if one does: as ``listChanged(now:)``; false when none waits.
+    mutating func staleListDue(now: Double) -> Bool { listIsStale && listChanged(now: now) }
+
+    /// The list was just broadcast for another reason (a join, a leave, a gesture's end): no
+    /// change waits.
+    mutating func listBroadcast() { listIsStale = false }
+
+    /// Whether a gesture may begin now (``gestureRate``); nil when it may, else the seconds until
+    /// one could.
+    mutating func takeGesture(now: Double) -> Double? { gestures.take(now: now) }
 
     // MARK: Connections
 
