@@ -75,6 +75,12 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether storage failed rather than the data (``PanTraceError/isStorageFailure``).
+    public var isStorageFailure: Bool {
+        if case .io = code { return true }
+        return recordingError?.isStorageFailure ?? false
+    }
+
     /// The ``PanTraceError`` writing a recording failed with, if that is what happened.
     public var recordingError: PanTraceError? {
         if case .recording(let error) = code { return error }

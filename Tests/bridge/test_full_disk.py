@@ -81,3 +81,37 @@ def test_a_live_recording_on_a_full_disk_gets_failed_and_leaves_no_file(tmp_path
             assert json.loads(ws.recv(timeout=5))["type"] == "hello"
     finally:
         server.stop()
+
+
+def test_a_source_streaming_onto_a_full_disk_gets_failed_once_a_second_and_leaves_no_file(tmp_path, library_template):
+    server = start(tmp_path, library_template, preexec_fn=no_room)
+    try:
+        with connect(server.ws() + "&role=source", origin=server.origin) as device:
+            device.send(json.dumps({"type": "source", "session": "session-0001", "name": "iPhone 15", "platform": "ios",
+                                    "screen": {"width": 390, "height": 844}, "scale": 3}))
+            while json.loads(device.recv(timeout=5))["type"] != "source_ready":
+                pass
+            # 20 short gestures, one message each: every `began` meets the full disk.
+            seq = 0
+            started = time.monotonic()
+            for g in range(20):
+                samples = []
+                for k, state in enumerate(["began", "changed", "ended"]):
+                    seq += 1
+                    samples.append({"seq": seq, "t": 100 + g + k / 60, "state": state, "tx": 0, "ty": k * 20, "vx": 0, "vy": 0})
+                device.send(json.dumps({"type": "samples", "samples": samples}))
+            errors, acked = [], 0
+            while acked < seq:
+                m = json.loads(device.recv(timeout=10))
+                if m["type"] == "ack":
+                    acked = m["received"]
+                elif m["type"] == "error":
+                    errors.append(m)
+            elapsed = time.monotonic() - started
+        # `failed` (the server's storage, not the sample), said once a second at most.
+        assert errors and all(e["code"] == "failed" and "write failed" in e["message"] for e in errors), errors
+        assert len(errors) <= 1 + int(elapsed), (len(errors), elapsed)
+        live = server.recordings / "live"
+        assert not live.exists() or [p for p in live.iterdir() if p.suffix == ".pantrace"] == []
+    finally:
+        server.stop()

@@ -202,8 +202,9 @@ extension BridgeController {
                     .rateLimited, "more than \(Int(Self.sourceSampleRate)) samples a second; \(rateLimited) were dropped",
                     retryAfter: 1), to: id, replyingTo: "samples")
         }
-        // A refused gesture is said at most once a second: a flood of `began` gets one line.
-        if let failure, failure.code != .rateLimited || source.throttle.allows("gestures", now: now) {
+        // What a flood repeats (a refused gesture, a full disk, a full live folder) is said at
+        // most once a second for each kind: a stream of `began` gets one line, not one a message.
+        if let failure, ![.rateLimited, .failed, .busy].contains(failure.code) || source.throttle.allows(failure.code.rawValue, now: now) {
             out += reply(failure, to: id, replyingTo: "samples")
         }
         return out
@@ -257,9 +258,10 @@ extension BridgeController {
                 state: state, translation: PanVector(x: sample.tx, y: sample.ty), velocity: PanVector(x: sample.vx, y: sample.vy),
                 location: location, touches: sample.touches, timestamp: sample.t)
         } catch {
-            // The recorder kept every sample before this one and closed the file.
+            // The recorder kept every sample before this one and closed the file. A storage
+            // failure (a full disk) is the server's, `failed`; a bad value is the sample's.
             out += endGesture(of: &source, state: "incomplete", now: now)
-            throw BridgeFailure(.invalid, "sample \(sample.seq): \(error)")
+            throw BridgeFailure(error.isStorageFailure ? .failed : .invalid, "sample \(sample.seq): \(error)")
         }
         let phase: PanTrace.GesturePhase
         switch state {

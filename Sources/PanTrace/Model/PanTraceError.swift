@@ -25,6 +25,14 @@ public struct PanTraceError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     let code: Code
+
+    /// Whether storage failed (a write or read the system refused: a full disk, a file too
+    /// large, a removed folder), not the data: the same data may succeed later.
+    public var isStorageFailure: Bool {
+        if case .io = code { return true }
+        return false
+    }
+
     /// The file the problem is in, when there is one.
     public internal(set) var file: String?
     /// The 0-based index of the gesture in a corpus file (`.pantraces`) the problem is in.
