@@ -245,10 +245,7 @@ package final class LiveBridge: Sendable {
             let d = clock.now - epoch
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
-        let encoder = JSONEncoder()
-        // Sorted keys: the same bytes as the hand-written frame encoder (FrameMessage+JSON), and
-        // deterministic output (unsorted, JSONEncoder orders keys by a per-process hash seed).
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = ServerMessage.encoder()
         let tickRate = configuration.benchmarkFrameRate ?? configuration.frameRate
         // Encoded messages shared between clients (a join's hello and series), by share key.
         var shared: [String: OutboundMessage] = [:]

@@ -163,3 +163,52 @@ struct CorpusLibraryTests {
         #expect(try library.trace("large.pantraces#g-3000").samples.count == traces[3000].samples.count)
     }
 }
+
+/// `Library.eachTrace`, the tune job's reader: a run of one corpus's gestures in one pass, each
+/// trace the one a single read gives, in the order asked, and a gesture the file no longer holds
+/// an error in its place.
+struct LibraryEachTraceTests {
+    typealias C = CorpusLibraryTests
+
+    static func read(_ ids: [String], _ library: Library) -> [(String, Result<Trace, PanTraceError>)] {
+        var got: [(String, Result<Trace, PanTraceError>)] = []
+        Library.eachTrace(ids, folder: library.folder, locations: library.corpusGestures) { got.append(($0, $1)) }
+        return got
+    }
+
+    @Test func aWholeLibraryReadsAsEachRecordingAlone() throws {
+        let folder = try TemporaryFolder("each-trace")
+        let traces = C.traces(40)
+        try C.writeCorpus(Array(traces[..<30]), to: folder.appending("a.pantraces"), live: true)
+        try C.writeCorpus(Array(traces[30...]), to: folder.appending("b.pantraces"))
+        try TraceEncoder.write(traces[0], to: folder.appending("plain.pantrace"))
+        var library = Library(folder: folder.path)
+        library.rescan()
+        let ids = library.recordings.map(\.id)
+        #expect(ids.count == 41)
+        // In library order, and in an order that breaks the runs (each read alone then).
+        for order in [ids, ids.reversed(), ids.enumerated().sorted { ($0.offset % 3, $0.offset) < ($1.offset % 3, $1.offset) }.map(\.element)] {
+            let got = Self.read(order, library)
+            #expect(got.map(\.0) == order)
+            for (id, outcome) in got {
+                #expect(try outcome.get() == library.trace(id))
+            }
+        }
+    }
+
+    @Test func aGestureNoLongerInTheCorpusIsAnErrorInItsPlace() throws {
+        let folder = try TemporaryFolder("each-trace")
+        try C.writeCorpus(C.traces(6), to: folder.appending("a.pantraces"))
+        var library = Library(folder: folder.path)
+        library.rescan()
+        var locations = library.corpusGestures
+        // As if the corpus changed after the scan: gesture 2's name is not the file's now.
+        locations["a.pantraces#g-2"]?.name = "renamed"
+        var got: [(String, Result<Trace, PanTraceError>)] = []
+        let ids = library.recordings.map(\.id)
+        Library.eachTrace(ids, folder: library.folder, locations: locations) { got.append(($0, $1)) }
+        #expect(got.map(\.0) == ids)
+        #expect(got.map { (try? $0.1.get()) == nil } == [false, false, true, false, false, false])
+        if case .failure(let error) = got[2].1 { #expect("\(error)".contains("corpus changed since it was read")) }
+    }
+}

@@ -128,8 +128,7 @@ extension WebSocketServer {
     /// Sends `connection` one `error` and closes it with 1008 once that is written.
     func refuse(_ connection: Connection, code: ErrorCode, _ message: String) {
         let error = ErrorMessage(code: code, message: message)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = ServerMessage.encoder()
         let bytes: Data
         do {
             bytes = try encoder.encode(ServerMessage.error(error))

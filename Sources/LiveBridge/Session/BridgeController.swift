@@ -271,8 +271,8 @@ struct BridgeController {
             sweeps.finished()
             guard clients[id] != nil else { return [] }
             switch result {
-            case .success(let outcome):
-                return [Outgoing(target: .clients(withFollowers(id)), message: .tune(outcome))]
+            case .success(let bytes):
+                return [Outgoing(target: .clients(withFollowers(id)), message: .encoded(type: "tune", bytes: bytes))]
             case .failure(let failure):
                 return reply(failure, to: id, replyingTo: "tune")
             }

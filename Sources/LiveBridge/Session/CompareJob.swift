@@ -24,8 +24,7 @@ struct CompareJob: Sendable {
             } catch {
                 throw BridgeFailure(.notFound, "\(error)")
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let encoder = ServerMessage.encoder()
             if let sheet = request.sheet {
                 let preset = try DetentPreset(named: request.setting.preset, overrides: request.setting.parameters)
                 let message: SheetMessage

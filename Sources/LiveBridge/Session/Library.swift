@@ -28,6 +28,9 @@ struct Library {
     /// lists none and reports the limit, naming the flag.
     let maximumRecordings: Int
     private(set) var recordings: [RecordingInfo] = []
+    /// The ids of ``recordings``, for ``contains(_:)`` in constant time (a tune of the whole
+    /// library asks once per recording).
+    private var ids: Set<String> = []
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
     /// Limits the last scan reached (a corpus listed in part), one line each naming the flag.
@@ -122,6 +125,7 @@ struct Library {
         let fresh = (problems.filter { !self.problems.contains($0) }, notices.filter { !self.notices.contains($0) })
         cache = seen
         recordings = found
+        ids = Set(found.map(\.id))
         corpusGestures = locations
         self.problems = problems
         self.notices = notices
@@ -192,7 +196,8 @@ struct Library {
         return entry
     }
 
-    func contains(_ id: String) -> Bool { recordings.contains { $0.id == id } }
+    /// Whether `id` is listed.
+    func contains(_ id: String) -> Bool { ids.contains(id) }
 
     /// Where `id` is, when it names a gesture of a corpus file.
     func corpusLocation(of id: String) -> CorpusLocation? { corpusGestures[id] }
@@ -200,6 +205,69 @@ struct Library {
     /// The trace of a listed recording.
     func trace(_ id: String) throws(PanTraceError) -> Trace {
         try Self.trace(id, folder: folder, location: corpusGestures[id])
+    }
+
+    /// The traces of `ids` under `folder`, in order, each handed to `body` as it is read (or
+    /// the error that stopped it), so no more than one is held at a time. A run of ids that
+    /// name gestures of one corpus file in the file's order (a whole library lists them so) is
+    /// read in one pass over the file; read one by one, each would inflate its chunk again,
+    /// and a tune of a library holding a corpus of thousands of gestures took seconds per
+    /// thousand. Off the controller thread (tune jobs).
+    static func eachTrace(
+        _ ids: [String], folder: String, locations: [String: CorpusLocation], _ body: (String, Result<Trace, PanTraceError>) -> Void
+    ) {
+        func one(_ id: String) {
+            body(id, Result { () throws(PanTraceError) in try trace(id, folder: folder, location: locations[id]) })
+        }
+        var start = 0
+        while start < ids.count {
+            guard let first = locations[ids[start]] else {
+                one(ids[start])
+                start += 1
+                continue
+            }
+            var end = start + 1
+            var last = first
+            while end < ids.count, let next = locations[ids[end]], next.corpus == first.corpus, next.index > last.index {
+                last = next
+                end += 1
+            }
+            if end - start == 1 {
+                one(ids[start])
+            } else {
+                readRun(ids[start..<end], folder: folder, locations: locations, body)
+            }
+            start = end
+        }
+    }
+
+    /// Gestures of one corpus, ascending by index, in one pass over the file (see ``eachTrace``).
+    private static func readRun(
+        _ run: ArraySlice<String>, folder: String, locations: [String: CorpusLocation],
+        _ body: (String, Result<Trace, PanTraceError>) -> Void
+    ) {
+        let wanted = run.map { (id: $0, location: locations[$0]!) }
+        let corpus = wanted[0].location.corpus
+        var next = 0
+        /// Wanted gestures the pass went by without finding (the file changed since it was
+        /// listed, or could not be read): each is read alone, which says why it cannot be.
+        func missed(before index: Int) {
+            while next < wanted.count, wanted[next].location.index < index {
+                let (id, location) = wanted[next]
+                body(id, Result { () throws(PanTraceError) in try trace(id, folder: folder, location: location) })
+                next += 1
+            }
+        }
+        let reader = CorpusReader(reader: TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes)))
+        _ = try? reader.read(contentsOf: folder + "/" + corpus) { gesture, outcome in
+            missed(before: gesture.index)
+            guard next < wanted.count else { return reader.stop() }
+            guard wanted[next].location.index == gesture.index, wanted[next].location.name == gesture.name else { return }
+            body(wanted[next].id, outcome.map(\.trace))
+            next += 1
+            if next == wanted.count { reader.stop() }
+        }
+        missed(before: .max)
     }
 
     /// The trace of recording `id` under `folder`: a file, or (with `location`) one gesture of

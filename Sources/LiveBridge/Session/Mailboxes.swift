@@ -16,7 +16,7 @@ enum BridgeInput: Sendable {
     /// A client went away.
     case closed(ConnectionID)
     /// A tuning sweep a client asked for finished (it runs off the controller thread).
-    case tuned(ConnectionID, Result<TuneOutcome, BridgeFailure>)
+    case tuned(ConnectionID, Result<[UInt8], BridgeFailure>)
     /// A comparison (``CompareJob``, by its key) finished off the controller thread: the
     /// encoded `series`, for every page that asked for it meanwhile.
     case compared(LoadRequest, Result<CompareAnswer, BridgeFailure>)

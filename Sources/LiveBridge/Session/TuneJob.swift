@@ -19,8 +19,21 @@ struct TuneJob: Sendable {
     /// Where the ids that name gestures of corpus files are (``Library/corpusGestures``).
     var corpusGestures: [String: Library.CorpusLocation] = [:]
 
-    /// Runs the sweep; the report is the `pantrace tune --json` document.
-    func run() -> Result<TuneOutcome, BridgeFailure> {
+    /// Runs the sweep and encodes its `tune` message (the report is the `pantrace tune --json`
+    /// document), both here, off the controller thread: a report on a large library is
+    /// megabytes of JSON, and the controller only sends the bytes.
+    func run() -> Result<[UInt8], BridgeFailure> {
+        outcome().flatMap { outcome in
+            do {
+                return .success(Array(try ServerMessage.encoder().encode(ServerMessage.tune(outcome))))
+            } catch {
+                return .failure(BridgeFailure(.failed, "the tune report could not be encoded: \(error)"))
+            }
+        }
+    }
+
+    /// Runs the sweep.
+    func outcome() -> Result<TuneOutcome, BridgeFailure> {
         do {
             guard !grid.isEmpty else { throw BridgeFailure(.invalid, "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
             let parsed: TuningGrid
@@ -31,16 +44,20 @@ struct TuneJob: Sendable {
                     .invalid, "the grid has more than \(Self.maximumPoints) points, the most a viewer may sweep; use pantrace tune for larger grids")
             }
             let tuner = try Tuner(presetNamed: preset, grid: parsed)
-            var entries: [TraceCorpus.Entry] = []
-            var failures: [TraceCorpus.Failure] = []
-            for id in ids {
-                do {
-                    entries.append(TraceCorpus.Entry(file: id, trace: try Library.trace(id, folder: folder, location: corpusGestures[id])))
-                } catch {
-                    failures.append(TraceCorpus.Failure(file: id, reason: "\(error)"))
+            // One recording at a time through the tuner's own admission, as `pantrace tune`
+            // reads files: what is kept of each is its release states, not its samples, so a
+            // library of any size is swept in bounded memory.
+            let (admitted, _) = try tuner.admission.prepare { body in
+                Library.eachTrace(ids, folder: folder, locations: corpusGestures) { id, outcome in
+                    switch outcome {
+                    case .success(let trace): body(.entry(TraceCorpus.Entry(file: id, trace: trace)))
+                    case .failure(let error): body(.failure(TraceCorpus.Failure(file: id, reason: "\(error)")))
+                    }
                 }
+                return nil
             }
-            let result = try tuner.run(on: TraceCorpus(entries: entries, failures: failures))
+            guard let admitted else { throw BridgeFailure(.invalid, "no recording could be read") }
+            let result = tuner.run(on: admitted)
             return .success(TuneOutcome(preset: preset, report: .computed(TuningReport(result)), recordings: ids))
         } catch let failure as BridgeFailure {
             return .failure(failure)

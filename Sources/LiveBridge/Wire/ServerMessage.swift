@@ -416,6 +416,17 @@ package struct ErrorMessage: Codable, Sendable, Equatable {
     }
 }
 
+extension ServerMessage {
+    /// The encoder of every message the server sends. Sorted keys: the same bytes as the
+    /// hand-written frame encoder (FrameMessage+JSON), and deterministic output (unsorted,
+    /// JSONEncoder orders keys by a per-process hash seed).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
 extension ServerMessage: Codable {
     private enum Key: String, CodingKey { case type }
 

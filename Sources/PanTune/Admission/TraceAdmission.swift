@@ -186,6 +186,19 @@ package struct TraceAdmission: Sendable {
         paths: [String], reader: TraceReader = TraceReader(), maximumFiles: Int = TraceFolder.defaultLimit,
         allowsNone: Bool = false, failure: (TraceCorpus.Failure) -> Void = { _ in }
     ) throws -> (admitted: AdmittedCorpus?, folderOverLimit: String?) {
+        try prepare(allowsNone: allowsNone, failure: failure) { body in
+            TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles, body)
+        }
+    }
+
+    /// Admits the traces `read` hands over one at a time, as ``prepare(paths:reader:maximumFiles:allowsNone:failure:)``
+    /// does for files (which it calls with a walk of `paths`): a reader of other places (the
+    /// live viewer's library) keeps the same memory bound. `read` returns the folder over the
+    /// file limit, if one was.
+    package func prepare(
+        allowsNone: Bool = false, failure: (TraceCorpus.Failure) -> Void = { _ in },
+        reading read: (_ body: (TraceCorpus.Item) -> Void) -> String?
+    ) throws -> (admitted: AdmittedCorpus?, folderOverLimit: String?) {
         var admission = try Admission(self, sources: space.velocitySources(), compact: true)
         var failures: [TraceCorpus.Failure] = []
         // Traces are read and decoded on this thread while the batch before is judged on the
@@ -212,14 +225,17 @@ package struct TraceAdmission: Sendable {
             let others = ParallelWork(threads: work.threads - 1)
             inFlight = ParallelWork.start { judge.verdicts(on: entries, work: others) }
         }
-        let folder = TraceCorpus.forEach(paths: paths, reader: reader, maximumFiles: maximumFiles) { item in
-            switch item {
-            case .entry(let entry):
-                batch.append(entry)
-                if batch.count == Self.batchSize { flush() }
-            case .failure(let problem):
-                failures.append(problem)
-                failure(problem)
+        // `read` calls back only while it runs, so `failure` does not outlive this call.
+        let folder = withoutActuallyEscaping(failure) { failure in
+            read { item in
+                switch item {
+                case .entry(let entry):
+                    batch.append(entry)
+                    if batch.count == Self.batchSize { flush() }
+                case .failure(let problem):
+                    failures.append(problem)
+                    failure(problem)
+                }
             }
         }
         flush()
