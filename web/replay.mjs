@@ -41,7 +41,11 @@ function folderOf(id) {
   return id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : ".";
 }
 
-/** The library grouped by folder, in the library's order: `[[folder, recordings], …]`. */
+/**
+ * The library grouped by folder, in the library's order, folders of recordings before corpus
+ * files (each corpus its own group, after them): a corpus of thousands of gestures does not
+ * bury the rest of the library under it. `[[folder, recordings], …]`.
+ */
 export function recordingGroups(library) {
   const groups = new Map();
   for (const r of library) {
@@ -49,7 +53,19 @@ export function recordingGroups(library) {
     if (!groups.has(folder)) groups.set(folder, []);
     groups.get(folder).push(r);
   }
-  return [...groups];
+  const all = [...groups];
+  const isCorpus = ([folder]) => folder.endsWith(".pantraces");
+  return [...all.filter((g) => !isCorpus(g)), ...all.filter(isCorpus)];
+}
+
+/**
+ * What a page says while the library arrives a page at a time: "loading library: 300 of
+ * 1,080" until every recording the server lists is here; empty once it is.
+ */
+export function libraryLoadingText(listed, total) {
+  if (!(listed < total)) return "";
+  const n = (v) => v.toLocaleString("en-US");
+  return `loading library: ${n(listed)} of ${n(total)}`;
 }
 
 /** A recording as the menu names it: name (cut in the middle when long), intent and source. */

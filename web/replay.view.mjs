@@ -7,7 +7,7 @@ import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
 import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
-import { decisionText, keyMessage, liveChartInput, liveDecisionText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { decisionText, keyMessage, liveChartInput, liveDecisionText, libraryLoadingText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits, sameCurve } from "./compare.mjs";
 import { dominantAxis } from "./chart.mjs";
@@ -227,10 +227,13 @@ export class ReplayView {
     select.replaceChildren(...recordingGroups(this.store.library).map(([folder, list]) => h("optgroup", { label: folder },
       ...list.map((r) => h("option", { value: r.id, text: recordingLabel(r), title: r.id })))));
     if (this.store.playback) select.value = this.store.playback.recording;
-    // A limit the server's listing reached is said, never left to a shorter menu.
+    // A library still arriving, and a limit the server's listing reached, are said, never left
+    // to a shorter menu.
     const notice = $("library-notice");
-    notice.textContent = this.store.libraryNotices.join(" ");
-    notice.hidden = this.store.libraryNotices.length === 0;
+    const lines = [libraryLoadingText(this.store.library.length, this.store.libraryTotal), ...this.store.libraryNotices].filter(Boolean);
+    notice.textContent = lines.join(" ");
+    notice.hidden = lines.length === 0;
+    document.body.dataset.libraryListed = String(this.store.library.length);
   }
 
   onPlayback(playback) {

@@ -4,6 +4,7 @@
 import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
+import { libraryLoadingText } from "./replay.mjs";
 import {
   bestText, decidesTwoState, defaultAxis, defaultAxisKey, findingsLines, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
 } from "./tune.mjs";
@@ -111,7 +112,9 @@ export class TuneView {
   }
 
   countChecked() {
-    $("tune-recordings-summary").textContent = recordingsSummary(this.chosen().length, this.checklist.querySelectorAll("input").length);
+    const loading = libraryLoadingText(this.store.library.length, this.store.libraryTotal);
+    $("tune-recordings-summary").textContent = recordingsSummary(this.chosen().length, this.checklist.querySelectorAll("input").length)
+      + (loading ? ` (${loading})` : "");
   }
 
   run() {

@@ -41,7 +41,17 @@ test("the recording menu groups by folder in library order", () => {
   // A corpus's gestures go under the corpus file, a "/" in a gesture's name notwithstanding.
   const corpus = [{ id: "sets/c.pantraces#g-0" }, { id: "sets/c.pantraces#live/g-1" }, { id: "sets/d.pantrace" }];
   assert.deepEqual(r.recordingGroups(corpus).map(([folder, list]) => [folder, list.map((e) => e.id)]),
-    [["sets/c.pantraces", ["sets/c.pantraces#g-0", "sets/c.pantraces#live/g-1"]], ["sets", ["sets/d.pantrace"]]]);
+    [["sets", ["sets/d.pantrace"]], ["sets/c.pantraces", ["sets/c.pantraces#g-0", "sets/c.pantraces#live/g-1"]]]);
+  // Corpora go after the folders of recordings, whatever their names sort as.
+  const mixed = [{ id: "a.pantraces#g-0" }, { id: "a.pantraces#g-1" }, { id: "edge/x" }, { id: "z.pantraces#g" }, { id: "top" }];
+  assert.deepEqual(r.recordingGroups(mixed).map(([folder]) => folder), ["edge", ".", "a.pantraces", "z.pantraces"]);
+});
+
+test("while the library arrives, the page says how much of it is here", () => {
+  assert.equal(r.libraryLoadingText(300, 1080), "loading library: 300 of 1,080");
+  assert.equal(r.libraryLoadingText(1079, 1080), "loading library: 1,079 of 1,080");
+  assert.equal(r.libraryLoadingText(1080, 1080), "");
+  assert.equal(r.libraryLoadingText(0, 0), "");
 });
 
 test("the decision line says the outcome, its reason and margin, and whether it matches the intent", () => {
