@@ -191,3 +191,14 @@ export function reloadMessages(playback, parameters, time) {
   if (!playback.playing) messages.push(P.pause());
   return messages;
 }
+
+/**
+ * The title an exported timeline carries: the recording, the preset, the parameters that differ
+ * from the preset's (or "defaults"), and what it is compared with, if anything.
+ */
+export function exportTitle(playback, compare = null) {
+  if (!playback) return "";
+  const set = Object.entries(playback.parameters ?? {}).map(([k, v]) => `${k} = ${typeof v === "number" ? num(v, 4) : v}`);
+  const setting = set.length ? set.join(", ") : "defaults";
+  return `${playback.recording} · ${playback.preset} (${setting})${compare ? ` · compared with ${compare}` : ""}`;
+}

@@ -7,7 +7,7 @@ import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
 import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
-import { decisionText, keyMessage, liveChartInput, liveDecisionText, libraryLoadingText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { decisionText, exportTitle, keyMessage, liveChartInput, liveDecisionText, libraryLoadingText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits, sameCurve } from "./compare.mjs";
 import { dominantAxis } from "./chart.mjs";
@@ -124,8 +124,9 @@ export class ReplayView {
       e.currentTarget.setAttribute("aria-pressed", String(on));
       this.timeline.setMeasuring(on);
     });
-    $("export-svg").addEventListener("click", () => exportSVG($("timeline"), this.exportName()));
-    $("export-png").addEventListener("click", () => exportPNG($("timeline"), this.exportName()).catch((e) => this.store.toast(`PNG export failed: ${e.message}`)));
+    $("export-svg").addEventListener("click", () => exportSVG($("timeline"), this.exportName(), this.exportCaption()));
+    $("export-png").addEventListener("click", () => exportPNG($("timeline"), this.exportName(), this.exportCaption())
+      .catch((e) => this.store.toast(`PNG export failed: ${e.message}`)));
     $("copy-link").addEventListener("click", () => this.copyLink());
     window.addEventListener("hashchange", () => {
       const opened = parseHash(location.hash);
@@ -427,6 +428,11 @@ export class ReplayView {
     const p = this.store.playback;
     const name = (this.store.entryOf(p?.recording)?.name ?? "timeline").replace(/[^\w.-]+/g, "_");
     return `pantrace-${name}-${p?.preset ?? "none"}`;
+  }
+
+  /** What an export says of itself: its title (recording and setting) and the legend shown. */
+  exportCaption() {
+    return { title: exportTitle(this.store.playback, this.store.view?.compare ?? null), legend: $("legend") };
   }
 
   /** Copies the page's address, which reopens this view (recording, preset, parameters, time, comparison, zoom). */

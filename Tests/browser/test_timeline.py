@@ -4,6 +4,7 @@ zoom and pan, markers, speeds, comparing two settings, the filmstrip, export and
 the states that used to fail silently (docs/VIEWER.md)."""
 import base64
 import json
+import re
 
 import pytest
 from selenium.webdriver.common.actions import interaction
@@ -13,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import another_browser
+from conftest import ROOT, another_browser
 from test_viewer import EDGE_RECORDING, RECORDING, settled, state, wait
 
 TIMELINE_JS = """
@@ -233,6 +234,18 @@ def test_export_svg_and_png_and_a_link_that_reopens_the_view(server, browser):
         const m = await import('/export.view.mjs');
         return m.standaloneSVG(document.getElementById('timeline'));""")
     assert text.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in text and 'stroke="' in text
+    # What the page shows, the export shows: the θ labels keep their halo under the text
+    # (paint-order), and the band above the chart carries a title and the legend shown.
+    captioned = d.execute_script("""
+        const m = await import('/export.view.mjs');
+        return m.standaloneSVG(document.getElementById('timeline'), {title: 'the title', legend: document.getElementById('legend')});""")
+    labels = re.findall(r'<text[^>]*class="threshold-label[^"]*"[^>]*>', captioned)
+    assert labels and all('paint-order="stroke' in t for t in labels), labels  # θ of A (and of B when it differs)
+    assert ">the title</text>" in captioned
+    legend = d.execute_script("return [...document.querySelectorAll('#legend .key')].filter((k) => !k.hidden).map((k) => k.textContent.trim())")
+    assert "compared" in legend and all(f">{key}</text>" in captioned for key in legend), legend
+    (ROOT / "build" / "screenshots").mkdir(parents=True, exist_ok=True)
+    (ROOT / "build" / "screenshots" / "export.svg").write_text(captioned)
     d.find_element(By.ID, "export-svg").click()
     wait(d, lambda d: d.find_element(By.ID, "timeline").get_attribute("data-exported"))
     d.find_element(By.ID, "export-png").click()

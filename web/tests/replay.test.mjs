@@ -177,3 +177,10 @@ test("a live gesture is decided with this page's own setting, not the recorder's
   assert.equal(released.outcome, "cancel");
   assert.equal(released.reason, "progress 0.4 < 0.7 · margin -0.3");
 });
+
+test("an export's title names the recording, the preset, the setting and the comparison", () => {
+  assert.equal(r.exportTitle(null), "");
+  assert.equal(r.exportTitle({ recording: "a/b.pantrace", preset: "swipe-dismiss", parameters: {} }), "a/b.pantrace · swipe-dismiss (defaults)");
+  assert.equal(r.exportTitle({ recording: "a/b.pantrace", preset: "best", parameters: { threshold: 0.41234567, velocity: "lsq2" } }, "defaults"),
+    "a/b.pantrace · best (threshold = 0.4123, velocity = lsq2) · compared with defaults");
+});
