@@ -104,3 +104,18 @@ export function reopenMessages(want, playback, { canControl, library, libraryTot
   if (Number.isFinite(want.time)) messages.push(P.seek(want.time), P.pause());
   return messages;
 }
+
+/**
+ * Whether an opened link names a view a watch-only page cannot show: a recording other than
+ * the one it was given (it may not load). Such a page keeps the link in its address and says
+ * why, rather than rewriting it to the view it shows.
+ */
+export const linkNotShown = (want, playback) => !!want.recording && want.recording !== playback?.recording;
+
+/** What a watch-only page says of a link it cannot open (``linkNotShown``). */
+export function watchOnlyLinkText(want) {
+  const preset = want.preset ? ` under ${want.preset}` : "";
+  const time = Number.isFinite(want.time) ? ` at ${want.time} s` : "";
+  return `This link opens ${want.recording}${preset}${time}, but this page only watches and cannot load it: it shows the server's own view. `
+    + "Open the address pantrace serve printed (with its ?token=) to open the link; the address bar keeps the link.";
+}

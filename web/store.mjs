@@ -18,7 +18,7 @@
 // page's choice of which to watch, changed), `device` (a source's gesture began, moved or
 // ended), `devicePreview` (a frame of the watched device's gesture, through this page's
 // setting).
-import { addressFor, reopenMessages } from "./address.mjs";
+import { addressFor, linkNotShown, reopenMessages, watchOnlyLinkText } from "./address.mjs";
 import { errorSentence } from "./notice.mjs";
 import { autoWatch } from "./devices.mjs";
 import { FrameSeries } from "./chart.mjs";
@@ -178,6 +178,8 @@ export class Store {
     this.greeted = true;
     this.page = hello.page;
     this.following = null;
+    // A link a watch-only page cannot open stays in its address, said once (not dropped).
+    this.heldLink = !hello.can_control && !this.hasToken && linkNotShown(wanted, state.playback) ? wanted : null;
     this.setControl(hello.can_control);
     this.applyLibraryPage({ recordings: state.library, offset: 0, total: state.library_total, notices: state.library_notices });
     this.setPages({ pages: state.pages, total: this.pages.total });
@@ -195,6 +197,7 @@ export class Store {
     this.setSources(state.sources ?? []);
     if (watched !== null && this.watching !== watched && this.sources.some((s) => s.source === watched)) this.watch(watched);
     this.reopen(state.playback, wanted);
+    if (this.heldLink) this.toast(watchOnlyLinkText(this.heldLink));
   }
 
   /** The live sources; a watched source that is gone is no longer watched. */
@@ -267,6 +270,8 @@ export class Store {
   setFollowing(page, reason) {
     const was = this.following;
     this.following = page;
+    // Following is the person's choice of what to see: the address shows it from now on.
+    if (page !== null) this.heldLink = null;
     this.emit("following", page);
     if (page === null && was !== null && reason) this.toast(`stopped following page ${was}: ${reason}`);
   }
@@ -414,7 +419,7 @@ export class Store {
 
   /** Brings the address up to date with the view (not while the page's token is refused). */
   updateAddress() {
-    if (this.tokenRefused) return;
+    if (this.tokenRefused || this.heldLink) return;
     this.address = addressFor(this.tab, this.playback, this.address, this.view);
     this.emit("address", this.address);
   }
@@ -429,6 +434,7 @@ export class Store {
   /** Opens the view an address names (the person edited it, or followed a link). */
   openAddress(want) {
     this.address = want;
+    this.heldLink = null;
     this.view = { compare: want.compare ?? null, zoom: want.zoom ?? null };
     this.emit("view", this.view);
     this.showTab(want.tab);

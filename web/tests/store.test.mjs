@@ -164,10 +164,24 @@ test("a page whose token is refused keeps the address it had; one without a toke
   assert.equal(refused.store.address.time, 0.3);
   assert.ok(!refused.names().includes("address"), "no address is written");
 
+  // A watch-only page keeps a link it cannot open, and says so once; without a link it
+  // follows what plays.
   const noToken = harness({ hash });
   noToken.store.receive(watchOnly());
   assert.equal(noToken.store.tokenRefused, false);
-  assert.equal(noToken.store.address.recording, "synthetic/fixture.pantrace", "a watcher follows what plays");
+  assert.equal(noToken.store.address.recording, "other/gesture.pantrace", "the link is kept");
+  assert.equal(noToken.store.address.time, 0.3);
+  assert.ok(!noToken.names().includes("address"), "no address is written over the link");
+  const said = noToken.events.filter((e) => e[0] === "toast").map((e) => e[1]);
+  assert.equal(said.length, 1);
+  assert.match(said[0], /^This link opens other\/gesture\.pantrace under best at 0\.3 s, but this page only watches/);
+  // Following a page is choosing what to see: the address follows it from then on.
+  noToken.store.receive(JSON.stringify({ type: "following", page: 2 }));
+  noToken.store.updateAddress();
+  assert.equal(noToken.store.address.recording, "synthetic/fixture.pantrace");
+  const plain = harness({ hash: "#recording=synthetic/fixture.pantrace&t=0.02" });
+  plain.store.receive(watchOnly());
+  assert.equal(plain.names().filter((n) => n === "toast").length, 0, "a link to what plays is shown: nothing to say");
 
   const accepted = harness({ hash: "", hasToken: true });
   accepted.store.receive(hello());
