@@ -14,8 +14,16 @@ struct DriverEmitCommandTests {
         let result = try BinaryTests.run(["emit", Self.fling, "--to", target, "--preset", "swipe-dismiss"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.isEmpty)
-        #expect(result.stderr.contains("→ \(target):") && result.stderr.contains("release velocity"))
-        #expect(result.stderr.contains("decisions: 3 of 3"))
+        #expect(result.stderr.contains("→ \(target):") && result.stderr.contains("release velocity, recorded → delivered: "))
+        // A difference, not an uncertainty; the decisions name their presets and estimators.
+        #expect(!result.stderr.contains("±") && result.stderr.contains("(off by "))
+        #expect(result.stderr.contains("decisions: 3 of 3 the same (preset swipe-dismiss × estimators flutter, impulse, lsq2)"), "\(result.stderr)")
+        // A 1080×1920 pt recording on XCUITest, larger than any iPhone, is said; elsewhere not.
+        #expect(
+            result.stderr.contains("warning: \(Self.fling) was recorded on a 1080×1920 pt screen, larger than any iPhone's")
+                == (target == "xcuitest"), "\(result.stderr)")
+        // One WebDriver script on standard output says how to perform it.
+        #expect(result.stderr.contains("POST /session/{session id}/actions") == target.hasPrefix("webdriver"))
     }
 
     @Test func theJSONReportHasEveryEstimatorAndPreset() throws {
@@ -65,6 +73,9 @@ struct DriverEmitCommandTests {
                 "emit", EmitCommandTests.recordings + "/real", "--to", "evemu", "--max-files", "32", "-o", folder + "/exactly"
             ])
             #expect(exactly.status == 0, "\(exactly.stderr)")
+            // A run over many recordings ends with its total, and names those that lose a decision.
+            let total = try #require(exactly.stderr.split(separator: "\n").last.map(String.init))
+            #expect(total.hasPrefix("total: ") && total.contains(" of 32 recordings keep every decision they drive under evemu"), "\(total)")
 
             let mixed = folder + "/mixed"
             try FileManager.default.createDirectory(atPath: mixed, withIntermediateDirectories: true)

@@ -19,6 +19,16 @@ package enum DriverTarget: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the driver replays every recorded event at its own time (rather than a
     /// straight swipe with one duration or one velocity).
+    /// The platform whose devices the driver runs on (`ios`, `android`), as recordings name
+    /// their `source`; nil for drivers of any screen (WebDriver, evemu).
+    package var platform: String? {
+        switch self {
+        case .xcuitest: "ios"
+        case .compose, .maestro, .adb: "android"
+        case .webdriverTouch, .webdriverMouse, .evemu: nil
+        }
+    }
+
     package var carriesPath: Bool {
         switch self {
         case .webdriverTouch, .webdriverMouse, .compose, .evemu: true

@@ -28,6 +28,11 @@ package struct Fidelity: Sendable, Hashable {
             let a = original ?? .zero
             return (a.x * a.x + a.y * a.y).squareRoot()
         }
+        /// The delivered events' speed, points/s (0 where the estimator reads none).
+        package var deliveredSpeed: Double {
+            let b = delivered ?? .zero
+            return (b.x * b.x + b.y * b.y).squareRoot()
+        }
     }
 
     /// One preset's decision under one estimator, on the recording and on the delivered events.

@@ -142,7 +142,15 @@ struct EmitCommand: ParsableCommand {
         if !delivered.isEmpty, position != delivered.count {
             throw CLIFailure("\(position) recordings and \(delivered.count) --delivered logs: give one log per recording, in the same order")
         }
-        if let single { print(single, terminator: "") }
+        if reports.count > 1, !json { StandardError.line(Fidelity.totalLine(reports, target: to)) }
+        if let single {
+            print(single, terminator: "")
+            if to == .webdriverTouch || to == .webdriverMouse {
+                StandardError.line(
+                    "to perform it: send this JSON as the body of POST /session/{session id}/actions to the WebDriver server "
+                        + "(W3C WebDriver, Perform Actions), or pass its \"actions\" list to your client's perform-actions call (docs/EMIT.md)")
+            }
+        }
         if suite {
             let text = try RegressionSuite.render(suiteCases, target: to, setting: setting != nil ? settings.first : nil)
             if let output {
@@ -170,6 +178,21 @@ struct EmitCommand: ParsableCommand {
     ) throws -> String? {
         let presetList = settings.map(\.preset)
         let trace = entry.trace
+        // Coordinates are the recording's points: on another platform's device, or a screen
+        // smaller than the recording's, they land elsewhere or off the edge (a 1080×1920 screen
+        // recorded at 1x is 1080 pt wide; the widest iPhone is 440 pt).
+        let screen = trace.metadata.screen
+        let size = "a \(Int(screen.width.rounded()))×\(Int(screen.height.rounded())) pt screen"
+        if let platform = to.platform, ["ios", "android"].contains(trace.metadata.source), trace.metadata.source != platform {
+            StandardError.line(
+                "warning: \(entry.file) was recorded on \(trace.metadata.source) (\(size)); \(to.rawValue) drives \(platform) devices and places the "
+                    + "drag at the recording's points, which a smaller screen may not hold: record the gesture on the device under test")
+        } else if to == .xcuitest, screen.width > Self.largestIPhone.width || screen.height > Self.largestIPhone.height {
+            StandardError.line(
+                "warning: \(entry.file) was recorded on \(size), larger than any iPhone's (\(Int(Self.largestIPhone.width))×"
+                    + "\(Int(Self.largestIPhone.height)) pt); xcuitest places the drag at the recording's points, which may run off the device's edge: "
+                    + "record the gesture on the device under test (or with its screen's size and scale)")
+        }
         let pixels = scale ?? (to == .webdriverTouch || to == .webdriverMouse ? 1 : trace.metadata.screen.scale)
         var planning = DriverPlan.Configuration(scale: pixels, estimator: estimator)
         planning.tickOverhead = tickOverhead / 1000
@@ -205,6 +228,10 @@ struct EmitCommand: ParsableCommand {
         }
         return try DriverScript.render(plan, name: name, screen: trace.metadata.screen, scale: pixels)
     }
+
+    /// The largest iPhone screen in points (iPhone 16 Pro Max, 440 × 956): a recording larger
+    /// than this cannot be replayed point for point by XCUITest on any iPhone.
+    static let largestIPhone = (width: 440.0, height: 956.0)
 
     /// A gesture's file stem: the file's name without its extension, or, for a gesture of a
     /// corpus file (`corpus.pantraces#name`), its name in the corpus.
