@@ -106,7 +106,9 @@ struct RecordCommand: ParsableCommand {
         let summary: PointerLogImporter.Summary
         do {
             summary = try importer.record(logAt: log, into: recording)
+            bar?.finish()
         } catch {
+            bar?.finish()
             // The files a failed run leaves (each finished, the last maybe without its end
             // mark), and no summary line: the error is the outcome.
             Self.reportFiles(recording)

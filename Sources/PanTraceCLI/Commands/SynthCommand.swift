@@ -109,12 +109,16 @@ struct SynthCommand: ParsableCommand {
             guard format == "pantrace" else { throw ValidationError("a corpus (\(output)) holds .pantrace gestures; leave out --format") }
             let corpus = try CorpusWriter(creatingFileAt: output, publication: .atFinish)
             var samples = 0
+            let bar = ProgressBar.ifUseful(work: Double(count), threshold: Double(Self.progressThreshold), label: "synth", unit: "gestures")
+            defer { bar?.finish() }
             for index in 0..<count {
                 let trace = synthesizer.trace(at: index)
                 try corpus.add(trace, name: trace.metadata.id)
                 samples += trace.samples.count
+                bar?.update(index + 1, of: count)
             }
             try corpus.finish()
+            bar?.finish()
             print("wrote \(count) gestures (\(samples) samples) to \(output)")
             return
         }
@@ -128,12 +132,13 @@ struct SynthCommand: ParsableCommand {
         let bar = ProgressBar.ifUseful(work: Double(count), threshold: Double(Self.progressThreshold), label: "synth", unit: "gestures")
         defer { bar?.finish() }
         for index in 0..<count {
-            bar?.update(index, of: count)
             // Every format holds the same gesture: the values a .pantrace stores.
             let trace = synthesizer.trace(at: index).snappedToGrid
             try TraceFiles.write(trace, to: "\(output)/\(trace.metadata.id).\(format)")
             samples += trace.samples.count
+            bar?.update(index + 1, of: count)
         }
+        bar?.finish()
         print("wrote \(count) gestures (\(samples) samples) to \(output)")
     }
 }

@@ -2,9 +2,13 @@ internal import Foundation
 internal import Synchronization
 
 /// A one-line progress bar on standard error, redrawn when the percentage changes; drawn only
-/// when standard error is a terminal, so pipes and logs stay quiet.
+/// when standard error is a terminal, so pipes and logs stay quiet. A command calls
+/// ``finish()`` before it prints anything else (its result line, a warning), so nothing lands
+/// on the end of the bar's line; the bar reaches 100 % when `update` is called with the work
+/// done, not the work about to start.
 final class ProgressBar: Sendable {
-    private let shown = Mutex(-1)
+    /// The percentage drawn last; nil once finished (nothing is drawn after).
+    private let shown = Mutex<Int?>(-1)
     private let label: String
     private let unit: String
 
@@ -22,7 +26,7 @@ final class ProgressBar: Sendable {
     func update(_ done: Int, of total: Int) {
         let percent = total == 0 ? 100 : done * 100 / total
         let changed = shown.withLock { last in
-            guard percent != last else { return false }
+            guard let drawn = last, percent != drawn else { return false }
             last = percent
             return true
         }
@@ -32,8 +36,12 @@ final class ProgressBar: Sendable {
         FileHandle.standardError.write(Data("\r\(label) [\(bar)] \(percent)% (\(done)/\(total) \(unit))".utf8))
     }
 
-    /// Clears the line.
+    /// Clears the line, once: what is printed next starts at its beginning.
     func finish() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        let drawn = shown.withLock { last in
+            defer { last = nil }
+            return last != nil
+        }
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
