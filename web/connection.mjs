@@ -78,11 +78,15 @@ export class LiveConnection {
   }
 }
 
-/** The connection pill's text (`null`: leave it as it is) and tooltip for a state `onState` reported. */
-export function connectionLabel({ state, delay, attempt }) {
+/**
+ * The connection pill's text (`null`: leave it as it is) and tooltip for a state `onState`
+ * reported; once open, with this page's own number (`page`, from `hello`), the one other pages
+ * name it by ("page 4 holds the record pad", "follow page 4").
+ */
+export function connectionLabel({ state, delay, attempt }, page = null) {
   let text = null;
   if (state === "connecting") text = attempt ? `reconnecting… (try ${attempt + 1})` : "connecting…";
-  if (state === "open") text = "live";
+  if (state === "open") text = page == null ? "live" : `live · page ${page}`;
   if (state === "waiting") text = `offline · retry in ${num(delay, 2)} s`;
   const title = state === "waiting" ? "the server is not reachable; click to retry now" : "connection to pantrace serve";
   return { text, title };

@@ -15,7 +15,11 @@ export class Shell {
     this.writtenHash = undefined;
     this.listen();
     store.on("connection", (state) => this.showConnection(state));
-    store.on("control", (canControl) => this.showControl(canControl));
+    store.on("control", (canControl) => {
+      this.showControl(canControl);
+      // The hello named this page: the pill says its number.
+      if (this.connectionState) this.showConnection(this.connectionState);
+    });
     store.on("tab", (tab) => this.showTab(tab));
     store.on("address", (address) => this.writeAddress(address));
     // A server error reaches a person as a plain sentence; what the server said goes to the
@@ -37,10 +41,11 @@ export class Shell {
   }
 
   showConnection(state) {
+    this.connectionState = state;
     const el = $("connection");
     el.dataset.state = state.state;
     document.body.dataset.connection = state.state;
-    const { text, title } = connectionLabel(state);
+    const { text, title } = connectionLabel(state, this.store.page);
     if (text !== null) el.textContent = text;
     el.title = title;
   }

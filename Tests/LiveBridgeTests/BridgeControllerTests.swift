@@ -176,8 +176,9 @@ struct BridgeControllerTests {
                 Self.json(
                     #"{"type":"load","recording":"synthetic/swipe-down-1.pantrace","preset":"swipe-dismiss","parameters":{"threshold":0.3}}"#)),
             now: 0.1)
-        #expect(out.map(\.message.type) == ["summary", "playback", "frame", "series"])
-        #expect(out.map(\.target) == [.clients([1]), .clients([1]), .framesFor([1]), .clients([1])])
+        // The view to the page; to every page, what it now shows (their follow menus).
+        #expect(out.map(\.message.type) == ["summary", "playback", "frame", "series", "pages"])
+        #expect(out.map(\.target) == [.clients([1]), .clients([1]), .framesFor([1]), .clients([1]), .everyone])
         #expect(controller.shownView(of: 1)?.state.parameters == ["threshold": .number(0.3)])
     }
 

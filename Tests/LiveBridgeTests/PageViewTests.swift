@@ -44,8 +44,11 @@ struct PageViewTests {
         for text in [#"{"type":"seek","time":0.2}"#, #"{"type":"pause"}"#, #"{"type":"speed","value":0.25}"#, #"{"type":"loop","enabled":false}"#] {
             out += controller.handle(.message(1, Self.json(text)), now: 0.2)
         }
-        #expect(Self.recipients(out) == [1])
-        #expect(!out.contains { $0.target == .everyone || $0.target == .frames })
+        // The view goes to page 1 alone; every page is told only what page 1 now shows, for
+        // its follow menu (`pages`), never the view itself.
+        #expect(Self.recipients(out.filter { $0.message.type != "pages" }) == [1])
+        #expect(!out.contains { ($0.target == .everyone && $0.message.type != "pages") || $0.target == .frames })
+        #expect(out.filter { $0.message.type == "pages" }.count == 1)  // the load; not the seek, pause, speed or loop
         let after = try #require(controller.shownView(of: 2)?.state)
         #expect(after.recording == before.recording && after.preset == before.preset && after.parameters == before.parameters)
         #expect(after.playing && after.speed == 1 && after.loop)
@@ -464,9 +467,49 @@ struct PageViewsTests {
 }
 
 /// `follow` sends the leader's whole series, so each page may begin to follow at most twice a
-/// second (``BridgeController/followInterval``); leaving is never paced.
+/// second (``BridgeController/followInterval``); leaving is never paced. The follow menu lists
+/// each page with what it shows now.
 struct FollowPaceTests {
     typealias Base = BridgeControllerTests
+
+    static func pages(_ out: [Outgoing]) -> [PagesMessage] {
+        out.compactMap { if case .pages(let p) = $0.message { p } else { nil } }
+    }
+
+    @Test func aPageWithControlIsListedWithWhatItShowsNow() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: false), now: 0)
+        let one = controller.clients[1]!.page
+        let loaded = controller.handle(.message(1, PageViewTests.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.1)
+        let listed = try #require(Self.pages(loaded).first)
+        #expect(Self.pages(loaded).count == 1)
+        #expect(listed.pages.first { $0.page == one }?.recording == "synthetic/swipe-down-1.pantrace")
+        #expect(listed.pages.first { $0.page == one }?.preset == "swipe-dismiss")
+        // What it shows did not change: nobody is told again.
+        let sped = controller.handle(.message(1, Base.json(#"{"type":"speed","value":2}"#)), now: 0.2)
+        #expect(Self.pages(sped).isEmpty)
+        let again = controller.handle(.message(1, PageViewTests.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.3)
+        #expect(Self.pages(again).isEmpty)
+        // Another preset is another listing.
+        let preset = controller.handle(.message(1, PageViewTests.load("synthetic/swipe-down-1.pantrace", "best")), now: 0.4)
+        #expect(Self.pages(preset).first?.pages.first { $0.page == one }?.preset == "best")
+    }
+
+    @Test func stoppingToFollowCarriesNoReasonAndLeavingForAnotherViewDoes() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.opened(2, canControl: true), now: 0)
+        let one = controller.clients[1]!.page
+        func reasons(_ out: [Outgoing]) -> [String?] {
+            out.compactMap { if case .following(let f) = $0.message, f.page == nil { f.reason } else { nil } }
+        }
+        _ = controller.handle(.message(2, Base.json(#"{"type":"follow","page":\#(one)}"#)), now: 1)
+        #expect(reasons(controller.handle(.message(2, Base.json(#"{"type":"follow"}"#)), now: 1.1)) == [nil])
+        _ = controller.handle(.message(2, Base.json(#"{"type":"follow","page":\#(one)}"#)), now: 2)
+        let left = controller.handle(.message(2, PageViewTests.load("synthetic/edge-back-0.pantrace", "best")), now: 2.1)
+        #expect(reasons(left) == ["you changed the view"])
+    }
 
     @Test(arguments: [(0.49, false), (0.5, true)])
     func aPageFollowsAtMostTwiceASecond(gap: Double, accepted: Bool) throws {

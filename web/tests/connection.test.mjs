@@ -64,6 +64,7 @@ test("the connection pill says what the socket does", () => {
   assert.deepEqual(connectionLabel({ state: "connecting", attempt: 0 }), { text: "connecting…", title: "connection to pantrace serve" });
   assert.equal(connectionLabel({ state: "connecting", attempt: 2 }).text, "reconnecting… (try 3)");
   assert.equal(connectionLabel({ state: "open", attempt: 0 }).text, "live");
+  assert.equal(connectionLabel({ state: "open", attempt: 0 }, 4).text, "live · page 4", "once the hello named this page");
   assert.deepEqual(connectionLabel({ state: "waiting", attempt: 3, delay: 1 }),
     { text: "offline · retry in 1 s", title: "the server is not reachable; click to retry now" });
   assert.equal(connectionLabel({ state: "closing" }).text, null, "an unknown state leaves the text");

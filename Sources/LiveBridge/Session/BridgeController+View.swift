@@ -94,7 +94,8 @@ extension BridgeController {
     /// `follow`: page `id` shows page `number`'s view from now on (whoever that page follows, it
     /// follows too), or its own again (nil), keeping what it saw.
     mutating func follow(page number: Int?, from id: ConnectionID) throws -> [Outgoing] {
-        guard let number else { return leaveFollowing(id, reason: "stopped following") }
+        // Stopping is the person's own doing: no reason to tell them.
+        guard let number else { return leaveFollowing(id, reason: nil) }
         guard var target = clients.first(where: { $0.value.page == number })?.key else {
             throw BridgeFailure(.notFound, "no page \(number) is open")
         }
@@ -119,7 +120,7 @@ extension BridgeController {
     }
 
     /// Page `id` stops following (if it was): its own view becomes a copy of the one it saw.
-    mutating func leaveFollowing(_ id: ConnectionID, reason: String = "you changed the view") -> [Outgoing] {
+    mutating func leaveFollowing(_ id: ConnectionID, reason: String? = "you changed the view") -> [Outgoing] {
         guard views.leaderOf[id] != nil else { return [] }
         views.setLeader(nil, of: id)
         views.separate([id])

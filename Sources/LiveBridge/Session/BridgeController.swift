@@ -190,13 +190,16 @@ struct BridgeController {
     }
 
     /// The pages with control, which others may follow.
+    /// What page `id` is listed with in ``pagesListing``: the recording and preset it shows.
+    private func shownListing(of id: ConnectionID) -> PageInfo {
+        let shown = views.player(of: id)
+        return PageInfo(page: clients[id]?.page ?? 0, recording: shown?.recording, preset: shown?.presetName)
+    }
+
     var pagesListing: PagesMessage {
         let controlling = clients.filter(\.value.canControl).sorted { $0.value.page < $1.value.page }.prefix(Self.pagesListed)
         return PagesMessage(
-            pages: controlling.map { id, client in
-                let shown = views.player(of: id)
-                return PageInfo(page: client.page, recording: shown?.recording, preset: shown?.presetName)
-            },
+            pages: controlling.map { id, _ in shownListing(of: id) },
             total: clients.count)
     }
 
@@ -311,7 +314,12 @@ struct BridgeController {
                 to: id, replyingTo: message.type)
         }
         do {
-            return try apply(message, from: id, now: now)
+            // A page others may follow is listed with what it shows: when that changes (a load,
+            // a save, a kept gesture), every page's follow menu is told.
+            let shown = client.canControl ? shownListing(of: id) : nil
+            let out = try apply(message, from: id, now: now)
+            guard client.canControl, shownListing(of: id) != shown else { return out }
+            return out + [Outgoing(target: .everyone, message: .pages(pagesListing))]
         } catch let failure as BridgeFailure {
             return reply(failure, to: id, replyingTo: message.type)
         } catch {
