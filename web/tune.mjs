@@ -132,6 +132,12 @@ export function sweepExclusions(tune, library) {
   return out;
 }
 
+/** The Tune list's filter: whether a recording's path holds `text`, in any case (all when empty). */
+export function matchesFilter(text) {
+  const needle = text.trim().toLowerCase();
+  return (id) => needle === "" || id.toLowerCase().includes(needle);
+}
+
 /** Whether a recording is labelled finish or cancel: what a two-state sweep scores (a detent
  * label is a sheet library's, and unknown is nobody's). */
 export const decidesTwoState = (r) => r.intent === "finish" || r.intent === "cancel";

@@ -4,9 +4,9 @@
 import { $, h } from "./dom.view.mjs";
 import * as P from "./protocol.mjs";
 import { renderHeatmap, renderTable } from "./heatmap.view.mjs";
-import { libraryLoadingText } from "./replay.mjs";
+import { libraryLoadingText, recordingGroups } from "./replay.mjs";
 import {
-  bestText, decidesTwoState, defaultAxis, defaultAxisKey, findingsLines, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
+  bestText, decidesTwoState, defaultAxis, defaultAxisKey, findingsLines, matchesFilter, MisjudgedQueue, misjudgedCandidates, recordingsSummary, sweepExclusions, sweepGrid, sweepRecordings, sweepStatus,
 } from "./tune.mjs";
 
 export class TuneView {
@@ -34,7 +34,11 @@ export class TuneView {
     $("tune-run").addEventListener("click", () => this.run());
     $("tune-all").addEventListener("click", () => this.checkAll(true));
     $("tune-none").addEventListener("click", () => this.checkAll(false));
-    this.checklist.addEventListener("change", () => this.countChecked());
+    this.checklist.addEventListener("change", (e) => {
+      if (e.target.classList.contains("folder-box")) this.checkFolder(e.target.dataset.folder, e.target.checked);
+      else this.countChecked();
+    });
+    $("tune-filter").addEventListener("input", () => this.applyFilter());
     new ResizeObserver(() => this.renderReport()).observe(this.heatmap);
   }
 
@@ -91,29 +95,85 @@ export class TuneView {
     });
   }
 
+  /**
+   * The recordings list: labelled recordings grouped by folder (folders of recordings first,
+   * corpora after, as the recording menu), each folder with a box that ticks or clears it, and a
+   * filter. A recording new to the list (a library page that arrived, a saved gesture) is
+   * ticked when every one was; ticks are kept across pages. While the library still arrives,
+   * the list is redrawn at most twice a second (a library of 20,000 arrives in 100 pages).
+   */
   setLibrary(library) {
+    const loading = library.length < this.store.libraryTotal;
+    const now = performance.now();
+    if (loading && this.listDrawnAt !== undefined && now - this.listDrawnAt < 500) return this.countChecked();
+    this.listDrawnAt = now;
+    const items = this.items();
     const checked = new Set(this.chosen());
-    const fresh = this.checklist.children.length === 0;
-    const labelled = library.filter(decidesTwoState);
-    this.checklist.replaceChildren(...labelled.map((r) => h("label", { class: "check" },
-      h("input", { type: "checkbox", value: r.id, checked: fresh || checked.has(r.id) || r.id.startsWith("live/") }),
-      ` ${r.id} `, h("span", { class: `intent ${r.intent}`, text: r.intent }))));
-    this.countChecked();
+    const known = new Set(items.map((b) => b.value));
+    const everyOne = items.length === 0 || checked.size === items.length;
+    const groups = recordingGroups(library.filter(decidesTwoState));
+    this.checklist.replaceChildren(...groups.flatMap(([folder, list]) => [
+      h("label", { class: "check folder", dataset: { folder } },
+        h("input", { type: "checkbox", class: "folder-box", dataset: { folder } }), ` ${folder === "." ? "(top folder)" : folder}/ (${list.length})`),
+      ...list.map((r) => h("label", { class: "check item", dataset: { folder } },
+        h("input", { type: "checkbox", class: "item-box", value: r.id,
+          checked: checked.has(r.id) || (!known.has(r.id) && everyOne) || r.id.startsWith("live/") }),
+        ` ${r.id} `, h("span", { class: `intent ${r.intent}`, text: r.intent }))),
+    ]));
+    this.applyFilter();
+  }
+
+  /** Every recording's box (not the folders'). */
+  items() {
+    return [...this.checklist.querySelectorAll("input.item-box")];
   }
 
   /** The ids of the recordings ticked. */
   chosen() {
-    return [...this.checklist.querySelectorAll("input:checked")].map((b) => b.value);
+    return this.items().filter((b) => b.checked).map((b) => b.value);
   }
 
+  /** `all` / `none`: every recording the filter shows. */
   checkAll(on) {
-    for (const box of this.checklist.querySelectorAll("input")) box.checked = on;
+    for (const box of this.items()) if (!box.closest("label").hidden) box.checked = on;
+    this.countChecked();
+  }
+
+  /** A folder's box: ticks or clears the recordings of that folder the filter shows. */
+  checkFolder(folder, on) {
+    for (const box of this.items()) if (box.closest("label").dataset.folder === folder && !box.closest("label").hidden) box.checked = on;
+    this.countChecked();
+  }
+
+  /** Shows the recordings whose path holds the filter's text (any case), and their folders. */
+  applyFilter() {
+    const shown = matchesFilter($("tune-filter").value);
+    const visible = new Set();
+    for (const box of this.items()) {
+      const row = box.closest("label");
+      row.hidden = !shown(box.value);
+      if (!row.hidden) visible.add(row.dataset.folder);
+    }
+    for (const row of this.checklist.querySelectorAll("label.folder")) row.hidden = !visible.has(row.dataset.folder);
     this.countChecked();
   }
 
   countChecked() {
+    const items = this.items();
+    // Each folder's box says whether all, none or some of its recordings are ticked.
+    const byFolder = new Map();
+    for (const box of items) {
+      const folder = box.closest("label").dataset.folder;
+      const [on, all] = byFolder.get(folder) ?? [0, 0];
+      byFolder.set(folder, [on + (box.checked ? 1 : 0), all + 1]);
+    }
+    for (const box of this.checklist.querySelectorAll("input.folder-box")) {
+      const [on, all] = byFolder.get(box.dataset.folder) ?? [0, 0];
+      box.checked = on > 0 && on === all;
+      box.indeterminate = on > 0 && on < all;
+    }
     const loading = libraryLoadingText(this.store.library.length, this.store.libraryTotal);
-    $("tune-recordings-summary").textContent = recordingsSummary(this.chosen().length, this.checklist.querySelectorAll("input").length)
+    $("tune-recordings-summary").textContent = recordingsSummary(this.chosen().length, items.length)
       + (loading ? ` (${loading})` : "");
   }
 
@@ -121,7 +181,7 @@ export class TuneView {
     const chosen = this.chosen();
     if (chosen.length === 0) return this.store.toast("choose at least one recording");
     this.showStatus("running", "sweeping…");
-    const total = this.checklist.querySelectorAll("input").length;
+    const total = this.items().length;
     this.store.send(P.tune(sweepRecordings(chosen, total), this.presetSelect.value, sweepGrid(this.axisFields())));
   }
 

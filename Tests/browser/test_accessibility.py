@@ -176,6 +176,19 @@ def test_every_tab_has_no_wcag_a_or_aa_violation(server, page):
     d.find_element(By.ID, "tab-tune").click()
     wait(d, lambda d: d.find_element(By.ID, "tune-run").is_enabled() and d.find_elements(By.CSS_SELECTOR, "#tune-axes .axis-from"))
     assert_no_violations(page, "tune")
+    # Every state a person can open: the recordings list open (folders, boxes, filter, all and
+    # none), then filtered down to one folder, each box a 24 px target.
+    d.execute_script("document.querySelector('.tune-recordings').open = true")
+    wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#tune-recordings input.folder-box"))
+    scroll_into_view(d, "tune-recordings")
+    assert_no_violations(page, "tune-list-open")
+    d.find_element(By.ID, "tune-filter").send_keys("edge")
+    wait(d, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#tune-recordings label.item')].every((l) => l.hidden || l.textContent.toLowerCase().includes('edge'))"))
+    assert_no_violations(page, "tune-list-filtered")
+    d.find_element(By.ID, "tune-filter").clear()
+    d.execute_script("document.getElementById('tune-filter').dispatchEvent(new Event('input'))")
+    d.execute_script("document.querySelector('.tune-recordings').open = false")
     Select(d.find_element(By.ID, "tune-preset")).select_by_value("swipe-dismiss")
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#tune-axes .axis-from"))
     d.find_element(By.ID, "tune-run").click()

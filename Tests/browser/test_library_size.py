@@ -12,6 +12,12 @@ from conftest import ROOT, bridge, start_server
 from test_viewer import wait
 
 
+def bundled_labelled(d):
+    """The labelled recordings outside the corpora, by Tune's list."""
+    return d.execute_script(
+        "return [...document.querySelectorAll('#tune-recordings label.item')].filter((l) => !l.dataset.folder.endsWith('.pantraces'))")
+
+
 def test_a_library_with_large_corpora_arrives_whole_with_the_bundled_recordings_first(tmp_path, browser):
     recordings = tmp_path / "recordings"
     shutil.copytree(ROOT / "recordings", recordings, ignore=shutil.ignore_patterns("*.md", "*.sh", "live"))
@@ -37,11 +43,21 @@ def test_a_library_with_large_corpora_arrives_whole_with_the_bundled_recordings_
         assert "sets/a.pantraces" in notice and "sets/b.pantraces" in notice, notice
         # The Record tab's list and Tune's list hold every one too (Tune: those labelled finish or cancel).
         assert d.find_element(By.ID, "library").get_attribute("data-count") == str(total)
-        boxes = d.execute_script("return document.querySelectorAll('#tune-recordings input').length")
-        labelled = d.execute_script(
-            "return [...document.querySelectorAll('#recording option')].filter((o) => / · (finish|cancel) · /.test(o.textContent)).length")
-        assert boxes == labelled and boxes > 2000, (boxes, labelled)
-        assert "loading" not in d.find_element(By.ID, "tune-recordings-summary").get_attribute("textContent")
+        boxes = d.execute_script("return document.querySelectorAll('#tune-recordings input.item-box').length")
+        assert boxes > 2000, boxes  # every corpus gesture is labelled; the bundled ones mostly
+        assert d.find_element(By.ID, "tune-recordings-summary").get_attribute("textContent") == f"recordings: all {boxes} labelled"
+        # Tune's list by folder: one box clears a corpus, the filter narrows what all and none do.
+        d.find_element(By.ID, "tab-tune").click()
+        d.execute_script("document.querySelector('.tune-recordings').open = true")
+        in_b = d.execute_script("return document.querySelectorAll('#tune-recordings label.item[data-folder=\"sets/b.pantraces\"]').length")
+        d.find_element(By.CSS_SELECTOR, '#tune-recordings input.folder-box[data-folder="sets/b.pantraces"]').click()
+        summary = lambda d: d.find_element(By.ID, "tune-recordings-summary").get_attribute("textContent")
+        wait(d, lambda d: summary(d) == f"recordings: {boxes - in_b} of {boxes}", message=f"sets/b cleared: {summary(d)}")
+        d.find_element(By.ID, "tune-filter").send_keys("sets/a.pantraces")
+        d.find_element(By.ID, "tune-none").click()
+        rest = len(bundled_labelled(d))
+        wait(d, lambda d: summary(d) == f"recordings: {rest} of {boxes}", message=f"sets/a cleared too, the rest ticked: {summary(d)}")
+        browser.screenshot("tune-list-by-folder")
         browser.screenshot("library-two-corpora")
     finally:
         server.stop()

@@ -114,3 +114,11 @@ test("the findings: the report's notes, then a line per tag or source", () => {
   assert.equal(lines[2].text, "source import:csv: 11/17 at the best point (defaults 1/17); on its own, best threshold=0.2: 14/17");
   assert.deepEqual(t.findingsLines({}), []);
 });
+
+test("the Tune list's filter matches part of a path in any case, and everything when empty", () => {
+  const ids = ["edge-back/a.pantrace", "sets/C.pantraces#synth-1", "live/x.pantrace"];
+  assert.deepEqual(ids.filter(t.matchesFilter("")), ids);
+  assert.deepEqual(ids.filter(t.matchesFilter("  c.pantraces ")), ["sets/C.pantraces#synth-1"]);
+  assert.deepEqual(ids.filter(t.matchesFilter("LIVE/")), ["live/x.pantrace"]);
+  assert.deepEqual(ids.filter(t.matchesFilter("nothing")), []);
+});
