@@ -12,6 +12,16 @@ export function compareMessage(choice, playback) {
   return P.compare(playback.recording, choice, {});
 }
 
+/**
+ * Why `choice` cannot be compared (an address's `cmp=` naming no preset the server has), or
+ * null: such a choice is said, not asked for and left "computing…" for ever.
+ */
+export function compareProblem(choice, presets) {
+  if (!choice || choice === "defaults" || (presets ?? []).length === 0) return null;
+  if (presets.some((p) => p.name === choice)) return null;
+  return `dashed: nothing to compare with: no preset is called "${choice}" (choose one in the menu)`;
+}
+
 /** Whether a comparison answers `choice` for the recording that plays now. */
 export function comparisonFits(comparison, choice, playback) {
   if (!comparison || !choice || !playback || comparison.recording !== playback.recording) return false;

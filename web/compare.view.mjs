@@ -2,7 +2,7 @@
 // for the other setting's whole replay whenever what plays changes, so the timeline draws both.
 import { $, h } from "./dom.view.mjs";
 import {
-  compareChoices, compareMessage, comparesWithItself, comparisonChart, comparisonFits, comparisonLine, sameCurve, sameCurveText, settingName,
+  compareChoices, compareMessage, compareProblem, comparesWithItself, comparisonChart, comparisonFits, comparisonLine, sameCurve, sameCurveText, settingName,
 } from "./compare.mjs";
 
 const RETRY_MS = 250;
@@ -20,9 +20,14 @@ export class CompareView {
     store.on("series", () => this.show());
     // The server answers at most five comparisons a second per page: ask again shortly.
     store.on("error", (error) => {
+      if (error.in_reply_to !== "compare") return;
+      // Refused for good (the recording or preset is gone): said where "computing…" was.
+      if (error.code !== "rate_limited" && error.code !== "busy") {
+        this.refused = { ask: this.askedFor, text: `dashed: the server could not compare: ${error.message}` };
+        return this.show();
+      }
       // Asked too soon (five a second per page), or the server's budget for watch-only
       // comparisons is spent for now: ask again when the server says it may succeed.
-      if ((error.code !== "rate_limited" && error.code !== "busy") || error.in_reply_to !== "compare") return;
       clearTimeout(this.retry);
       this.retry = setTimeout(() => {
         this.askedFor = null;
@@ -49,7 +54,8 @@ export class CompareView {
     const { playback, view, comparison } = this.store;
     const choice = view.compare;
     const ask = `${playback?.load}:${choice}`;
-    if (choice && playback && !comparisonFits(comparison, choice, playback) && this.askedFor !== ask) {
+    const problem = compareProblem(choice, this.store.presets);
+    if (!problem && choice && playback && !comparisonFits(comparison, choice, playback) && this.askedFor !== ask) {
       const message = compareMessage(choice, playback);
       if (message) {
         this.askedFor = ask;
@@ -68,7 +74,10 @@ export class CompareView {
     if (box.hidden) return;
     $("compare-a").textContent = comparisonLine(`playing: ${settingName(playback.preset, playback.parameters)}`, summary);
     let b = "dashed: computing…";
-    if (fits && comparesWithItself(comparison, playback)) b = "dashed: the defaults are what plays; move a parameter to see the two apart";
+    const problem = compareProblem(view.compare, this.store.presets);
+    if (problem) b = problem;
+    else if (!fits && this.refused && this.refused.ask === `${playback.load}:${view.compare}`) b = this.refused.text;
+    else if (fits && comparesWithItself(comparison, playback)) b = "dashed: the defaults are what plays; move a parameter to see the two apart";
     else if (fits) b = comparisonLine(`dashed: ${settingName(comparison.preset, comparison.parameters)}`, comparison.summary);
     $("compare-b").textContent = b;
     box.dataset.decisionA = summary?.decision ?? "";

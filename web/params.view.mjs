@@ -4,7 +4,7 @@
 import { overrides } from "./address.mjs";
 import { $, h } from "./dom.view.mjs";
 import { sliderValueText } from "./format.mjs";
-import { isChanged, parameterText, parameterValues, paramsOutdated, reloadMessages, sliderScale } from "./replay.mjs";
+import { isChanged, parameterText, parameterUnit, parameterValues, paramsOutdated, reloadMessages, sliderScale } from "./replay.mjs";
 
 const RELOAD_DELAY_MS = 150;
 
@@ -56,14 +56,14 @@ export class ParamsPanel {
       type: "range", id, min: String(scale.min), max: String(scale.max), step: String(scale.step),
       value: String(scale.toSlider(Number(value))), dataset: { key: spec.key, log: String(scale.log) },
       // Said in its unit: the slider's own value is an exponent on a logarithmic scale.
-      "aria-valuetext": sliderValueText(Number(value), spec.unit, scale),
+      "aria-valuetext": sliderValueText(Number(value), parameterUnit(spec, this.values), scale),
     });
-    const output = h("output", { for: id, class: "value", text: parameterText(Number(value), spec.unit, scale.digits) });
+    const output = h("output", { for: id, class: "value", text: parameterText(Number(value), parameterUnit(spec, this.values), scale.digits) });
     control.addEventListener("input", () => {
       const v = scale.toValue(Number(control.value));
       this.values[spec.key] = v;
-      output.textContent = parameterText(v, spec.unit, scale.digits);
-      control.setAttribute("aria-valuetext", sliderValueText(v, spec.unit, scale));
+      output.textContent = parameterText(v, parameterUnit(spec, this.values), scale.digits);
+      control.setAttribute("aria-valuetext", sliderValueText(v, parameterUnit(spec, this.values), scale));
       this.scheduleReload();
     });
     return { control, output };

@@ -88,10 +88,11 @@ const whose = (status) => (status?.page != null ? `page ${status.page}` : "anoth
  * page's is told in words: who holds the pad and for how long; the pad is free again after
  * its release.
  */
-export function recordStatusText(status, mine) {
+export function recordStatusText(status, mine, elapsed = 0) {
   const state = status?.state ?? "idle";
   const seconds = (status?.duration_s ?? 0).toFixed(2);
-  const held = Math.floor(status?.held_s ?? 0);
+  // `held_s` is as of the status; the page counts on from it (`elapsed` seconds since).
+  const held = Math.floor((status?.held_s ?? 0) + elapsed);
   const text = mine ? {
     idle: "ready: drag on the phone",
     ready: "ready: that was a tap, not a pan; drag further than 10 pt to record",

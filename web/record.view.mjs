@@ -157,6 +157,14 @@ export class RecordView {
     const watching = !this.store.canControl && !isRecordingActive(status);
     this.status.dataset.watchOnly = String(watching);
     this.status.textContent = watching ? watchOnlyText("record") : recordStatusText(status, this.mine);
+    // Another page holding the pad armed sends no status until it moves: the count goes on here.
+    clearInterval(this.heldTimer);
+    if (!watching && !this.mine && status?.state === "armed") {
+      const since = performance.now();
+      this.heldTimer = setInterval(() => {
+        this.status.textContent = recordStatusText(status, false, (performance.now() - since) / 1000);
+      }, 1000);
+    }
     const labelling = isLabelling(status, this.mine);
     this.labelBox.hidden = !labelling;
     for (const button of this.labelButtons) {

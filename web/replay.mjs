@@ -143,6 +143,15 @@ export function timelineThreshold(playback, specs) {
 export const parameterValues = (specs, parameters) => Object.fromEntries(specs.map((sp) => [sp.key, parameters[sp.key] ?? sp.defaultValue]));
 
 /** A slider's value as its label shows it (a unit other than progress after it), to `digits` decimals. */
+/**
+ * A parameter's unit as a person reads it: the catalog names `travel`'s unit by another
+ * parameter (`travelUnit`), so "1 travelUnit" reads "1 × width", "0.6 × height" or "300 pt".
+ */
+export function parameterUnit(spec, values) {
+  if (spec.unit !== "travelUnit") return spec.unit;
+  return { width: "× width", height: "× height", points: "pt" }[values?.travelUnit] ?? "";
+}
+
 export const parameterText = (value, unit, digits = 3) => `${num(value, digits)}${unit && unit !== "progress" ? ` ${unit}` : ""}`;
 
 /** The 1, 2 or 5 × 10ⁿ step nearest above `raw`. */
@@ -201,4 +210,17 @@ export function exportTitle(playback, compare = null) {
   const set = Object.entries(playback.parameters ?? {}).map(([k, v]) => `${k} = ${typeof v === "number" ? num(v, 4) : v}`);
   const setting = set.length ? set.join(", ") : "defaults";
   return `${playback.recording} · ${playback.preset} (${setting})${compare ? ` · compared with ${compare}` : ""}`;
+}
+
+/**
+ * The preset's summary under the preset menu. The catalog's summary states the defaults
+ * ("θ = 0.5"); when the view's setting changes some, it says so and gives the values shown,
+ * so the line never contradicts the sliders.
+ */
+export function presetSummaryText(preset, parameters) {
+  const summary = preset?.summary ?? "";
+  const changed = Object.entries(parameters ?? {});
+  if (!summary || changed.length === 0) return summary;
+  const values = changed.map(([k, v]) => `${k} = ${typeof v === "number" ? num(v, 4) : v}`).join(", ");
+  return `${summary} (the preset's defaults; this view sets ${values})`;
 }

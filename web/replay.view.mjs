@@ -7,7 +7,7 @@ import { clockText } from "./format.mjs";
 import { screenOfLayers } from "./geometry.mjs";
 import { ParamsPanel } from "./params.view.mjs";
 import * as P from "./protocol.mjs";
-import { decisionText, exportTitle, keyMessage, liveChartInput, liveDecisionText, libraryLoadingText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
+import { decisionText, exportTitle, keyMessage, presetSummaryText, liveChartInput, liveDecisionText, libraryLoadingText, liveReleaseText, loadMessage, recordingGroups, recordingLabel, timelineThreshold, toggleMessage } from "./replay.mjs";
 import { replayFinger, stageTitle } from "./stage.mjs";
 import { comparisonChart, comparisonFits, sameCurve } from "./compare.mjs";
 import { dominantAxis } from "./chart.mjs";
@@ -311,7 +311,7 @@ export class ReplayView {
       presetSelect.replaceChildren(...presets.map((x) => h("option", { value: x.name, text: x.name })));
     }
     presetSelect.value = p.preset;
-    $("preset-summary").textContent = this.store.presetNamed(p.preset)?.summary ?? "";
+    $("preset-summary").textContent = presetSummaryText(this.store.presetNamed(p.preset), p.parameters);
   }
 
   showTransport(p) {

@@ -58,7 +58,8 @@ struct RecordPadTests {
         _ = controller.handle(.message(1, Self.json(#"{"type":"label","intent":"finish"}"#)), now: 2)
         _ = controller.handle(.message(1, Self.json(#"{"type":"save"}"#)), now: 2.1)
         let saved = try #require(controller.shownView(of: 1))
-        #expect(saved.recording.hasPrefix("live/") && !saved.recording.contains("unsaved-"))
+        // Saved without a name: named for what it is, a pad gesture and its label.
+        #expect(saved.recording == "live/pad-finish-1.pantrace")
         #expect(saved.setting.parameters == ["threshold": .number(Double(threshold)!)], "the saved view keeps the parameters")
         #expect(saved.summary.decision.rawValue == expected)
     }

@@ -92,3 +92,12 @@ test("the chart's comparison carries its release and both settings' names", () =
   assert.equal(chart.name, "best · defaults");
   assert.equal(chart.playingName, "best · threshold 0.9");
 });
+
+test("a comparison with no preset of that name is said, not left computing", () => {
+  const presets = [{ name: "best" }, { name: "swipe-dismiss" }];
+  assert.equal(c.compareProblem("defaults", presets), null);
+  assert.equal(c.compareProblem("best", presets), null);
+  assert.equal(c.compareProblem(null, presets), null);
+  assert.equal(c.compareProblem("nonsense", []), null, "not before the presets are known");
+  assert.match(c.compareProblem("nonsense", presets), /no preset is called "nonsense"/);
+});

@@ -61,6 +61,9 @@ test("the status line depends on whose gesture it is", () => {
   assert.equal(r.recordStatusText(null, false), "ready: drag on the phone");
   assert.equal(r.recordStatusText({ state: "armed" }, true), "armed: move more than 10 pt to start the pan");
   assert.equal(r.recordStatusText({ state: "armed", page: 3, held_s: 4.7 }, false), "page 3 holds the pad (for 4 s): you can record when it lets go");
+  // The count goes on between statuses: 4.7 s as of the status, 2.4 s since.
+  assert.equal(r.recordStatusText({ state: "armed", page: 3, held_s: 4.7 }, false, 2.4), "page 3 holds the pad (for 7 s): you can record when it lets go");
+  assert.equal(r.recordStatusText({ state: "armed", page: 3, held_s: 0 }, false, 0.99), "page 3 holds the pad (for 0 s): you can record when it lets go");
   assert.equal(r.recordStatusText(JSON.parse(fixture("server", "recording")), true), "capturing · 31 samples · 0.25 s");
   assert.equal(
     r.recordStatusText(JSON.parse(fixture("server", "recording")), false),

@@ -184,3 +184,19 @@ test("an export's title names the recording, the preset, the setting and the com
   assert.equal(r.exportTitle({ recording: "a/b.pantrace", preset: "best", parameters: { threshold: 0.41234567, velocity: "lsq2" } }, "defaults"),
     "a/b.pantrace · best (threshold = 0.4123, velocity = lsq2) · compared with defaults");
 });
+
+test("travel is said in the unit travelUnit names, not as 'travelUnit'", () => {
+  const travel = { key: "travel", unit: "travelUnit" };
+  assert.equal(r.parameterUnit(travel, { travelUnit: "width" }), "× width");
+  assert.equal(r.parameterUnit(travel, { travelUnit: "height" }), "× height");
+  assert.equal(r.parameterUnit(travel, { travelUnit: "points" }), "pt");
+  assert.equal(r.parameterUnit({ key: "threshold", unit: "progress" }, {}), "progress");
+  assert.equal(r.parameterText(1, r.parameterUnit(travel, { travelUnit: "width" })), "1 × width");
+});
+
+test("the preset's summary says when the view's setting differs from the defaults it states", () => {
+  const preset = { summary: "finish when progress > θ = 0.5" };
+  assert.equal(r.presetSummaryText(preset, {}), "finish when progress > θ = 0.5");
+  assert.equal(r.presetSummaryText(preset, { threshold: 0.42 }), "finish when progress > θ = 0.5 (the preset's defaults; this view sets threshold = 0.42)");
+  assert.equal(r.presetSummaryText(null, { threshold: 0.42 }), "");
+});

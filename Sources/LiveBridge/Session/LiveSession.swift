@@ -203,7 +203,10 @@ struct LiveSession {
     /// the unsaved file; returns the saved file's path.
     mutating func save(name: String?) throws -> String {
         guard state == .released, let unsavedPath else { throw BridgeFailure(.invalid, "nothing to save: record a gesture first") }
-        let destination = RecordingDestination(folder: folder, stem: name.map(RecordingDestination.sanitized) ?? "live", skipsExistingNames: true)
+        // Without a name (or one that sanitizes to nothing) the file says what it is: a pad
+        // gesture and its label (`live/pad-finish-1.pantrace`), not `live/live-1.pantrace`.
+        let given = name.map(RecordingDestination.sanitized).flatMap { $0.isEmpty ? nil : $0 }
+        let destination = RecordingDestination(folder: folder, stem: given ?? "pad-\(intent.rawValue)", skipsExistingNames: true)
         let saved: String
         do {
             var trace = try TraceReader(configuration: .init(isStrict: true)).read(contentsOf: unsavedPath).trace
