@@ -102,6 +102,7 @@ bench: setup
 	cd Benchmarks/bridge && ../../.venv/bin/python device_fanout.py --pages 200,1000 --seconds 5 --repeat 2
 	.venv/bin/python Benchmarks/bridge/device_latency.py
 	.venv/bin/python Benchmarks/bridge/storm.py
+	.venv/bin/python Benchmarks/bridge/tune_library.py --sizes 3000,30000
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 
