@@ -51,6 +51,43 @@ struct DriverScriptTests {
         #expect(SourceText.comment("plain \"text\" \\ é") == "plain \"text\" \\ é")
     }
 
+    /// The adb script with a hostile identifier (a newline, `$(…)`, backticks, `;`), run by a
+    /// real `/bin/sh` with a stand-in `adb` first on `PATH`: the only command that runs is the
+    /// swipe, and nothing the identifier holds.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/sh"), "no /bin/sh: the emitted adb script is not run"))
+    func theAdbScriptRunsOnlyItsSwipeWhateverTheIdentifierHolds() throws {
+        try withTemporaryFolder("emit-adb") { folder in
+            var trace = Fixtures.handMade(times: [0, 0.008, 0.016, 0.024, 0.032])
+            let marker = folder + "/ran"
+            trace.metadata.id = "a\ntouch \(marker)-1; $(touch \(marker)-2) `touch \(marker)-3` \u{2028}touch \(marker)-4 */ /*"
+            let plan = try DriverPlan(trace: trace, target: .adb, configuration: .init(scale: 3))
+            let script = try DriverScript.render(plan, name: trace.metadata.id, screen: trace.metadata.screen, scale: 3)
+            try Data(script.utf8).write(to: URL(fileURLWithPath: folder + "/swipe.sh"))
+            let stub = "#!/bin/sh\necho \"$@\" >> \(folder)/adb-calls\n"
+            try Data(stub.utf8).write(to: URL(fileURLWithPath: folder + "/adb"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/adb")
+            let result = try ExternalTool.run("/usr/bin/env", ["PATH=\(folder):/usr/bin:/bin", "/bin/sh", folder + "/swipe.sh"])
+            #expect(result.status == 0, "\(result.output)")
+            let calls = try String(contentsOfFile: folder + "/adb-calls", encoding: .utf8)
+            #expect(calls.split(separator: "\n").count == 1 && calls.hasPrefix("shell input swipe "), "\(calls)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("ran") }
+            #expect(left.isEmpty, "the identifier ran: \(left)")
+        }
+    }
+
+    /// The Maestro flow with a hostile identifier: its comment lines stay comments, so the
+    /// document is the header, `---` and the one swipe, whatever the identifier holds.
+    @Test func theMaestroFlowKeepsAHostileIdentifierInItsComment() throws {
+        var trace = Fixtures.handMade(times: [0, 0.008, 0.016, 0.024, 0.032])
+        trace.metadata.id = "a\n- launchApp\r\n- tapOn: \"Delete account\"\u{85}- back"
+        let plan = try DriverPlan(trace: trace, target: .maestro, configuration: .init(scale: 3))
+        let flow = try DriverScript.render(plan, name: trace.metadata.id, screen: trace.metadata.screen, scale: 3)
+        let code = flow.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(code.first == "appId: ${APP_ID}" && code.dropFirst().first == "---", "\(flow)")
+        #expect(code.filter { $0.hasPrefix("- ") } == ["- swipe:"], "\(flow)")
+        #expect(!flow.contains("\r") && !flow.contains("\u{85}"))
+    }
+
     /// `swiftc`, as ``SwiftSnippetTests`` finds it.
     static var compiler: String? { ExternalTool.swiftCompiler }
 
