@@ -212,3 +212,21 @@ struct LibraryEachTraceTests {
         if case .failure(let error) = got[2].1 { #expect("\(error)".contains("corpus changed since it was read")) }
     }
 }
+
+/// A plain file whose path reads as a corpus gesture's id is not listed: two recordings never
+/// share one id.
+struct LibraryIdentityTests {
+    @Test func aPlainFileNamedLikeACorpusGestureIsNotListed() throws {
+        let folder = try TemporaryFolder("library-ids")
+        let traces = CorpusLibraryTests.traces(2)
+        try CorpusLibraryTests.writeCorpus(traces, to: folder.appending("c.pantraces"))
+        try TraceEncoder.write(traces[0], to: folder.appending("c.pantraces#g-0.pantrace"))
+        try TraceEncoder.write(traces[1], to: folder.appending("plain.pantrace"))
+        var library = Library(folder: folder.path)
+        let found = library.rescan()
+        let ids = library.recordings.map(\.id)
+        #expect(ids == ["c.pantraces#g-0", "c.pantraces#g-1", "plain.pantrace"])
+        #expect(Set(ids).count == ids.count)
+        #expect(found.problems.contains { $0.hasPrefix("c.pantraces#g-0.pantrace: its path reads as a gesture of a corpus file") }, "\(found.problems)")
+    }
+}

@@ -198,6 +198,34 @@ struct SourceTests {
         restarted.rescanLibrary()
         let refused = restarted.handle(.message(1, Self.json(#"{"type":"drop","files":["\#(pad)"]}"#)), now: 2)
         #expect(Self.errors(refused).first?.code == .notFound)
+        // Files that only look like a device's unsaved gesture: in a folder named like one, with
+        // a name past the pattern, or a platform the wire does not know. None is touched.
+        let lookalikes = [
+            "live/unsaved-ios-1-20261127101500-1.pantrace/inner.pantrace", "live/unsaved-ios-1-20261127101500-1/x.pantrace",
+            "live/unsaved-ios-1-20261127101500-1-extra.pantrace", "live/unsaved-ios-1-2026112710150-1.pantrace",
+            "live/unsaved-beos-1-20261127101500-1.pantrace", "live/sub/unsaved-ios-1-20261127101500-1.pantrace"
+        ]
+        for file in lookalikes {
+            let path = restarted.library.folder + "/" + file
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(contentsOf: URL(fileURLWithPath: restarted.library.folder + "/live/device-1.pantrace")).write(to: URL(fileURLWithPath: path))
+        }
+        restarted.rescanLibrary()
+        for file in lookalikes {
+            #expect(restarted.library.contains(file), "\(file)")
+            let out = restarted.handle(.message(1, Self.json(#"{"type":"drop","files":["\#(file)"]}"#)), now: 3)
+            #expect(Self.errors(out).first?.code == .notFound, "\(file)")
+            #expect(FileManager.default.fileExists(atPath: restarted.library.folder + "/" + file), "\(file)")
+        }
+    }
+
+    @Test(arguments: [
+        ("live/unsaved-ios-1-20261127101500-1.pantrace", true), ("live/unsaved-android-12-20261127101500-30.pantrace", true),
+        ("live/unsaved-ios-1-20261127101500-1.pantrace/x.pantrace", false), ("live/unsaved-ios-1-20261127101500.pantrace", false),
+        ("live/unsaved-ios--20261127101500-1.pantrace", false), ("unsaved-ios-1-20261127101500-1.pantrace", false)
+    ])
+    func onlyTheServersOwnNamesAreUnsavedDeviceGestures(file: String, matches: Bool) {
+        #expect(LiveFolder.isUnsavedDeviceName(file, platforms: ["ios", "android", "linux", "other"]) == matches)
     }
 }
 

@@ -463,9 +463,7 @@ extension BridgeController {
     /// Whether `file` is an unsaved device gesture no source of this run knows: one left by an
     /// earlier run of the server (`live/unsaved-<platform>-<source>-…`), not being written.
     func isLeftUnsaved(_ file: String) -> Bool {
-        guard file.hasPrefix("live/unsaved-"), library.contains(file) else { return false }
-        let rest = file.dropFirst("live/unsaved-".count)
-        guard LiveWire.platforms.contains(where: { rest.hasPrefix($0 + "-") }) else { return false }
+        guard LiveFolder.isUnsavedDeviceName(file, platforms: LiveWire.platforms), library.contains(file) else { return false }
         return !sources.isWriting(file)
     }
 

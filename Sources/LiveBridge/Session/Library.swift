@@ -106,6 +106,13 @@ struct Library {
                     "\(WireText.cut(relative, toBytes: 80)): its path under the recordings folder is longer than \(Self.maximumIDBytes) bytes")
                 continue
             }
+            // A corpus gesture's id is `corpus.pantraces#name`: a plain file whose path reads so
+            // would share an id with one, and a page could not tell which it named.
+            guard GestureCorpus.isCorpus(path: relative) || !relative.contains(".pantraces#") else {
+                problems.append(
+                    "\(WireText.cut(relative, toBytes: 80)): its path reads as a gesture of a corpus file (\".pantraces#\"), so it is not listed; rename it")
+                continue
+            }
             let path = folder + "/" + relative
             // stat(2) follows a symlink the walk kept (it leads inside the folder).
             guard let stamp = FileStamp(of: path) else { continue }  // gone since it was listed

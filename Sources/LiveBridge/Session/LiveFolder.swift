@@ -7,6 +7,19 @@ enum LiveFolder {
     /// alone never takes the library past its limit (past it, a listing shows none).
     static func budget(maximumRecordings: Int) -> Int { max(1, min(10_000, maximumRecordings / 10)) }
 
+    /// Whether library id `file` is named as the server names a device's unsaved gesture, and
+    /// only so: `live/unsaved-<platform>-<source>-<14 digits>-<n>.pantrace`, directly in
+    /// `live/` (not in a folder named like one). `keep` and `drop` touch no other file.
+    static func isUnsavedDeviceName(_ file: String, platforms: [String]) -> Bool {
+        guard file.hasPrefix("live/unsaved-"), file.hasSuffix(".pantrace") else { return false }
+        let stem = file.dropFirst("live/unsaved-".count).dropLast(".pantrace".count)
+        guard !stem.contains("/") else { return false }
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, platforms.contains(String(parts[0])) else { return false }
+        let digits = parts.dropFirst().map { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && !$0.isEmpty }
+        return digits.allSatisfy { $0 } && parts[2].count == 14
+    }
+
     /// Why the live folder cannot be used, in one line.
     struct Problem: Error, CustomStringConvertible {
         var description: String
