@@ -143,3 +143,18 @@ def test_a_recordings_path_with_a_newline_keeps_its_token(tmp_path, library_temp
     second = run_once(server.recordings)
     assert second.token == server.token
     assert "kept from the last run" in second.stdout(), second.stdout() + second.stderr()
+
+
+def test_a_symlinked_state_folder_gets_nothing_made_inside_it(tmp_path, library_template, state_home):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    state_home.symlink_to(elsewhere, target_is_directory=True)
+    first = first_run(tmp_path, library_template)
+    assert f"{state_home} is a symbolic link" in first.stderr(), first.stderr()
+    assert list(elsewhere.iterdir()) == [], "no pantrace/ made through the link"
+    # A real folder there is used as before.
+    state_home.unlink()
+    state_home.mkdir()
+    second = run_once(first.recordings)
+    assert "warning" not in second.stderr(), second.stderr()
+    assert len(token_files(state_home)) == 1

@@ -96,7 +96,20 @@ enum TokenFile {
     /// what is not theirs.
     static func untrustedFolder(_ folder: String) -> String? {
         var info = stat()
-        guard lstat(folder, &info) == 0 else { return errno == ENOENT ? nil : "cannot read \(folder): \(describe(errno))" }
+        guard lstat(folder, &info) == 0 else {
+            guard errno == ENOENT else { return "cannot read \(folder): \(describe(errno))" }
+            // Not made yet: it would be made inside the nearest folder that exists, which must not
+            // be a symbolic link (that would put it somewhere else). Once made, it is checked
+            // again, the folders above it included.
+            var existing = folder
+            repeat {
+                let parent = existing.lastIndex(of: "/").map { $0 == existing.startIndex ? "/" : String(existing[..<$0]) } ?? "."
+                guard parent != existing else { return nil }
+                existing = parent
+            } while lstat(existing, &info) != 0 && errno == ENOENT
+            return info.st_mode & S_IFMT == S_IFLNK ? "\(existing) is a symbolic link" : nil
+        }
+        guard info.st_mode & S_IFMT != S_IFLNK else { return "\(folder) is a symbolic link" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
         guard info.st_uid == getuid() else { return "\(folder) is owned by another user (uid \(info.st_uid))" }
         let mode = info.st_mode & 0o7777
