@@ -529,3 +529,30 @@ struct FollowPaceTests {
         if !accepted { #expect(refused.first?.retryAfterMilliseconds.map { (10...11).contains($0) } == true) }  // 0.01 s, rounded up
     }
 }
+
+/// A link keeps the playhead's time to the millisecond; reopened, it lands on the same frame,
+/// not the one before (issue: "a link reopens one frame early").
+struct SeekToLinkTimeTests {
+    typealias Base = BridgeControllerTests
+
+    @Test func aTimeRoundedToTheMillisecondSeeksToItsFrame() throws {
+        var controller = try Base.controller()
+        _ = controller.handle(.opened(1, canControl: true), now: 0)
+        _ = controller.handle(.message(1, PageViewTests.load("synthetic/swipe-down-1.pantrace", "swipe-dismiss")), now: 0.1)
+        let fps = try #require(controller.shownView(of: 1)).frameRate
+        let start = try #require(controller.shownView(of: 1)).state.time
+        var early = 0
+        for frame in 1..<40 {
+            let exact = start + Double(frame) / fps
+            let linked = (exact * 1000).rounded() / 1000  // as the address writes it
+            _ = controller.handle(.message(1, Base.json(#"{"type":"seek","time":\#(linked)}"#)), now: 0.2)
+            let shown = try #require(controller.shownView(of: 1)).state.time
+            if abs(shown - exact) > 1e-9 { early += 1 }
+        }
+        #expect(early == 0)
+        // A time between frames (more than half a millisecond off any) still shows the frame before it.
+        let between = start + 2.5 / fps
+        _ = controller.handle(.message(1, Base.json(#"{"type":"seek","time":\#(between)}"#)), now: 0.3)
+        #expect(abs(try #require(controller.shownView(of: 1)).state.time - (start + 2 / fps)) < 1e-9)
+    }
+}

@@ -108,9 +108,16 @@ struct Player {
         return replayer.nextFrame()!
     }
 
+    /// The largest distance from a frame's time at which a seek lands on that frame: an address
+    /// keeps times to the millisecond (`t=0.033` for 0.0333…), and a seek to such a time is to
+    /// that frame, not to the one before it.
+    static let seekTolerance = 0.0005
+
     mutating func seek(to time: Double) {
         let start = replayer.time(ofFrame: 0)
-        elapsed = max(0, min(duration, time - start))
+        let raw = time - start
+        let nearest = (raw * frameRate).rounded() / frameRate
+        elapsed = max(0, min(duration, abs(raw - nearest) <= Self.seekTolerance ? nearest : raw))
         held = 0
     }
 
