@@ -457,11 +457,13 @@ export function drawOverlay(svg, model, { cursor, range }) {
 function readoutRow(kind, title, rows, extra = []) {
   const dataset = { kind };
   for (const r of rows) dataset[r.key] = r.value === null || r.value === undefined ? "" : String(r.value);
+  // The row's title and its buttons ("clear") come first, on the row's first line: at the end
+  // they wrapped onto a line of their own and pushed what is under the chart down.
   return h("div", { class: `readout-row ${kind}`, dataset },
     h("span", { class: "readout-title", text: title }),
+    ...extra,
     ...rows.map((r) => h("span", { class: "readout-value", dataset: { key: r.key } },
-      r.label ? h("span", { class: "readout-key", text: r.label }) : null, r.label ? ` ${r.text}` : r.text)),
-    ...extra);
+      r.label ? h("span", { class: "readout-key", text: r.label }) : null, r.label ? ` ${r.text}` : r.text)));
 }
 
 /** The readout's values as text under the chart; a hint while there are none. */

@@ -170,6 +170,11 @@ def test_a_range_measure_gives_the_differences_between_two_times(server, device)
     assert state(d)["body"]["playhead"] == before["body"]["playhead"]
     device.screenshot(f"41-readout-range-{device.name}")
     no_sideways_scroll(d)
+    # "clear" sits on the row's first line, beside its title, never wrapped onto a line of its own.
+    title_top, clear_top = d.execute_script("""
+        const row = document.querySelector('#timeline-readout .readout-row.range');
+        return [row.querySelector('.readout-title').getBoundingClientRect().top, row.querySelector('.readout-clear').getBoundingClientRect().top];""")
+    assert abs(title_top - clear_top) < 8, (title_top, clear_top)
     # Clearing it leaves the hint.
     d.find_element(By.CSS_SELECTOR, "#timeline-readout .readout-clear").click()
     wait(d, lambda d: not readout(d)["range"] and not d.find_elements(By.ID, "chart-measure"))
