@@ -173,6 +173,7 @@ export class Timeline {
     if (g?.kind === "pending" && Math.abs(e.clientX - g.startX) > TOUCH_SLOP) {
       clearTimeout(g.timer);
       g.kind = "seek";
+      this.pinned = null;  // a finger that drags the playhead: no crosshair left at another time
     }
     if (g?.kind === "seek") this.seek(t);
     else if (g?.kind === "inspect") this.pinned = t;
@@ -185,8 +186,12 @@ export class Timeline {
     const g = this.gesture;
     if (g && this.pointers.size === 1 && this.model && e.type === "pointerup") {
       const t = this.timeOf(e);
-      // A tap seeks when it lifts (a long press, or a scroll that took the finger, does not).
-      if (g.kind === "pending") this.seek(t);
+      // A tap seeks when it lifts (a long press, or a scroll that took the finger, does not),
+      // and takes away a crosshair an earlier long press left, which would read another time.
+      if (g.kind === "pending") {
+        this.pinned = null;
+        this.seek(t);
+      }
       if (g.kind === "measure" && Math.abs(e.clientX - g.startX) < CLICK_PX) {
         // A click in measure mode places the crosshair instead.
         this.range = null;

@@ -135,6 +135,23 @@ def test_the_crosshair_reads_the_series_where_the_pointer_is_and_does_not_seek(s
     no_sideways_scroll(d)
 
 
+def test_a_tap_seek_after_a_long_press_leaves_no_crosshair_at_the_old_time(server, device):
+    """On a phone: a long press pins a crosshair; a tap elsewhere then seeks, and the crosshair
+    (which read the old time) goes, so no value beside the new playhead reads another time."""
+    if not device.touch:
+        pytest.skip("a finger's long press and tap: the phone's case")
+    d = device.driver
+    before = open_paused(d, server.url)
+    scroll_into_view(d, "timeline")
+    x, y, _, _ = plot_point(d, 0.3)
+    long_press(d, x, y)
+    wait(d, lambda d: readout(d)["cursor"], message="the long press pinned a crosshair")
+    x2, _, at2, per_px = plot_point(d, 0.7)
+    tap(d, x2, y, True)
+    wait(d, lambda d: state(d)["body"]["playhead"] != before["body"]["playhead"], message="the tap seeked")
+    assert not readout(d)["cursor"], "a crosshair still reads the long press's time"
+
+
 def test_a_range_measure_gives_the_differences_between_two_times(server, device):
     """Shift-drag with a mouse; on a phone, the measure button, then a drag."""
     d = device.driver
