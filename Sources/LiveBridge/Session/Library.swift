@@ -110,7 +110,8 @@ struct Library {
             // would share an id with one, and a page could not tell which it named.
             guard GestureCorpus.isCorpus(path: relative) || !relative.contains(".pantraces#") else {
                 problems.append(
-                    "\(WireText.cut(relative, toBytes: 80)): its path reads as a gesture of a corpus file (\".pantraces#\"), so it is not listed; rename it")
+                    "\(WireText.cut(relative, toBytes: 80)): its path reads as a gesture of a corpus file (\".pantraces#\"), "
+                        + "so it is not listed; rename it")
                 continue
             }
             let path = folder + "/" + relative
