@@ -49,6 +49,8 @@ export class Store {
     this.pages = { pages: [], total: 0 };
     /** The page this page follows, or null. */
     this.following = null;
+    /** A link this watch-only page could not open, kept in its address until it follows a page. */
+    this.heldLink = null;
     this.presets = [];
     this.playback = null;
     this.summary = null;

@@ -62,6 +62,13 @@ extension BridgeController {
     /// The sources pages may watch, by number.
     var sourcesMessage: SourcesMessage { sources.message }
 
+    /// The sources list to every page, now (a join, a leave, a gesture's end, a keep or drop):
+    /// no change that samples made waits after it (``LiveSources/listBroadcast()``).
+    mutating func sourcesBroadcast() -> Outgoing {
+        sources.listBroadcast()
+        return Outgoing(target: .everyone, message: .sources(sourcesMessage))
+    }
+
     /// The same device in a new session (`pantrace live` run again, an app relaunched): a
     /// disconnected source with the same name, platform, screen and scale is this one. The new
     /// source takes its unsaved gestures and the pages watching it, and its row goes, so a page
@@ -152,7 +159,7 @@ extension BridgeController {
             rate: Int(Self.sourceSampleRate), burst: Int(Self.sourceSampleBurst))
         return [
             Outgoing(target: .client(id), message: .sourceReady(ready)),
-            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+            sourcesBroadcast()
         ]
     }
 
@@ -238,7 +245,7 @@ extension BridgeController {
         if state == .began {
             // Every source shares the live folder and its budget: a gesture is a file.
             let budget = LiveFolder.budget(maximumRecordings: configuration.maximumRecordings)
-            let held = library.recordings.lazy.filter { $0.id.hasPrefix("live/") }.count
+            let held = library.liveCount
             guard held < budget else {
                 throw BridgeFailure(
                     .busy, "sample \(sample.seq): the live folder holds \(held) recordings (at most \(budget)); keep or drop some first",
@@ -309,9 +316,9 @@ extension BridgeController {
         views.setLive(source.number, false)  // the watchers' views move again
         guard let gesture = source.gesture.take(), let file = gesture.file else { return [] }
         if state != "released" { _ = try? source.recorder.interrupt() }  // keeps every complete chunk
-        guard gesture.sampleCount >= LiveSources.minimumSamples else {
-            // Too short to be a gesture (LiveSources.minimumSamples): its file goes, unlisted.
-            try? FileManager.default.removeItem(atPath: library.folder + "/" + file)
+        // Too short to be a gesture (LiveSources.minimumSamples): its file goes, unlisted. A file
+        // that cannot be removed is kept as any gesture is, so nothing is left unlisted.
+        if gesture.sampleCount < LiveSources.minimumSamples, (try? FileManager.default.removeItem(atPath: library.folder + "/" + file)) != nil {
             var out = [Outgoing(target: .everyone, message: .deviceGesture(source.status("discarded", of: gesture, file: file)))]
             if library.contains(file) {
                 rescanLibrary()
@@ -327,8 +334,7 @@ extension BridgeController {
         if library.contains(file) { source.unsaved.append(file) }
         // Listed as this source's (the library names the device) before the pages are told.
         sources[source.announce.session] = source
-        sources.listBroadcast()
-        out.append(Outgoing(target: .everyone, message: .sources(sourcesMessage)))
+        out.append(sourcesBroadcast())
         out.append(libraryBroadcast())
         guard state == "released", library.contains(file) else { return out }
         var bySetting: [Setting: [ConnectionID]] = [:]
@@ -447,7 +453,7 @@ extension BridgeController {
         } else {
             sources[session] = source
         }
-        return out + [Outgoing(target: .everyone, message: .sources(sourcesMessage))]
+        return out + [sourcesBroadcast()]
     }
 
     /// Shutdown: every gesture in progress is closed with what it has (incomplete).
@@ -524,7 +530,7 @@ extension BridgeController {
         rescanLibrary()
         var out = [
             Outgoing(target: .client(id), message: .kept(KeptMessage(files: moved))), libraryBroadcast(),
-            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+            sourcesBroadcast()
         ]
         out += showKept(moved)
         if let failure { out += reply(failure, to: id, replyingTo: "keep") }
@@ -569,7 +575,7 @@ extension BridgeController {
         rescanLibrary()
         return [
             Outgoing(target: .client(id), message: .dropped(DroppedMessage(files: found.map(\.file)))), libraryBroadcast(),
-            Outgoing(target: .everyone, message: .sources(sourcesMessage))
+            sourcesBroadcast()
         ]
     }
 

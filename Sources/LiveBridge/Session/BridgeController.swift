@@ -189,13 +189,13 @@ struct BridgeController {
             sources: sources.isEmpty ? nil : sources.message.sources)
     }
 
-    /// The pages with control, which others may follow.
     /// What page `id` is listed with in ``pagesListing``: the recording and preset it shows.
     private func shownListing(of id: ConnectionID) -> PageInfo {
         let shown = views.player(of: id)
         return PageInfo(page: clients[id]?.page ?? 0, recording: shown?.recording, preset: shown?.presetName)
     }
 
+    /// The pages with control, which others may follow.
     var pagesListing: PagesMessage {
         let controlling = clients.filter(\.value.canControl).sorted { $0.value.page < $1.value.page }.prefix(Self.pagesListed)
         return PagesMessage(

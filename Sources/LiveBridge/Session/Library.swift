@@ -31,6 +31,9 @@ struct Library {
     /// The ids of ``recordings``, for ``contains(_:)`` in constant time (a tune of the whole
     /// library asks once per recording).
     private var ids: Set<String> = []
+    /// How many of ``recordings`` are in `live/` (the live folder's budget counts them at every
+    /// `began`, without a walk of the list).
+    private(set) var liveCount = 0
     /// Files that could not be read, with why, as of the last scan.
     private(set) var problems: [String] = []
     /// Limits the last scan reached (a corpus listed in part), one line each naming the flag.
@@ -134,6 +137,7 @@ struct Library {
         cache = seen
         recordings = found
         ids = Set(found.map(\.id))
+        liveCount = found.count { $0.id.hasPrefix("live/") }
         corpusGestures = locations
         self.problems = problems
         self.notices = notices
@@ -224,50 +228,44 @@ struct Library {
     static func eachTrace(
         _ ids: [String], folder: String, locations: [String: CorpusLocation], _ body: (String, Result<Trace, PanTraceError>) -> Void
     ) {
-        func one(_ id: String) {
-            body(id, Result { () throws(PanTraceError) in try trace(id, folder: folder, location: locations[id]) })
-        }
         var start = 0
         while start < ids.count {
-            guard let first = locations[ids[start]] else {
-                one(ids[start])
-                start += 1
-                continue
+            // The run from `start`: ids of one corpus's gestures, ascending by index.
+            var run: [(id: String, location: CorpusLocation)] = []
+            while start + run.count < ids.count, let next = locations[ids[start + run.count]],
+                run.isEmpty || (next.corpus == run[0].location.corpus && next.index > run[run.count - 1].location.index)
+            {
+                run.append((ids[start + run.count], next))
             }
-            var end = start + 1
-            var last = first
-            while end < ids.count, let next = locations[ids[end]], next.corpus == first.corpus, next.index > last.index {
-                last = next
-                end += 1
-            }
-            if end - start == 1 {
-                one(ids[start])
+            if run.count > 1 {
+                readRun(run, folder: folder, body)
             } else {
-                readRun(ids[start..<end], folder: folder, locations: locations, body)
+                body(ids[start], alone(ids[start], folder: folder, location: run.first?.location))
             }
-            start = end
+            start += max(1, run.count)
         }
+    }
+
+    /// One recording read on its own (a corpus gesture inflates its chunk).
+    private static func alone(_ id: String, folder: String, location: CorpusLocation?) -> Result<Trace, PanTraceError> {
+        Result { () throws(PanTraceError) in try trace(id, folder: folder, location: location) }
     }
 
     /// Gestures of one corpus, ascending by index, in one pass over the file (see ``eachTrace``).
     private static func readRun(
-        _ run: ArraySlice<String>, folder: String, locations: [String: CorpusLocation],
-        _ body: (String, Result<Trace, PanTraceError>) -> Void
+        _ wanted: [(id: String, location: CorpusLocation)], folder: String, _ body: (String, Result<Trace, PanTraceError>) -> Void
     ) {
-        let wanted = run.map { (id: $0, location: locations[$0]!) }
-        let corpus = wanted[0].location.corpus
         var next = 0
         /// Wanted gestures the pass went by without finding (the file changed since it was
         /// listed, or could not be read): each is read alone, which says why it cannot be.
         func missed(before index: Int) {
             while next < wanted.count, wanted[next].location.index < index {
-                let (id, location) = wanted[next]
-                body(id, Result { () throws(PanTraceError) in try trace(id, folder: folder, location: location) })
+                body(wanted[next].id, alone(wanted[next].id, folder: folder, location: wanted[next].location))
                 next += 1
             }
         }
         let reader = CorpusReader(reader: TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes)))
-        _ = try? reader.read(contentsOf: folder + "/" + corpus) { gesture, outcome in
+        _ = try? reader.read(contentsOf: folder + "/" + wanted[0].location.corpus) { gesture, outcome in
             missed(before: gesture.index)
             guard next < wanted.count else { return reader.stop() }
             guard wanted[next].location.index == gesture.index, wanted[next].location.name == gesture.name else { return }

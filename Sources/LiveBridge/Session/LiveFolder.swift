@@ -15,9 +15,8 @@ enum LiveFolder {
         let stem = file.dropFirst("live/unsaved-".count).dropLast(".pantrace".count)
         guard !stem.contains("/") else { return false }
         let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 4, platforms.contains(String(parts[0])) else { return false }
-        let digits = parts.dropFirst().map { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && !$0.isEmpty }
-        return digits.allSatisfy { $0 } && parts[2].count == 14
+        guard parts.count == 4, platforms.contains(String(parts[0])), parts[2].utf8.count == 14 else { return false }
+        return parts.dropFirst().allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
     }
 
     /// Why the live folder cannot be used, in one line.

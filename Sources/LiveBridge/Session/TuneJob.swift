@@ -33,7 +33,7 @@ struct TuneJob: Sendable {
     }
 
     /// Runs the sweep.
-    func outcome() -> Result<TuneOutcome, BridgeFailure> {
+    private func outcome() -> Result<TuneOutcome, BridgeFailure> {
         do {
             guard !grid.isEmpty else { throw BridgeFailure(.invalid, "a tune needs at least one grid axis, e.g. threshold=0.2:0.8:0.05") }
             let parsed: TuningGrid
@@ -56,7 +56,8 @@ struct TuneJob: Sendable {
                 }
                 return nil
             }
-            guard let admitted else { throw BridgeFailure(.invalid, "no recording could be read") }
+            // Only a walk of a folder over its file limit gives none, and this reader walks none.
+            guard let admitted else { throw BridgeFailure(.failed, "the recordings could not be admitted for the sweep") }
             let result = tuner.run(on: admitted)
             return .success(TuneOutcome(preset: preset, report: .computed(TuningReport(result)), recordings: ids))
         } catch let failure as BridgeFailure {

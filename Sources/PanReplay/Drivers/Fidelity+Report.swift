@@ -107,9 +107,11 @@ extension Fidelity {
         }
         lines.append("  release velocity, recorded → delivered: " + speeds.joined(separator: ", "))
         for reading in velocities where reading.originalSpeed > 0 && reading.delivered.map({ $0 == .zero }) ?? true {
+            // Flutter's estimator reads none from fewer than three events within its window.
+            let why = reading.estimator == .flutter ? " (Flutter's estimator needs three within its window)" : ""
             lines.append(
                 "  note: \(reading.estimator.rawValue) reads no release velocity from the delivered events (0 pt/s): at the driver's event rate "
-                    + "the drag's last moments give it too few events (Flutter's estimator needs three within its window)")
+                    + "the drag's last moments give it too few events\(why)")
         }
         let driven = decisions.filter(\.isDriven)
         let kept = driven.filter(\.isSame).count

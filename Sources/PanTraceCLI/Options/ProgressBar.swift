@@ -7,7 +7,7 @@ internal import Synchronization
 /// on the end of the bar's line; the bar reaches 100 % when `update` is called with the work
 /// done, not the work about to start.
 final class ProgressBar: Sendable {
-    /// The percentage drawn last; nil once finished (nothing is drawn after).
+    /// The percentage drawn last (-1: none yet); nil once finished (nothing is drawn after).
     private let shown = Mutex<Int?>(-1)
     private let label: String
     private let unit: String
@@ -40,7 +40,7 @@ final class ProgressBar: Sendable {
     func finish() {
         let drawn = shown.withLock { last in
             defer { last = nil }
-            return last != nil
+            return (last ?? -1) >= 0
         }
         if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
