@@ -235,7 +235,10 @@ def test_export_svg_and_png_and_a_link_that_reopens_the_view(server, browser):
         return m.standaloneSVG(document.getElementById('timeline'));""")
     assert text.startswith("<svg") and 'xmlns="http://www.w3.org/2000/svg"' in text and 'stroke="' in text
     # What the page shows, the export shows: the θ labels keep their halo under the text
-    # (paint-order), and the band above the chart carries a title and the legend shown.
+    # (paint-order), and the band above the chart carries a title and the legend shown (the
+    # comparison drawn first: the link names one, and its series comes when the server answers).
+    wait(d, lambda d: timeline(d)["compare"] and not d.find_element(By.CSS_SELECTOR, '#legend .key[data-key="compare"]').get_attribute("hidden"),
+         message="the comparison is drawn and in the legend")
     captioned = d.execute_script("""
         const m = await import('/export.view.mjs');
         return m.standaloneSVG(document.getElementById('timeline'), {title: 'the title', legend: document.getElementById('legend')});""")
