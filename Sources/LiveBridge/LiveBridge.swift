@@ -258,12 +258,13 @@ package final class LiveBridge: Sendable {
         while !stopping.load(ordering: .acquiring) {
             // Idle (no deadline) unless someone is watching a replay that moves, or frames wait
             // for the pacer: ~0 % CPU.
-            let wake = [controller.wantsTicks ? nextFrame : nil, pacer.deadline].compactMap { $0 }.min()
+            let wake = [controller.wantsTicks ? nextFrame : nil, pacer.deadline, controller.deadline].compactMap { $0 }.min()
             let deadline: DispatchTime? = wake.map { .now() + max(0, $0 - seconds()) }
             let inputs = inbox.wait(until: deadline)
             var out: [Outgoing] = []
             controller.wallClock = Date().timeIntervalSince1970
             for input in inputs { out += controller.handle(input, now: seconds()) }
+            if let due = controller.deadline, seconds() >= due { out += controller.due(now: seconds()) }
             for line in controller.takeLog() { log(line) }
             if let (requester, job) = controller.takePendingTune() {
                 DispatchQueue.global().async { [inbox] in inbox.push(.tuned(requester, job.run())) }
@@ -306,6 +307,9 @@ package final class LiveBridge: Sendable {
                     shared[key] = message
                 }
                 deliveries += delivery(message, to: outgoing.target)
+                if outgoing.closesConnection, case .client(let id) = outgoing.target {
+                    deliveries.append(.send(id, OutboundMessage.closingForPolicy()))
+                }
             }
             deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }

@@ -390,3 +390,41 @@ struct SourceFloodTests {
         #expect(Self.sourcesBroadcasts(quiet) == 0)
     }
 }
+
+/// A source's connection that never names itself is closed once its time is up (10 s), with
+/// one error saying why; one that names itself in time is kept.
+struct UnnamedSourceTests {
+    typealias S = SourceTests
+
+    @Test(arguments: [(9.999, false), (10.0, true)])
+    func aConnectionThatNeverNamesItselfIsClosedAfterTenSeconds(at time: Double, closed: Bool) throws {
+        var controller = try BridgeControllerTests.controller()
+        _ = controller.handle(.sourceOpened(9), now: 0)
+        #expect(controller.deadline == LiveSources.namingTimeout)
+        let out = controller.due(now: time)
+        #expect(out.count == (closed ? 1 : 0))
+        if closed {
+            #expect(out[0].target == .client(9) && out[0].closesConnection)
+            #expect(S.errors(out).first?.message.contains("no source message within 10 s") == true)
+            #expect(controller.deadline == nil)
+            #expect(!controller.sources.isSource(9))
+            // What it sends on its way out is not taken as a source's.
+            #expect(controller.handle(.message(9, S.announce()), now: time).isEmpty)
+            #expect(controller.sources.isEmpty)
+        } else {
+            #expect(controller.deadline == LiveSources.namingTimeout)
+        }
+    }
+
+    @Test func aConnectionNamedInTimeIsKept() throws {
+        var controller = try BridgeControllerTests.controller()
+        _ = controller.handle(.sourceOpened(9), now: 0)
+        _ = controller.handle(.sourceOpened(10), now: 4)
+        _ = controller.handle(.message(9, S.announce()), now: 9.9)
+        #expect(controller.deadline == 14)
+        #expect(controller.due(now: 10).isEmpty)
+        let out = controller.due(now: 14)
+        #expect(out.map(\.target) == [.client(10)])
+        #expect(controller.sources.connection(9)?.isNamed == true)
+    }
+}

@@ -245,3 +245,16 @@ def test_two_devices_at_once_are_told_apart(server):
         assert set(released) == {r1["source"], r2["source"]} and len(set(released.values())) == 2
         names = {s["source"]: s["name"] for s in ends[-1]["sources"]}
         assert names == {r1["source"]: "Pixel 8", r2["source"]: "iPhone 15"}
+
+
+def test_a_source_that_never_names_itself_is_closed_after_ten_seconds(server):
+    """A source connection holds a socket: one that sends nothing is told why and closed
+    (1008) once its 10 s to send `source` are up, and the server's log says so."""
+    with connect(source_url(server)) as ws:
+        refused = json.loads(ws.recv(timeout=20))
+        assert refused["type"] == "error" and refused["code"] == "invalid"
+        assert "no source message within 10 s" in refused["message"]
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd.code == 1008
+    assert "closed a source connection that sent no source message within 10 s" in server.stderr()

@@ -37,6 +37,8 @@ final class OutboundMessage: @unchecked Sendable {
     var supersedes: String?
     /// Frame length in bytes: header and payload.
     let frameCount: Int
+    /// A close frame: the connection closes once it is written (``WebSocketServer/writeable(_:)``).
+    let isClose: Bool
 
     /// Frames `payload` as one text message, or binary when `isBinary` (echo mode only).
     convenience init(_ payload: [UInt8], isBinary: Bool = false) {
@@ -49,9 +51,13 @@ final class OutboundMessage: @unchecked Sendable {
         self.init([UInt8(code >> 8), UInt8(code & 0xFF)], opcode: 0x8)
     }
 
+    /// A close frame with 1008 (policy violation): a client the controller closes.
+    static func closingForPolicy() -> OutboundMessage { OutboundMessage(closing: UInt16(LWS_CLOSE_STATUS_POLICY_VIOLATION.rawValue)) }
+
     /// Frames `payload` as one final frame of `opcode`.
     init(_ payload: [UInt8], opcode: UInt8) {
         count = payload.count
+        isClose = opcode == 0x8
         let header = Self.headerCount(payload.count)
         frameCount = header + payload.count
         storage = .allocate(byteCount: Self.headroom + Self.maximumHeader + max(payload.count, 1), alignment: 16)

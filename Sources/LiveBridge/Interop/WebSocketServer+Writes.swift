@@ -28,6 +28,8 @@ extension WebSocketServer {
                 guard let connection = connectionsByID[id] else { continue }
                 connection.isWelcomed = true
                 if !connection.outbox.enqueueControl(message, now: time) { kill(connection) }
+                // The controller closes this client (after an error it was sent first).
+                if message.isClose { connection.closesWhenFlushed = LWS_CLOSE_STATUS_POLICY_VIOLATION }
                 touch(connection)
                 continue
             }

@@ -46,10 +46,13 @@ struct DeviceSource {
     }
 }
 
-/// A live source's connection: it has not named itself yet, or it speaks for a session.
+/// A live source's connection: it has not named itself yet (connected at `since`), or it
+/// speaks for a session.
 enum SourceConnection: Equatable {
-    case unnamed
+    case unnamed(since: Double)
     case named(String)
+
+    var isNamed: Bool { if case .named = self { true } else { false } }
 }
 
 extension BridgeController {
@@ -111,7 +114,7 @@ extension BridgeController {
     }
 
     private mutating func announceSource(_ announce: SourceAnnounce, from id: ConnectionID, now: Double) throws -> [Outgoing] {
-        guard sources.connection(id) == .unnamed else {
+        guard let connection = sources.connection(id), !connection.isNamed else {
             throw BridgeFailure(.invalid, "this source has already named itself; reconnect to start another session")
         }
         if var known = sources[announce.session] {

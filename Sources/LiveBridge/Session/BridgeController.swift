@@ -203,6 +203,24 @@ struct BridgeController {
             total: clients.count)
     }
 
+    // MARK: Time
+
+    /// When something falls due with no input (a source's connection runs out of time to name
+    /// itself), if anything will: the runtime wakes then and calls ``due(now:)``.
+    var deadline: Double? { sources.namingDeadline }
+
+    /// What falls due at `now` with no input: source connections that did not name themselves
+    /// in time are closed, each with one error saying why.
+    mutating func due(now: Double) -> [Outgoing] {
+        sources.expireUnnamed(now: now).flatMap { id in
+            pendingLog.append("closed a source connection that sent no source message within \(Int(LiveSources.namingTimeout)) s")
+            let failure = BridgeFailure(
+                .invalid,
+                "no source message within \(Int(LiveSources.namingTimeout)) s of connecting: a source names itself first (docs/PROTOCOL.md §4)")
+            return reply(failure, to: id).map { $0.closingTheConnection() }
+        }
+    }
+
     // MARK: Inputs
 
     mutating func handle(_ input: BridgeInput, now: Double) -> [Outgoing] {
@@ -245,7 +263,7 @@ struct BridgeController {
             return out
         case .sourceOpened(let id):
             // Nothing is sent until the source names itself (docs/PROTOCOL.md §4).
-            sources.opened(id)
+            sources.opened(id, now: now)
             return []
         case .closed(let id):
             if sources.isSource(id) { return sourceClosed(id, now: now) }

@@ -24,6 +24,10 @@ struct LiveSources {
     /// (`device_gesture` says `discarded`). A pan gives `began`, at least one `changed` and an
     /// end; a `began` alone, or a `began` and its end, is noise (or a flood of `began`).
     static let minimumSamples = 3
+    /// Seconds a source's connection may stay without naming itself (`source`): past them it
+    /// is closed with an error. A connection that never names itself holds a socket and a
+    /// place in the server's connection limit, so it is not kept for ever.
+    static let namingTimeout = 10.0
 
     private var bySession: [String: DeviceSource] = [:]
     private var connections: [ConnectionID: SourceConnection] = [:]
@@ -80,8 +84,24 @@ struct LiveSources {
     /// The connection's state, if it is a source's.
     func connection(_ id: ConnectionID) -> SourceConnection? { connections[id] }
 
-    /// A source connected; it names itself next.
-    mutating func opened(_ id: ConnectionID) { connections[id] = .unnamed }
+    /// A source connected at `now`; it names itself next, within ``namingTimeout``.
+    mutating func opened(_ id: ConnectionID, now: Double) { connections[id] = .unnamed(since: now) }
+
+    /// When the first connection that has not named itself runs out of time, if one has not.
+    var namingDeadline: Double? {
+        connections.values.lazy.compactMap { if case .unnamed(let since) = $0 { since + Self.namingTimeout } else { nil } }.min()
+    }
+
+    /// The connections that have not named themselves within ``namingTimeout`` of `now`: they
+    /// are forgotten here, and the caller closes them.
+    mutating func expireUnnamed(now: Double) -> [ConnectionID] {
+        let expired = connections.compactMap { id, state -> ConnectionID? in
+            guard case .unnamed(let since) = state, now >= since + Self.namingTimeout else { return nil }
+            return id
+        }.sorted()
+        for id in expired { connections[id] = nil }
+        return expired
+    }
 
     /// Connection `id` speaks for `session` from now on.
     mutating func named(_ id: ConnectionID, session: String) { connections[id] = .named(session) }

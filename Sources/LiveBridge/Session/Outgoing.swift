@@ -18,6 +18,16 @@ struct Outgoing: Sendable {
     /// Messages with the same key are the same bytes: the runtime encodes the first and
     /// sends that one buffer to the rest (the ~50 KB `hello` of clients joining a quiet scene).
     var shareKey: String? = nil
+    /// The client's connection is closed (1008) once this message is written: only for
+    /// ``Target/client(_:)``.
+    var closesConnection = false
+
+    /// This message, after which its client's connection is closed.
+    func closingTheConnection() -> Outgoing {
+        var closing = self
+        closing.closesConnection = true
+        return closing
+    }
 
     /// A state told whole, whose newest message replaces one of its kind still waiting in a
     /// client's outbox (``OutboundMessage/supersedes``): the `pages`, `sources` and first
