@@ -7,6 +7,7 @@ import resource
 import socket
 import struct
 
+import pytest
 from websockets.sync.client import connect
 
 from conftest import start
@@ -249,3 +250,44 @@ def test_a_port_in_use_is_one_error_line_and_exit_1_every_time(server):
         assert result.returncode == 1, (result.stdout, result.stderr)
         assert result.stdout == ""
         assert result.stderr == f"error: cannot listen on 127.0.0.1:{server.port} (in use, or not an address of this machine)\n"
+
+
+def metadata_bomb(chunks):
+    """A .pantrace of a few hundred KB whose metadata payloads inflate to `chunks` × 4 MiB:
+    a header chunk, then each chunk one metadata payload of 63 tags of 64 KiB (the format's
+    own limits: docs/FORMAT.md §2.1, §5), compressed a thousandfold, then the end mark."""
+    import zlib
+
+    def varint(n):
+        out = bytearray()
+        while True:
+            b, n = n & 0x7F, n >> 7
+            out.append(b | 0x80 if n else b)
+            if not n:
+                return bytes(out)
+
+    def member(data):
+        c = zlib.compressobj(9, zlib.DEFLATED, 31)
+        return c.compress(data) + c.flush()
+
+    tag = varint(65536) + b"x" * 65536
+    metadata = b"M" + varint(7) + varint(63) + tag * 63 + varint(0)
+    return member(b"PANTRACE" + varint(4) + varint(1) + varint(0)) + member(metadata) * chunks + member(b"E" + varint(0))
+
+
+@pytest.mark.parametrize("chunks,listed", [(15, True), (17, False)])
+def test_a_metadata_bomb_costs_the_library_no_more_than_its_file_limit(tmp_path, library_template, chunks, listed):
+    """The library reads a file up to 64 MiB inflated, as it reads one up to 64 MiB on disk:
+    a small file that inflates past that (a metadata bomb) is one problem line, and the rest of
+    the library is listed. Just under the bound, the same file is listed."""
+    def plant(folder):
+        (folder / "bomb.pantrace").write_bytes(metadata_bomb(chunks))
+    server = start(tmp_path, library_template, before=plant)
+    try:
+        library = hello(server)["state"]["library"]
+        assert ("bomb.pantrace" in [r["id"] for r in library]) == listed
+        assert len(library) == 5 + listed
+    finally:
+        log = stop_and_stderr(server)
+    said = "bomb.pantrace: chunk 17 at byte" in log and "file inflates past the 67108864-byte total limit" in log
+    assert said == (not listed)

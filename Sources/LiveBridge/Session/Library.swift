@@ -23,6 +23,12 @@ struct Library {
     /// The largest recording the library reads: far above any gesture (a 10-minute trace at
     /// 240 Hz is about 1 MiB), and a bound on the memory one junk file can cost a scan.
     static let maximumFileBytes = 64 << 20
+    /// How the library reads every file it lists or loads: at most ``maximumFileBytes`` on
+    /// disk, and at most as many once inflated. A file PanTrace writes inflates to about its own
+    /// size (stored blocks, or level 1 over Rice-coded columns), so the reader's default of
+    /// 1 GiB inflated only lets a small hostile file (a metadata payload of 4 MiB repeated in
+    /// a thousandfold-compressed chunk) cost seconds of the scan that serve's start-up waits for.
+    static let readerConfiguration = TraceReader.Configuration(maximumFileBytes: maximumFileBytes, maximumTotalBytes: maximumFileBytes)
     let folder: String
     /// The most `.pantrace` files the folder may hold (`serve --max-files`); a scan past it
     /// lists none and reports the limit, naming the flag.
@@ -66,7 +72,7 @@ struct Library {
     }
 
     private var cache: [String: Entry] = [:]
-    private let reader = TraceReader(configuration: .init(maximumFileBytes: Library.maximumFileBytes))
+    private let reader = TraceReader(configuration: Library.readerConfiguration)
 
     /// What the wire carries of a recording's metadata, however much the file holds (a file
     /// may hold up to 1,024 tags of 64 KiB each): the name up to 200 bytes of UTF-8, the source
@@ -264,7 +270,7 @@ struct Library {
                 next += 1
             }
         }
-        let reader = CorpusReader(reader: TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes)))
+        let reader = CorpusReader(reader: TraceReader(configuration: readerConfiguration))
         _ = try? reader.read(contentsOf: folder + "/" + wanted[0].location.corpus) { gesture, outcome in
             missed(before: gesture.index)
             guard next < wanted.count else { return reader.stop() }
@@ -280,7 +286,7 @@ struct Library {
     /// a corpus file, for which only the chunk holding it is inflated. Used off the controller
     /// thread too (tune and compare jobs).
     static func trace(_ id: String, folder: String, location: CorpusLocation?) throws(PanTraceError) -> Trace {
-        let reader = TraceReader(configuration: .init(maximumFileBytes: maximumFileBytes))
+        let reader = TraceReader(configuration: readerConfiguration)
         guard let location else { return try reader.read(contentsOf: folder + "/" + id).trace }
         let path = folder + "/" + location.corpus
         // Only the chunk holding the gesture is inflated; the file is read a window at a time.
