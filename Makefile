@@ -103,6 +103,7 @@ bench: setup
 	.venv/bin/python Benchmarks/bridge/device_latency.py
 	.venv/bin/python Benchmarks/bridge/storm.py
 	.venv/bin/python Benchmarks/bridge/tune_library.py --sizes 3000,30000
+	cd Benchmarks/bridge && ../../.venv/bin/python watch_only.py --pages 10,100,1000 --seconds 8
 	@scripts/browser-deps.sh
 	.venv/bin/python Benchmarks/viewer/latency.py
 

@@ -556,3 +556,61 @@ struct SeekToLinkTimeTests {
         #expect(abs(try #require(controller.shownView(of: 1)).state.time - (start + 2 / fps)) < 1e-9)
     }
 }
+
+/// The server's bound on the replay work watch-only pages can ask for (``FrameBudget``): views
+/// only they see make frames for at most 200 of them a tick, a window that moves on; a view a
+/// page with the token sees makes every frame.
+struct FrameBudgetTests {
+    typealias Base = BridgeControllerTests
+
+    /// `count` pages, each with a view of its own, playing: each went to the background and
+    /// came back at a moment of its own (a background page keeps its own view, so its return
+    /// shows where it was), as watch-only pages can. With `control`, page 1 has the token.
+    static func ownViews(_ count: Int, control: Bool = false) throws -> BridgeController {
+        var controller = try Base.controller()
+        _ = controller.tick(now: 0)
+        for id in 1...ConnectionID(count) {
+            let at = Double(id) * 1e-4
+            _ = controller.handle(.opened(id, canControl: control && id == 1), now: at)
+            _ = controller.handle(.message(id, Base.json(#"{"type":"visible","visible":false}"#)), now: at)
+            _ = controller.tick(now: at + 5e-5)
+            _ = controller.handle(.message(id, Base.json(#"{"type":"visible","visible":true}"#)), now: at + 5e-5)
+        }
+        _ = controller.tick(now: 0.1)
+        return controller
+    }
+
+    static func framed(_ out: [Outgoing]) -> [[ConnectionID]] {
+        out.compactMap { if case .frame = $0.message, case .framesFor(let ids) = $0.target { ids } else { nil } }
+    }
+
+    @Test(arguments: [(200, 200), (201, 200)])
+    func atMostTwoHundredWatchOnlyViewsMakeFramesATick(pages: Int, framed: Int) throws {
+        var controller = try Self.ownViews(pages)
+        #expect(controller.views.tickingViews.count == pages)
+        let out = controller.tick(now: 0.1 + 1 / 60)
+        #expect(Set(Self.framed(out)).count == framed)
+    }
+
+    @Test func theWindowMovesOnSoEveryViewIsShown() throws {
+        var controller = try Self.ownViews(450)
+        var shown = Set<[ConnectionID]>()
+        var perTick: [Int] = []
+        for tick in 1...3 {
+            let frames = Set(Self.framed(controller.tick(now: 0.1 + Double(tick) / 60)))
+            perTick.append(frames.count)
+            shown.formUnion(frames)
+        }
+        #expect(perTick == [200, 200, 200])
+        #expect(shown.count == 450)
+    }
+
+    @Test func aViewThePageWithTheTokenSeesMakesEveryFrame() throws {
+        var controller = try Self.ownViews(400, control: true)
+        for tick in 1...4 {
+            let frames = Self.framed(controller.tick(now: 0.1 + Double(tick) / 60))
+            #expect(frames.contains([1]))
+            #expect(Set(frames).count == 201)
+        }
+    }
+}

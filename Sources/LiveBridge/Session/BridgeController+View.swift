@@ -169,15 +169,29 @@ extension BridgeController {
     }
 
     /// Advances every playing view to `now`; returns the frames to show, one per view and frame
-    /// for all of its pages.
+    /// for all of its pages. Views only watch-only pages see make frames within the
+    /// ``FrameBudget``; every view advances.
     mutating func tick(now: Double) -> [Outgoing] {
         defer { lastTick = now }
         guard let last = lastTick else { return [] }
+        let ticking = views.tickingViews
+        var watchOnly: [PageViews.ViewID] = []
+        var controlled: Set<PageViews.ViewID> = []
+        for viewID in ticking {
+            let members = views.views[viewID]?.members ?? []
+            if members.contains(where: { clients[$0]?.canControl == true }) { controlled.insert(viewID) } else { watchOnly.append(viewID) }
+        }
+        let inWindow = frameBudget.window(of: watchOnly.count)
+        var shows = controlled
+        for (position, viewID) in watchOnly.enumerated() where inWindow(position) { shows.insert(viewID) }
         var out: [Outgoing] = []
-        for viewID in views.tickingViews {
+        for viewID in ticking {
             views.withFrames(viewID) { view, cache in
                 let to = view.members
-                for index in view.player.advance(by: now - last) {
+                var indices = view.player.advance(by: now - last)
+                // Out of this tick's window: no frame, but the replay's end, which stays on the page.
+                if !shows.contains(viewID) { indices = indices.last == view.player.replayer.frameCount - 1 ? [indices[indices.count - 1]] : [] }
+                for index in indices {
                     out.append(Outgoing(target: .framesFor(to), message: .frame(cache.message(at: index, of: &view.player))))
                 }
                 if !view.player.isPlaying { out.append(Outgoing(target: .clients(to), message: .playback(view.player.state))) }

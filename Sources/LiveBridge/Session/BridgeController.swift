@@ -79,6 +79,8 @@ struct BridgeController {
     private var nextLoad = 1
     private var nextPage = 1
     var lastTick: Double?
+    /// Which views of watch-only pages make frames on a tick (the server's bound on them).
+    var frameBudget = FrameBudget()
     private let decoder = JSONDecoder()
     /// The record pad while a page holds it (its session armed or capturing), with the gesture
     /// on it; nil while it is free.
