@@ -6,7 +6,7 @@ import * as P from "./protocol.mjs";
 import {
   canSave, endsGesture, isLabelling, isRecordingActive, libraryOrder, PointerLatch, pointerMessages, recordStatusText, SCREENS, screenById,
 } from "./record.mjs";
-import { previewFinger } from "./stage.mjs";
+import { padStage, previewFinger } from "./stage.mjs";
 import { watchOnlyText } from "./notice.mjs";
 
 const POINTER_EVENTS = ["pointerdown", "pointermove", "pointerup", "pointercancel", "lostpointercapture"];
@@ -106,9 +106,9 @@ export class RecordView {
     this.refreshPad();
     if (this.store.stageShowsReplay() && this.store.frame) return;  // the Replay view draws it
     if (this.store.deviceLive) return;  // the watched device's gesture: the devices view draws it
-    if (this.store.tab !== "record") return;
-    if (this.preview && this.store.recordingActive) this.drawPreview();
-    else this.stage.clear(this.screen);
+    const shown = padStage({ recordingActive: this.store.recordingActive, tab: this.store.tab, hasPreview: this.preview !== null });
+    if (shown === "preview") this.drawPreview();
+    else if (shown === "empty") this.stage.clear(this.screen);
   }
 
   onPreview(message) {

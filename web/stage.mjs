@@ -16,6 +16,19 @@ export function stageShowsReplay({ recordingActive, tab, replayScreen, padScreen
   return Boolean(replayScreen && replayScreen.width === padScreen.width && replayScreen.height === padScreen.height);
 }
 
+/**
+ * What the stage shows when it shows neither the replay nor a watched device's gesture: the
+ * live recording's newest preview frame (`"preview"`), the pad's empty screen (`"empty"`), or
+ * nothing to change (`"keep"`: another tab draws it). While a live recording (anyone's) is armed
+ * or capturing, every tab's stage is the pad's: a page on another tab must not keep the
+ * replay's last frame, and its clock, under the title "live recording" until the first preview
+ * comes.
+ */
+export function padStage({ recordingActive, tab, hasPreview }) {
+  if (recordingActive) return hasPreview ? "preview" : "empty";
+  return tab === "record" ? "empty" : "keep";
+}
+
 /** The stage's title: the live recording's screen, or what is loaded (`entry`: its library entry). */
 export function stageTitle({ recordingActive, padScreen, playback, entry }) {
   if (recordingActive) return `live recording · ${padScreen.width}×${padScreen.height}`;

@@ -90,7 +90,13 @@ export class Stage {
     this.trail.setAttribute("d", "");
     this.touch.setAttribute("r", "0");
     this.fit(screen);
-    this.el.dataset.seq = "";
+    // No frame is shown: nothing of the last one (its time, its phase) stays on the stage.
+    const d = this.el.dataset;
+    d.seq = "";
+    d.load = "";
+    d.time = "";
+    d.phase = "";
+    this.phase.hidden = true;
   }
 
   showTitle(text) {
@@ -112,6 +118,7 @@ export class Stage {
   }
 
   showPhase(phase) {
+    this.phase.hidden = false;
     this.phase.dataset.phase = phase;
     this.phase.textContent = phase;
   }

@@ -73,3 +73,33 @@ def test_two_pages_decide_one_pad_gesture_each_with_its_own_threshold(server, br
         assert "0.5" in e.find_element(By.ID, "decision-reason").text
         assert "0.27" in d.find_element(By.ID, "decision-reason").text
         other.screenshot("43-another-page-decides-the-pad-gesture-with-its-own-threshold")
+
+
+def test_another_pages_stage_leaves_its_replay_when_a_press_arms_the_pad(server, browser):
+    """Page A presses the record pad and holds still; page B, paused on its replay at 0.3 s on
+    the Replay tab, shows the pad's stage ("live recording") and not its replay's last frame
+    with that frame's clock."""
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    d = browser.driver
+    d.get(f"{server.url}#tab=record")
+    pad = wait(d, lambda d: (p := d.find_element(By.ID, "pad")).is_displayed() and p)
+    with another_browser() as other:
+        e = other.driver
+        e.get(f"{server.url}#recording={RECORDING}&preset=swipe-dismiss&t=0.3")
+        before = wait(e, lambda e: settled(e), message="page B paused on its replay")
+        assert before["time"] and abs(float(before["time"]) - 0.3) < 0.01
+        finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+        press = ActionBuilder(d, mouse=finger, duration=16)
+        press.pointer_action.move_to(pad, 0, 0).pointer_down()
+        press.perform()
+        wait(e, lambda e: e.find_element(By.ID, "stage-title").text.startswith("live recording"), message="B's stage is the pad's")
+        wait(e, lambda e: state(e)["time"] in ("", None) or abs(float(state(e)["time"]) - 0.3) > 1e-6,
+             message="B's stage no longer shows its replay's frame and clock")
+        assert not e.find_element(By.ID, "stage-phase").is_displayed(), "no phase of the replay's frame on the pad's stage"
+        other.screenshot("44-another-page-while-the-pad-is-pressed")
+        release = ActionBuilder(d, mouse=finger, duration=16)
+        release.pointer_action.pointer_up()
+        release.perform()

@@ -16,6 +16,15 @@ test("the stage shows the replay, except during a live recording and for another
   assert.equal(st.stageShowsReplay({ ...base, tab: "tune", replayScreen: undefined }), true);
 });
 
+test("while a live recording is active every tab's stage is the pad's: its preview, or its empty screen, never the replay's last frame", () => {
+  assert.equal(st.padStage({ recordingActive: true, tab: "replay", hasPreview: false }), "empty");
+  assert.equal(st.padStage({ recordingActive: true, tab: "replay", hasPreview: true }), "preview");
+  assert.equal(st.padStage({ recordingActive: true, tab: "record", hasPreview: false }), "empty");
+  assert.equal(st.padStage({ recordingActive: false, tab: "record", hasPreview: true }), "empty");
+  assert.equal(st.padStage({ recordingActive: false, tab: "replay", hasPreview: true }), "keep");
+  assert.equal(st.padStage({ recordingActive: false, tab: "tune", hasPreview: false }), "keep");
+});
+
 test("the title names the live recording's screen, else the recording and preset", () => {
   assert.equal(st.stageTitle({ recordingActive: true, padScreen: iphone }), "live recording · 390×844");
   const playback = { recording: "synthetic/a.pantrace", preset: "best" };
