@@ -194,6 +194,17 @@ struct TuningFindingsTests {
         #expect(traces.map(TraceSubsets.foldHash(of:)) == traces.map(Self.referenceFoldHash))
     }
 
+    /// Four at a time, the fold hashes are the same: for 0 to 9 traces (whole fours and a rest),
+    /// of different lengths (the samples the four share in count go together), one empty.
+    @Test(arguments: 0...9)
+    func theFoldHashesOfFourAtATimeAreTheSame(count: Int) {
+        var traces = Fixtures.swipes(5, seed: 31) + Fixtures.edgeSwipes(5, seed: 32, rate: 60)
+        traces[2].samples.removeLast(7)
+        traces[3].samples = []
+        let some = Array(traces.prefix(count))
+        #expect(TraceSubsets.foldHashes(of: some) == some.map(Self.referenceFoldHash))
+    }
+
     /// FNV-1a from the seed over the identifier's UTF-8, then each sample's time, translation
     /// and velocity as little-endian doubles.
     static func referenceFoldHash(_ trace: Trace) -> UInt64 {

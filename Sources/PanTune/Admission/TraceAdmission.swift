@@ -140,7 +140,8 @@ package struct TraceAdmission: Sendable {
         let variants: [Preset]
         let sets: [(key: String, parameters: ReplayParameters)]?
 
-        func verdict(on entry: TraceCorpus.Entry) -> Verdict {
+        /// `foldHash`: the trace's fold hash when it was computed already (with others, faster).
+        func verdict(on entry: TraceCorpus.Entry, foldHash: UInt64? = nil) -> Verdict {
             let defaults = space.defaultParameters
             // A detent label is not a finish or cancel: such a gesture is tuned by a sheet library.
             guard entry.trace.metadata.intent.outcome != nil else { return .unknownIntent }
@@ -160,7 +161,7 @@ package struct TraceAdmission: Sendable {
                 guard fits.contains(where: \.fits) else {
                     return .notFitting(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                 }
-                let trace = TunedTrace(file: entry.file, trace: entry.trace)
+                let trace = TunedTrace(file: entry.file, trace: entry.trace, foldHash: foldHash)
                 guard let sets else { return .kept(trace, states: [], tracks: built) }
                 return .kept(trace, states: sets.map { built[$0.parameters.velocity]!.releaseState(preset: $0.parameters.preset) }, tracks: [:])
             } catch {
@@ -168,9 +169,13 @@ package struct TraceAdmission: Sendable {
             }
         }
 
-        /// The verdicts on `entries`, in order.
+        /// The verdicts on `entries`, in order, judged four at a time: their fold hashes are
+        /// computed together (``TraceSubsets/foldHashes(of:)``).
         func verdicts(on entries: [TraceCorpus.Entry], work: ParallelWork) -> [Verdict] {
-            work.map(entries, verdict(on:))
+            let quads = stride(from: 0, to: entries.count, by: 4).map { Array(entries[$0..<min($0 + 4, entries.count)]) }
+            return work.map(quads) { quad in
+                zip(quad, TraceSubsets.foldHashes(of: quad.map(\.trace))).map { verdict(on: $0, foldHash: $1) }
+            }.flatMap { $0 }
         }
     }
 
