@@ -33,16 +33,19 @@ extension TuningReport {
         while start < misjudged.count {
             let end = min(misjudged.count, start + Swift.max(1, chunkSize))
             let text = try encoder.encode(Array(misjudged[start..<end]))
-            // "[\n  {…},\n  {…}\n]": the lines between the brackets, two spaces deeper.
-            var piece = Data(capacity: text.count + text.count / 8)
-            if start > 0 { piece.append(contentsOf: Array(",\n".utf8)) }
-            let lines = text.dropFirst(2).dropLast(2).split(separator: 0x0A, omittingEmptySubsequences: false)
-            for (index, line) in lines.enumerated() {
-                if index > 0 { piece.append(0x0A) }
-                piece.append(contentsOf: [0x20, 0x20])
-                piece.append(contentsOf: line)
+            // "[\n  {…},\n  {…}\n]": the lines between the brackets, two spaces deeper. One
+            // pass over the bytes (splitting the `Data` into lines took 4 % of `tune` at 10⁵).
+            var piece: [UInt8] = []
+            piece.reserveCapacity(text.count + text.count / 8)
+            if start > 0 { piece += [0x2C, 0x0A] }
+            piece += [0x20, 0x20]
+            text.withUnsafeBytes { raw in
+                for byte in raw.dropFirst(2).dropLast(2) {
+                    piece.append(byte)
+                    if byte == 0x0A { piece += [0x20, 0x20] }
+                }
             }
-            try write(piece)
+            try write(Data(piece))
             start = end
         }
         try write(Data("\n  ]".utf8) + outline[place.upperBound...])
