@@ -33,11 +33,11 @@ public enum CSVCodec {
         } catch {
             throw PanTraceError(.invalidValue("cannot encode metadata: \(error)"))
         }
-        for key in object.keys.sorted() {
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
             if let problem = keyProblem(key) { throw PanTraceError(.invalidValue(problem), field: key) }
             let json: Data
             do {
-                json = try encoder.encode(object[key]!)
+                json = try encoder.encode(value)
             } catch {
                 throw PanTraceError(.invalidValue("cannot encode metadata: \(error)"), field: key)
             }

@@ -116,7 +116,7 @@ package struct TraceAdmission: Sendable {
                     admitted.unreplayable.append(TraceCorpus.Failure(file: trace.file, reason: "\(trace.file): \(error)"))
                     return
                 }
-                for (set, state) in zip(judge.sets ?? [], states) { admitted.stored[set.key]!.append(state) }
+                for (set, state) in zip(judge.sets ?? [], states) { admitted.stored[set.key]?.append(state) }  // made for every set in init
                 for (source, track) in tracks { admitted.tracks[source, default: []].append(track) }
             }
         }
@@ -156,17 +156,29 @@ package struct TraceAdmission: Sendable {
                 // (moving mostly across its axis, never reaching a meaningful progress, or the
                 // wrong way) would only add noise: it is left out and counted with its reason
                 // (docs/MODEL.md §2.6), like an unknown intent.
-                let track = built[defaults.velocity]!
+                // Every source of the grid was built above, the defaults' among them.
+                guard let track = built[defaults.velocity] else { throw MissingTrack(velocity: defaults.velocity) }
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
                     return .notFitting(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                 }
                 let trace = TunedTrace(file: entry.file, trace: entry.trace, foldHash: foldHash)
                 guard let sets else { return .kept(trace, states: [], tracks: built) }
-                return .kept(trace, states: sets.map { built[$0.parameters.velocity]!.releaseState(preset: $0.parameters.preset) }, tracks: [:])
+                let states = try sets.map { set in
+                    guard let track = built[set.parameters.velocity] else { throw MissingTrack(velocity: set.parameters.velocity) }
+                    return track.releaseState(preset: set.parameters.preset)
+                }
+                return .kept(trace, states: states, tracks: [:])
             } catch {
                 return .unreplayable(TraceCorpus.Failure(file: entry.file, reason: "\(entry.file): \(error)"))
             }
+        }
+
+        /// A release set whose velocity source the grid did not list: cannot happen (the sets
+        /// come from the same grid), and is said as a trace that cannot be replayed if it does.
+        struct MissingTrack: Error, CustomStringConvertible {
+            let velocity: VelocitySource
+            var description: String { "no track was built for the velocity \(velocity)" }
         }
 
         /// The verdicts on `entries`, in order, judged four at a time: their fold hashes are
