@@ -116,6 +116,6 @@ export const linkNotShown = (want, playback) => !!want.recording && want.recordi
 export function watchOnlyLinkText(want) {
   const preset = want.preset ? ` under ${want.preset}` : "";
   const time = Number.isFinite(want.time) ? ` at ${want.time} s` : "";
-  return `This link opens ${want.recording}${preset}${time}, but this page only watches and cannot load it: it shows the server's own view. `
-    + "Open the address pantrace serve printed (with its ?token=) to open the link; the address bar keeps the link.";
+  return `This link opens ${want.recording}${preset}${time}, but this page only watches, so it shows the server's view. `
+    + "To open the link, add the ?\u2060token= that pantrace serve printed.";  // U+2060: no line break inside "?token="
 }
