@@ -307,9 +307,10 @@ package final class LiveBridge: Sendable {
                     shared[key] = message
                 }
                 deliveries += delivery(message, to: outgoing.target)
-                if outgoing.closesConnection, case .client(let id) = outgoing.target {
-                    deliveries.append(.send(id, OutboundMessage.closingForPolicy()))
-                }
+            }
+            // Clients the controller closes: a close frame after everything they were sent.
+            for outgoing in out where outgoing.closesConnection {
+                if case .client(let id) = outgoing.target { deliveries.append(.send(id, OutboundMessage.closingForPolicy())) }
             }
             deliver(pacing: &pacer, at: seconds(), deliveries, urgent: out.contains(where: \.isLiveFrame))
         }

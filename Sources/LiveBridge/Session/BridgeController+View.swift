@@ -175,15 +175,9 @@ extension BridgeController {
         defer { lastTick = now }
         guard let last = lastTick else { return [] }
         let ticking = views.tickingViews
-        var watchOnly: [PageViews.ViewID] = []
-        var controlled: Set<PageViews.ViewID> = []
-        for viewID in ticking {
-            let members = views.views[viewID]?.members ?? []
-            if members.contains(where: { clients[$0]?.canControl == true }) { controlled.insert(viewID) } else { watchOnly.append(viewID) }
+        let shows = frameBudget.framing(ticking) { viewID in
+            views.views[viewID]?.members.contains { clients[$0]?.canControl == true } == true
         }
-        let inWindow = frameBudget.window(of: watchOnly.count)
-        var shows = controlled
-        for (position, viewID) in watchOnly.enumerated() where inWindow(position) { shows.insert(viewID) }
         var out: [Outgoing] = []
         for viewID in ticking {
             views.withFrames(viewID) { view, cache in

@@ -77,46 +77,11 @@ struct TraceSubsets: Sendable {
     /// UTF-8 bytes and then, per sample, the little-endian bytes of the time, the translation
     /// and the velocity (x, y), each a 64-bit IEEE double. It depends on the gesture alone, not
     /// on where it is in the corpus, so a corpus tuned in shards and merged has the same folds.
-    static func foldHash(of trace: Trace) -> UInt64 {
-        var hash = FoldHash.start(trace.metadata.id)
-        trace.samples.withUnsafeBufferPointer { samples in
-            for sample in samples { hash = FoldHash.add(sample, to: hash) }
-        }
-        return hash
-    }
+    static func foldHash(of trace: Trace) -> UInt64 { FoldHash.of(trace) }
 
-    /// ``foldHash(of:)`` of each of `traces`, the same values, four traces at a time: FNV-1a is
-    /// one multiply waiting on the one before, byte after byte, so one trace's hash runs at
-    /// the multiplier's latency; four traces' chains side by side keep it busy (2.2–2.4× in
-    /// isolation, BENCHMARKS.md). The samples the four share in count go together; each
-    /// one's rest goes alone.
-    static func foldHashes(of traces: [Trace]) -> [UInt64] {
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(traces.count)
-        var start = 0
-        while start + 4 <= traces.count {
-            let (a, b, c, d) = (traces[start], traces[start + 1], traces[start + 2], traces[start + 3])
-            var h = (FoldHash.start(a.metadata.id), FoldHash.start(b.metadata.id), FoldHash.start(c.metadata.id), FoldHash.start(d.metadata.id))
-            a.samples.withUnsafeBufferPointer { a in
-                b.samples.withUnsafeBufferPointer { b in
-                    c.samples.withUnsafeBufferPointer { c in
-                        d.samples.withUnsafeBufferPointer { d in
-                            let common = min(a.count, b.count, c.count, d.count)
-                            for i in 0..<common { FoldHash.add(a[i], b[i], c[i], d[i], to: &h) }
-                            for i in common..<a.count { h.0 = FoldHash.add(a[i], to: h.0) }
-                            for i in common..<b.count { h.1 = FoldHash.add(b[i], to: h.1) }
-                            for i in common..<c.count { h.2 = FoldHash.add(c[i], to: h.2) }
-                            for i in common..<d.count { h.3 = FoldHash.add(d[i], to: h.3) }
-                        }
-                    }
-                }
-            }
-            hashes += [h.0, h.1, h.2, h.3]
-            start += 4
-        }
-        for trace in traces[start...] { hashes.append(foldHash(of: trace)) }
-        return hashes
-    }
+    /// ``foldHash(of:)`` of each of `traces`, the same values, computed four at a time
+    /// (`FoldHash.of(_:)` on the array).
+    static func foldHashes(of traces: [Trace]) -> [UInt64] { FoldHash.of(traces) }
 
     /// Assigns traces read from files to folds and groups (as the sweep does).
     init(traces: [Trace]) {
@@ -221,67 +186,5 @@ struct SubsetTally: Sendable, Hashable {
             correct[index] = 0
             minimumMargin[index] = .infinity
         }
-    }
-}
-
-/// The steps of the fold hash (``TraceSubsets/foldHash(of:)``): 64-bit FNV-1a from the offset
-/// basis XOR the seed, over the identifier's UTF-8, then each sample's time, translation x
-/// and y, velocity x and y, each as the 8 little-endian bytes of its IEEE double.
-enum FoldHash {
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    /// The hash after the identifier.
-    static func start(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ TraceSubsets.seed
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* prime }
-        return hash
-    }
-
-    @inline(__always) static func add(_ value: Double, to hash: UInt64) -> UInt64 {
-        var hash = hash
-        var bits = value.bitPattern
-        for _ in 0..<8 {
-            hash = (hash ^ (bits & 0xFF)) &* prime
-            bits >>= 8
-        }
-        return hash
-    }
-
-    @inline(__always) static func add(_ sample: PanSample, to hash: UInt64) -> UInt64 {
-        var hash = add(sample.time, to: hash)
-        hash = add(sample.translation.x, to: hash)
-        hash = add(sample.translation.y, to: hash)
-        hash = add(sample.velocity.x, to: hash)
-        return add(sample.velocity.y, to: hash)
-    }
-
-    /// Four hashes advanced together over four samples, byte for byte: four independent
-    /// chains the CPU overlaps.
-    @inline(__always) static func add(
-        _ a: PanSample, _ b: PanSample, _ c: PanSample, _ d: PanSample, to hashes: inout (UInt64, UInt64, UInt64, UInt64)
-    ) {
-        add(a.time, b.time, c.time, d.time, to: &hashes)
-        add(a.translation.x, b.translation.x, c.translation.x, d.translation.x, to: &hashes)
-        add(a.translation.y, b.translation.y, c.translation.y, d.translation.y, to: &hashes)
-        add(a.velocity.x, b.velocity.x, c.velocity.x, d.velocity.x, to: &hashes)
-        add(a.velocity.y, b.velocity.y, c.velocity.y, d.velocity.y, to: &hashes)
-    }
-
-    @inline(__always) private static func add(
-        _ a: Double, _ b: Double, _ c: Double, _ d: Double, to hashes: inout (UInt64, UInt64, UInt64, UInt64)
-    ) {
-        var (b0, b1, b2, b3) = (a.bitPattern, b.bitPattern, c.bitPattern, d.bitPattern)
-        var (h0, h1, h2, h3) = hashes
-        for _ in 0..<8 {
-            h0 = (h0 ^ (b0 & 0xFF)) &* prime
-            h1 = (h1 ^ (b1 & 0xFF)) &* prime
-            h2 = (h2 ^ (b2 & 0xFF)) &* prime
-            h3 = (h3 ^ (b3 & 0xFF)) &* prime
-            b0 >>= 8
-            b1 >>= 8
-            b2 >>= 8
-            b3 >>= 8
-        }
-        hashes = (h0, h1, h2, h3)
     }
 }

@@ -39,11 +39,10 @@ extension TuningReport {
             piece.reserveCapacity(text.count + text.count / 8)
             if start > 0 { piece += [0x2C, 0x0A] }
             piece += [0x20, 0x20]
-            text.withUnsafeBytes { raw in
-                for byte in raw.dropFirst(2).dropLast(2) {
-                    piece.append(byte)
-                    if byte == 0x0A { piece += [0x20, 0x20] }
-                }
+            let bytes = [UInt8](text)
+            for byte in bytes[2..<(bytes.count - 2)] {
+                piece.append(byte)
+                if byte == 0x0A { piece += [0x20, 0x20] }
             }
             try write(Data(piece))
             start = end
