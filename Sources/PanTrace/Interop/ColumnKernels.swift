@@ -138,16 +138,14 @@ extension ColumnCoding {
         precondition(range.upperBound <= values.count, "the column is sized before it is read")
         return try bytes.withUnsafeBufferPointer { (b) throws(PanTraceError) -> Int in
             try values.withUnsafeMutableBufferPointer { (out) throws(PanTraceError) -> Int in
-                try riceTables.withUnsafeBufferPointer { (tables) throws(PanTraceError) -> Int in
-                    try riceValues(k: k, bias: bias, version: version, from: b, at: offset, into: out, range: range, tables: tables)
-                }
+                try riceValues(k: k, bias: bias, version: version, from: b, at: offset, into: out, range: range)
             }
         }
     }
 
     private static func riceValues(
         k: Int, bias: Int64, version: Int, from b: UnsafeBufferPointer<UInt8>, at offset: Int,
-        into out: UnsafeMutableBufferPointer<Int64>, range: Range<Int>, tables: UnsafeBufferPointer<Int16>
+        into out: UnsafeMutableBufferPointer<Int64>, range: Range<Int>
     ) throws(PanTraceError) -> Int {
         guard let base = b.baseAddress else { throw PanTraceError(.corruptChunk("a column runs past the end of the payload")) }
         var next = offset  // next byte to load
@@ -197,28 +195,15 @@ extension ColumnCoding {
         // (zeros − 1) · 2ᵏ. One shift reads it (its length is at least 25 bits short of 64).
         let k1 = k &+ 1
         let quotientBase = (0 &- (UInt64(1) &<< kk))  // −2ᵏ, wrapping
-        // Codes of up to `riceTableBits` bits come from a table (``riceTables``): one load
-        // gives the value and the length.
-        // Parameters from 12 up use the last table, all zeros: every code falls through.
-        let table = tables.baseAddress! + (min(k, riceTableBits) << riceTableBits)
-        let tableShift = UInt64(64 - riceTableBits)
+        // Each value waits on the window the one before left, so what counts is that chain:
+        // a leading-zero count, an add and a shift. A table of the short codes (value and
+        // length in one load) took fewer instructions but put a load's latency on the chain:
+        // 15 % slower over the benchmark corpus (BENCHMARKS.md, "Decoding without the table").
         while index < end {
             if fast {
                 fast: while next <= wordLimit {
                     refillWord()
                     while true {
-                        let entry = Int(table[Int(truncatingIfNeeded: buffer &>> tableShift)])
-                        let short = entry & 15
-                        // 1 ≤ short ≤ available: an entry of 0 is a code the table does not
-                        // hold (longer, or an escape), which the lines below read.
-                        if UInt(bitPattern: short &- 1) < UInt(bitPattern: available) {
-                            buffer = buffer &<< UInt64(truncatingIfNeeded: short)
-                            available &-= short
-                            out[index] = Int64(entry &>> 4) &+ bias
-                            index &+= 1
-                            if index == end { return next - available / 8 }
-                            continue
-                        }
                         let zeros = buffer.leadingZeroBitCount
                         // An escape (or a run of zeros too long) goes to the general path.
                         // Checked first: otherwise a long run would wait for a refill that
@@ -272,32 +257,6 @@ extension ColumnCoding {
         }
         return next - available / 8
     }
-
-    /// Rice codes of at most this many bits are read from ``riceTables``.
-    static let riceTableBits = 12
-
-    /// For each parameter k below ``riceTableBits``, a table of 2¹² entries indexed by the next
-    /// 12 bits of a column: the value of the code they start with, times 16, plus its length
-    /// in bits (1–12), or 0 when the code is longer (or an escape). The values are at most
-    /// ±2¹⁰ (a code of 12 bits holds less than 2¹¹ zigzagged), so an entry fits 16 bits.
-    /// A thirteenth table of zeros serves larger parameters (no test for them in the loop);
-    /// all take 104 KiB, built once.
-    static let riceTables: [Int16] = {
-        let bits = riceTableBits
-        var table = [Int16](repeating: 0, count: (bits + 1) << bits)  // and one of zeros for k ≥ 12
-        for k in 0..<bits {
-            for i in 0..<(1 << bits) {
-                // Leading zeros of i as a `bits`-bit number.
-                let zeros = i == 0 ? bits : (i.leadingZeroBitCount - (Int.bitWidth - bits))
-                let length = zeros + 1 + k
-                guard length <= bits else { continue }
-                let low = (i >> (bits - length)) & ((1 << k) - 1)
-                let value = unzigzag(UInt64(zeros << k | low))
-                table[k << bits | i] = Int16(value << 4 | Int64(length))
-            }
-        }
-        return table
-    }()
 
     /// `values` holds residuals r[i] in its first `count` elements; rebuilds
     /// v[i] = r[i] + prediction(v[i−1], v[i−2], v[i−3]). With `progressiveHead` (version 2)
