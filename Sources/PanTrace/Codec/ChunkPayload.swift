@@ -270,14 +270,14 @@ enum ChunkPayload {
         try checkTicks(s.ty, count: count, scale: pps, field: "translation.y")
         try checkTicks(s.vx, count: count, scale: vps, field: "velocity.x")
         try checkTicks(s.vy, count: count, scale: vps, field: "velocity.y")
-        // Reserve only for the first chunk (a short trace's only one): reserving exactly for
-        // every chunk would defeat the array's geometric growth and copy every earlier sample
-        // again at each chunk.
-        if samples.isEmpty { samples.reserveCapacity(count) }
         if locations == 0, touchCount == 0 {
             s.timesChecked = appendPlain(count: count, from: s, scales: (tps, pps, vps), to: &samples)  // Interop/SampleKernels.swift
             return
         }
+        // Reserve only for the first chunk (a short trace's only one): reserving exactly for
+        // every chunk would defeat the array's geometric growth and copy every earlier sample
+        // again at each chunk.
+        if samples.isEmpty { samples.reserveCapacity(count) }
         var li = 0, ti = 0
         let uniform: UInt8 = (everyLocation ? 1 : 0) | (everyTouchCount ? 2 : 0)
         for i in 0..<count {

@@ -116,7 +116,7 @@ public final class CorpusReader {
         let window = try CorpusWindow(path: path, loadBytes: windowBytes)
         defer { largestWindow = window.largestBuffer }
         var samples: [PanSample] = []
-        return try decode(window, file: path, samples: &samples) { gesture, outcome, samples in
+        return try decode(window, file: path, samples: &samples, handsOverSamples: true) { gesture, outcome, samples in
             visit(
                 gesture,
                 outcome.map { file in
@@ -143,10 +143,11 @@ public final class CorpusReader {
     }
 
     private func decode(
-        _ window: CorpusWindow, file: String?, samples: inout [PanSample],
+        _ window: CorpusWindow, file: String?, samples: inout [PanSample], handsOverSamples: Bool = false,
         visit: (CorpusGesture, Result<TraceFile, PanTraceError>, [PanSample]) -> Void
     ) throws(PanTraceError) -> [PanTraceError] {
         var scan = CorpusScan(window: window, file: file)
+        scan.handsOverSamples = handsOverSamples
         guard window.count > 0 else { throw scan.located(PanTraceError(.emptyFile)) }
         isStopping = false
         defer { isStopping = false }
@@ -292,6 +293,7 @@ public final class CorpusReader {
                     outcome = .failure(located)
                 }
                 visit(gesture, outcome, samples)
+                if scan.handsOverSamples { samples = [] }
             case .verbatim, .live:
                 guard r.isAtEnd else {
                     var problem = scan.located(
@@ -426,6 +428,9 @@ private struct CorpusScan {
     var problems: [PanTraceError] = []
     /// After damage, until the next gesture record: further orphan chunks are part of it.
     var isLosing = false
+    /// Whether each gesture's samples array is the visitor's to keep: the next gesture starts
+    /// a new one (built in place at its size) instead of reusing a buffer still shared.
+    var handsOverSamples = false
 
     init(window: CorpusWindow, file: String?) {
         self.window = window

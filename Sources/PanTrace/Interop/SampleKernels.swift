@@ -16,9 +16,6 @@ extension ChunkPayload {
             s.phase.count >= count && s.time.count >= count && s.tx.count >= count && s.ty.count >= count && s.vx.count >= count
                 && s.vy.count >= count, "columns sized before use")
         let start = samples.count
-        // Grows geometrically, as append would: the exact size for every chunk would copy
-        // every earlier sample again at each chunk.
-        if samples.capacity < start + count { samples.reserveCapacity(max(start + count, 2 * samples.capacity)) }
         // Checked on the ticks: a division by a positive scale keeps their order, and ticks
         // within half the time limit's ticks give times well within it. When this quick check
         // fails (a time out of order, or merely a large one) the reader checks the times
@@ -34,23 +31,19 @@ extension ChunkPayload {
             let previous = start > 0 ? samples[start - 1].time : -Double.infinity
             ordered = largest <= bound && steps >= 0 && Double(t[0]) / scales.time >= previous
         }
-        // The new elements start as copies of one sample (a trivial type: plain stores), then
-        // each is overwritten in place (an append from a lazy map, which would build each
-        // sample once, costs more than twice as much through its iterator).
-        samples.append(contentsOf: repeatElement(PanSample(time: 0, phase: .began, translation: .zero, velocity: .zero), count: count))
-        s.phase.withUnsafeBufferPointer { phase in
-            s.time.withUnsafeBufferPointer { t in
-                s.tx.withUnsafeBufferPointer { tx in
-                    s.ty.withUnsafeBufferPointer { ty in
-                        s.vx.withUnsafeBufferPointer { vx in
-                            s.vy.withUnsafeBufferPointer { vy in
-                                samples.withUnsafeMutableBufferPointer { all in
-                                    let out = UnsafeMutableBufferPointer(rebasing: all[start...])
+        @inline(__always) func write(_ out: UnsafeMutableBufferPointer<PanSample>) {
+            s.phase.withUnsafeBufferPointer { phase in
+                s.time.withUnsafeBufferPointer { t in
+                    s.tx.withUnsafeBufferPointer { tx in
+                        s.ty.withUnsafeBufferPointer { ty in
+                            s.vx.withUnsafeBufferPointer { vx in
+                                s.vy.withUnsafeBufferPointer { vy in
                                     for i in 0..<count {
-                                        out[i].time = Double(t[i]) / scales.time
-                                        out[i].phase = phase[i]
-                                        out[i].translation = PanVector(x: Double(tx[i]) / scales.position, y: Double(ty[i]) / scales.position)
-                                        out[i].velocity = PanVector(x: Double(vx[i]) / scales.velocity, y: Double(vy[i]) / scales.velocity)
+                                        (out.baseAddress! + i).initialize(
+                                            to: PanSample(
+                                                time: Double(t[i]) / scales.time, phase: phase[i],
+                                                translation: PanVector(x: Double(tx[i]) / scales.position, y: Double(ty[i]) / scales.position),
+                                                velocity: PanVector(x: Double(vx[i]) / scales.velocity, y: Double(vy[i]) / scales.velocity)))
                                     }
                                 }
                             }
@@ -59,6 +52,23 @@ extension ChunkPayload {
                 }
             }
         }
+        guard start > 0 || samples.capacity >= count else {
+            // A trace's first chunk (a short trace's only one) in an array too small for it (a
+            // corpus hands each gesture's array over): a new array of its size, each sample
+            // written once.
+            samples = [PanSample](unsafeUninitializedCapacity: count) { buffer, initialized in
+                write(buffer)
+                initialized = count
+            }
+            return ordered
+        }
+        // Grows geometrically, as append would: the exact size for every chunk would copy
+        // every earlier sample again at each chunk.
+        if samples.capacity < start + count { samples.reserveCapacity(max(start + count, 2 * samples.capacity)) }
+        // Otherwise the new elements start as copies of one sample (a trivial type: plain
+        // stores), then each is overwritten in place.
+        samples.append(contentsOf: repeatElement(PanSample(time: 0, phase: .began, translation: .zero, velocity: .zero), count: count))
+        samples.withUnsafeMutableBufferPointer { all in write(UnsafeMutableBufferPointer(rebasing: all[start...])) }
         return ordered
     }
 
