@@ -79,7 +79,7 @@ package struct TraceAdmission: Sendable {
     func admit(_ corpus: TraceCorpus, sources: [VelocitySource]) throws -> Admitted {
         var admission = try Admission(self, sources: sources, compact: false)
         for entry in corpus.entries { admission.add(entry) }
-        return admission.admitted
+        return admission.finished()
     }
 
     /// Admits traces one at a time (see ``admit(_:sources:)``). With `compact`, a kept trace
@@ -88,6 +88,9 @@ package struct TraceAdmission: Sendable {
     struct Admission {
         let judge: Judge
         var admitted = Admitted()
+        /// The release states of each of `judge.sets`, in its order, until ``finished()``
+        /// files them under their keys: an array, so adding a trace's states looks nothing up.
+        private var columns: [ReleaseColumns] = []
 
         init(_ admission: TraceAdmission, sources: [VelocitySource], compact: Bool) throws {
             let space = admission.space
@@ -95,9 +98,14 @@ package struct TraceAdmission: Sendable {
                 space: space, screen: admission.screen, sources: sources, variants: space.mappingVariants(),
                 sets: compact ? space.releaseParameters() : nil)
             admitted.spillAfter = admission.spillAfter
-            if let sets = judge.sets {
-                for set in sets { admitted.stored[set.key] = ReleaseColumns(spillingAfter: admission.spillAfter) }
-            }
+            columns = (judge.sets ?? []).map { _ in ReleaseColumns(spillingAfter: admission.spillAfter) }
+        }
+
+        /// What was admitted, each compact set's release states under its key.
+        mutating func finished() -> Admitted {
+            for (set, states) in zip(judge.sets ?? [], columns) { admitted.stored[set.key] = states }
+            columns = []
+            return admitted
         }
 
         mutating func add(_ entry: TraceCorpus.Entry) { record(judge.verdict(on: entry)) }
@@ -116,7 +124,7 @@ package struct TraceAdmission: Sendable {
                     admitted.unreplayable.append(TraceCorpus.Failure(file: trace.file, reason: "\(trace.file): \(error)"))
                     return
                 }
-                for (set, state) in zip(judge.sets ?? [], states) { admitted.stored[set.key]?.append(state) }  // made for every set in init
+                for (set, state) in states.enumerated() { columns[set].append(state) }  // one state for each of judge.sets
                 for (source, track) in tracks { admitted.tracks[source, default: []].append(track) }
             }
         }
@@ -146,26 +154,27 @@ package struct TraceAdmission: Sendable {
             // A detent label is not a finish or cancel: such a gesture is tuned by a sheet library.
             guard entry.trace.metadata.intent.outcome != nil else { return .unknownIntent }
             do {
-                var built: [VelocitySource: GestureTrack] = [:]
-                for source in sources {
+                // A grid has a source or two: a list, not a dictionary, saves a lookup's hashing
+                // and an allocation for every trace.
+                let built = try sources.map { source in
                     // Kept compactly, a track gives only its release states: no other velocity is read.
-                    built[source] = try GestureTrack(
-                        trace: entry.trace, velocity: source, screen: screen, releaseVelocityOnly: sets != nil)
+                    (source, try GestureTrack(trace: entry.trace, velocity: source, screen: screen, releaseVelocityOnly: sets != nil))
                 }
+                func builtTrack(_ source: VelocitySource) -> GestureTrack? { built.first { $0.0 == source }?.1 }
                 // A gesture that does not drive the transition under any of the grid's mappings
                 // (moving mostly across its axis, never reaching a meaningful progress, or the
                 // wrong way) would only add noise: it is left out and counted with its reason
                 // (docs/MODEL.md §2.6), like an unknown intent.
                 // Every source of the grid was built above, the defaults' among them.
-                guard let track = built[defaults.velocity] else { throw MissingTrack(velocity: defaults.velocity) }
+                guard let track = builtTrack(defaults.velocity) else { throw MissingTrack(velocity: defaults.velocity) }
                 let fits = variants.map { GestureFit(inputs: track.inputs, mapping: $0.mapping(screen: track.screen)) }
                 guard fits.contains(where: \.fits) else {
                     return .notFitting(TuningResult.Misfit(file: entry.file, verdict: fits[0].verdict, reason: fits[0].explanation))
                 }
                 let trace = TunedTrace(file: entry.file, trace: entry.trace, foldHash: foldHash)
-                guard let sets else { return .kept(trace, states: [], tracks: built) }
+                guard let sets else { return .kept(trace, states: [], tracks: Dictionary(built) { first, _ in first }) }
                 let states = try sets.map { set in
-                    guard let track = built[set.parameters.velocity] else { throw MissingTrack(velocity: set.parameters.velocity) }
+                    guard let track = builtTrack(set.parameters.velocity) else { throw MissingTrack(velocity: set.parameters.velocity) }
                     return track.releaseState(preset: set.parameters.preset)
                 }
                 return .kept(trace, states: states, tracks: [:])
@@ -258,7 +267,8 @@ package struct TraceAdmission: Sendable {
         flush()
         finishInFlight()
         if let folder { return (nil, folder) }
-        guard allowsNone || !admission.admitted.kept.isEmpty else { throw Self.noTraces(admission.admitted, unreadable: failures.count) }
-        return (AdmittedCorpus(admitted: admission.admitted, failures: failures), nil)
+        let admitted = admission.finished()
+        guard allowsNone || !admitted.kept.isEmpty else { throw Self.noTraces(admitted, unreadable: failures.count) }
+        return (AdmittedCorpus(admitted: admitted, failures: failures), nil)
     }
 }

@@ -30,6 +30,8 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     /// Each distinct combination of tags and source, in the order first seen.
     package private(set) var labelSets: [LabelSet] = []
     private var labelSetIndex: [LabelSet: UInt32] = [:]
+    /// The label set of the trace added last.
+    private var lastLabelSet: UInt32 = 0
     /// Each distinct file (or corpus), in the order first seen.
     private var files: [String] = []
     private var fileIndex: [String: UInt32] = [:]
@@ -68,20 +70,26 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     /// - Throws: ``ReplayError/noTraces(_:)`` naming the limit when the identifiers would pass
     ///   ``maximumIdentifierBytes`` (nothing is added).
     package mutating func append(_ trace: TunedTrace) throws(ReplayError) {
-        let id = Array(trace.id.utf8)
+        let id = trace.id.utf8
         guard identifierBytes.count + id.count <= Self.maximumIdentifierBytes, files.count < Int(Self.gestureFlag) - 1 else {
             throw ReplayError.noTraces(
                 "\(trace.file): more than \(Self.maximumIdentifierBytes) bytes of trace identifiers in one sweep; tune the corpus in shards (--partial) and merge them"
             )
         }
-        var path = trace.file
+        var path = trace.file[...]
         var flag: UInt32 = 0
         if let hash = trace.file.utf8.lastIndex(of: UInt8(ascii: "#")), trace.file.utf8[trace.file.utf8.index(after: hash)...].elementsEqual(id) {
-            path = String(trace.file[..<hash])
+            path = trace.file[..<hash]
             flag = Self.gestureFlag
         }
-        let file = Self.intern(path, in: &files, index: &fileIndex)
-        let labelSet = Self.intern(LabelSet(tags: trace.tags, source: trace.source), in: &labelSets, index: &labelSetIndex)
+        // Traces come file after file, and a corpus's gestures one after another: the file and
+        // the labels of the trace before are checked first, without hashing.
+        let file = files.last.map { $0 == path } == true ? UInt32(files.count - 1) : Self.intern(String(path), in: &files, index: &fileIndex)
+        let labels = LabelSet(tags: trace.tags, source: trace.source)
+        let labelSet =
+            labelSets.indices.contains(Int(lastLabelSet)) && labelSets[Int(lastLabelSet)] == labels
+            ? lastLabelSet : Self.intern(labels, in: &labelSets, index: &labelSetIndex)
+        lastLabelSet = labelSet
         identifierBytes.append(contentsOf: id)
         identifierEnds.append(UInt32(identifierBytes.count))
         fileOfTrace.append(file | flag)
