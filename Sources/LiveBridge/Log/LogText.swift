@@ -28,12 +28,43 @@ package enum LogText {
         escaped(line, limit: limit, doublingBackslashes: false)
     }
 
+    /// Each line of `text` made safe as ``terminalSafe(_:limit:)`` makes one, joined again.
+    /// Text of printable ASCII lines within the limit, which is what nearly every command
+    /// prints, comes back as it is after one pass over its bytes.
+    package static func terminalSafeLines(_ text: String, limit: Int) -> String {
+        var text = text
+        let unchanged = text.withUTF8 { bytes in
+            var line = 0
+            for byte in bytes {
+                if byte == 0x0A {
+                    line = 0
+                    continue
+                }
+                guard byte >= 0x20, byte < 0x7F, line < limit else { return false }
+                line += 1
+            }
+            return true
+        }
+        if unchanged { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { terminalSafe($0, limit: limit) }.joined(separator: "\n")
+    }
+
     private static func escaped(_ text: some StringProtocol, limit: Int, doublingBackslashes: Bool) -> String {
         precondition(limit > 0, "limit must be positive")
+        // Printable ASCII other than a backslash to double is written as it is, one
+        // character a byte: a line made of nothing else (nearly every line) is returned whole.
+        @inline(__always) func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && (byte != 0x5C || !doublingBackslashes) }
+        let utf8 = text.utf8
+        if utf8.count <= limit, utf8.allSatisfy(plain) { return String(text) }
         var output = ""
         var written = 0
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
+            if scalar.isASCII, plain(UInt8(scalar.value)), written < limit {
+                output.unicodeScalars.append(scalar)
+                written += 1
+                continue
+            }
             let piece = scalar == "\\" && !doublingBackslashes ? "\\" : escaped(scalar)
             if written + piece.count > limit {
                 var left = scalar.utf8.count

@@ -27,6 +27,6 @@ enum StandardOutput {
     /// control and bidi characters escaped (`LogText`), so no value can act on the terminal
     /// or start a line of its own. Text from the program itself is unchanged.
     static func text(_ text: String) {
-        print(text.split(separator: "\n", omittingEmptySubsequences: false).map { LogText.terminalSafe($0, limit: 100_000) }.joined(separator: "\n"))
+        print(LogText.terminalSafeLines(text, limit: 100_000))
     }
 }
