@@ -96,7 +96,7 @@ struct InspectCommand: PathListCommand {
     }
 
     static func line(_ s: TraceSummary) -> String {
-        func f(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+        func f(_ value: Double, _ digits: Int) -> String { DecimalText.fixed(value, digits: digits) }
         let screen = "\(exact(s.screen.width))x\(exact(s.screen.height))@\(exact(s.screen.scale))x"
         return "\(s.file): \(s.samples) samples, \(f(s.duration_s, 3)) s, \(f(s.rate_hz, 1)) Hz, peak \(f(s.peak_velocity_pt_s, 1)) pt/s, "
             + "intent \(s.intent.rawValue)\(s.sheet.map(sheetText) ?? ""), source \(s.source), screen \(screen), \(s.chunks) \(s.chunks == 1 ? "chunk" : "chunks"), \(s.bytes) bytes, "

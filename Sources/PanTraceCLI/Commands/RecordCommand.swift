@@ -159,7 +159,7 @@ struct RecordCommand: ParsableCommand {
         for gesture in recording.gestures {
             let end = gesture.endPhase.map(\.description) ?? "INCOMPLETE"
             let velocity = gesture.isComplete && !gesture.hasReleaseVelocity ? ", no release velocity (recorded as 0)" : ""
-            print("wrote \(gesture.path): \(gesture.sampleCount) samples, \(String(format: "%.3f", gesture.duration)) s, \(end)\(velocity)")
+            print("wrote \(gesture.path): \(gesture.sampleCount) samples, \(DecimalText.fixed(gesture.duration, digits: 3)) s, \(end)\(velocity)")
         }
     }
 

@@ -91,7 +91,7 @@ struct SheetReplaySummary: Encodable {
             "released at \(DetentAtlas.points(gesture.releasePosition)) pt, velocity read \(DetentAtlas.points(verdict.velocity)) pt/s (\(verdict.estimator?.rawValue ?? "press mean"))",
             "settles: \(outcome)",
             "why: \(verdict.decision.reason)",
-            "moves: \(motion.settle.summary), at rest after \(String(format: "%.3f", motion.settle.duration)) s"
+            "moves: \(motion.settle.summary), at rest after \(DecimalText.fixed(motion.settle.duration, digits: 3)) s"
         ]
         if let margin = verdict.margin {
             let way = margin.velocityChange < 0 ? "slower downward (or faster upward)" : "faster downward (or slower upward)"

@@ -44,10 +44,7 @@ struct ReplaySummaryText {
     }
 
     /// `value` to `digits` decimals; a value that rounds to zero prints as 0, never "-0.0".
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        let text = String(format: "%.\(digits)f", value)
-        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
-    }
+    static func fixed(_ value: Double, _ digits: Int) -> String { DecimalText.fixed(value, digits: digits, negativeZero: false) }
 
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import PanTrace
 internal import TransitionEngine
 
 /// A heat map of accuracy over the first two grid axes: its ``cells``, and from them an SVG
@@ -387,7 +388,7 @@ package struct TuningHeatMap: Sendable {
     }
 
     static func n(_ value: Double, digits: Int = 1) -> String {
-        String(format: "%.\(digits)f", value)
+        DecimalText.fixed(value, digits: digits)
     }
 
     /// `"; excluded, not driving the preset: 3 moving along the other axis"`, or empty.

@@ -168,10 +168,7 @@ extension TuningResult {
     static func percent(_ fraction: Double) -> String { fixed(fraction * 100, 1) + "%" }
 
     /// `value` to `digits` decimals; a value that rounds to zero prints as 0, never "-0.0".
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        let text = String(format: "%.\(digits)f", value)
-        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
-    }
+    static func fixed(_ value: Double, _ digits: Int) -> String { DecimalText.fixed(value, digits: digits, negativeZero: false) }
 
     private static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }

@@ -62,12 +62,12 @@ package struct DetentTuning: Sendable {
     }
 
     static func percent(_ count: Int, of total: Int) -> String {
-        total == 0 ? "–" : String(format: "%.1f %%", 100 * Double(count) / Double(total))
+        total == 0 ? "–" : DecimalText.fixed(100 * Double(count) / Double(total), digits: 1) + " %"
     }
 
     static func interval(_ count: Int, of total: Int) -> String {
         let interval = BinomialInterval(correct: count, trials: total)
-        return String(format: "%.1f–%.1f %%", 100 * interval.low, 100 * interval.high)
+        return DecimalText.fixed(100 * interval.low, digits: 1) + "–" + DecimalText.fixed(100 * interval.high, digits: 1) + " %"
     }
 
     /// The report `pantrace tune --preset <sheet library>` prints; `listingAll` lists every
@@ -110,7 +110,7 @@ package struct DetentTuning: Sendable {
             for miss in listingAll ? misses[...] : misses.prefix(Self.shownMisses) {
                 lines.append(
                     "  \(miss.file): meant \(miss.meant) from detent \(miss.start), landed \(miss.landed) (\(miss.landing.rawValue)) "
-                        + "at \(String(format: "%.0f", miss.velocity)) pt/s: \(miss.reason)")
+                        + "at \(DecimalText.fixed(miss.velocity, digits: 0)) pt/s: \(miss.reason)")
             }
             if !listingAll && misses.count > Self.shownMisses {
                 lines.append("  … \(misses.count - Self.shownMisses) more (--all lists them)")
