@@ -40,6 +40,20 @@ struct LogTextTests {
     @Test func aWholeLineKeepsItsBackslashesButNotItsControls() {
         #expect(LogText.terminalSafe("value (\\x1b) \u{1b}[2J", limit: 100) == "value (\\x1b) \\x1b[2J")
     }
+
+    @Test func linesOfPlainTextComeBackAsTheyAreAndOthersAreEscapedLineByLine() {
+        let plain = "a: 12 samples, 0.100 s\nback\\slash ~\n\nlast"
+        #expect(LogText.terminalSafeLines(plain, limit: 100) == plain)
+        // The limit is a line's: a line of exactly the limit stays, one over it is cut.
+        let atLimit = "x\n" + String(repeating: "a", count: 8)
+        #expect(LogText.terminalSafeLines(atLimit, limit: 8) == atLimit)
+        let overLimit = LogText.terminalSafeLines("x\n" + String(repeating: "a", count: 9), limit: 8)
+        #expect(overLimit == "x\n" + String(repeating: "a", count: 8) + "… (1 more bytes)")
+        // One control character escapes its own line; the lines around it stay.
+        #expect(LogText.terminalSafeLines("one\ntwo \u{1b}[2J\nthree", limit: 100) == "one\ntwo \\x1b[2J\nthree")
+        #expect(LogText.terminalSafeLines("tab\there\r", limit: 100) == "tab\\x09here\\x0d")
+        #expect(LogText.terminalSafeLines("café\nok", limit: 100) == "café\nok")
+    }
 }
 
 struct RepeatedLinesTests {
