@@ -38,6 +38,35 @@ struct TuningFindingsTests {
         #expect(interval.level == 0.95)
     }
 
+    /// The binomial sum walks only the terms over its cutoff, and they are the same terms
+    /// added in the same order as a walk over every term: the same bits, for sums below the
+    /// peak, above it and across it, small and large `n`, `p` near 0 and 1.
+    @Test func theBinomialSumIsTheFullWalksToTheBit() {
+        var random = SeededGenerator(seed: 34)
+        for _ in 0..<400 {
+            let n = [1, 2, 7, 60, 1_000, 30_000][Int(random.next() % 6)]
+            var logFactorials = [0.0]
+            for i in 1...n { logFactorials.append(logFactorials[i - 1] + log(Double(i))) }
+            let k = Int(random.next() % UInt64(n + 1))
+            let p = [1e-9, 0.001, Double(random.next() >> 11) / Double(1 << 53), 0.5, 0.999, 1 - 1e-9][Int(random.next() % 6)]
+            let sum = BinomialInterval.cumulative(atMost: k, p: p, logFactorials: logFactorials)
+            #expect(sum.bitPattern == Self.everyTerm(atMost: k, p: p, logFactorials: logFactorials).bitPattern, "n \(n) k \(k) p \(p)")
+        }
+    }
+
+    /// The sum as a walk over every term from 0 to k, skipping those under the cutoff.
+    static func everyTerm(atMost k: Int, p: Double, logFactorials: [Double]) -> Double {
+        let n = logFactorials.count - 1
+        let logP = log(p), logQ = log1p(-p)
+        func logTerm(_ i: Int) -> Double {
+            logFactorials[n] - logFactorials[i] - logFactorials[n - i] + Double(i) * logP + Double(n - i) * logQ
+        }
+        let cutoff = logTerm(min(k, Int((Double(n + 1) * p).rounded(.down)))) - 80
+        var sum = 0.0
+        for i in 0...k where logTerm(i) > cutoff { sum += exp(logTerm(i)) }
+        return min(sum, 1)
+    }
+
     // MARK: The examples on the bundled recordings
 
     /// `threshold × velocity` under a D1 preset: velocity decides nothing, the four velocity

@@ -53,11 +53,23 @@ package struct BinomialInterval: Sendable, Hashable, Codable {
         // The terms rise to the mode ⌊(n + 1)p⌋ and fall after it; those below e⁻⁸⁰ of the
         // largest summed (< 2⁻¹¹⁵ of it, 10⁴ of them still far under an ulp of the sum) are
         // skipped without calling `exp`, which is most of the cost at 10⁴ traces.
-        let cutoff = logTerm(min(k, Int((Double(n + 1) * p).rounded(.down)))) - 80
+        let peak = min(k, Int((Double(n + 1) * p).rounded(.down)))
+        let cutoff = logTerm(peak) - 80
+        // The terms over the cutoff are one run around the peak: below it they rise, after it
+        // they fall. The run's first term is found walking down from the peak, and the sum
+        // goes up from it and stops where the terms fall under the cutoff, adding the same
+        // terms in the same order as a walk over all of 0…k would (the same bits), without
+        // the walk: at 10⁵ traces about 2,000 terms, not 10⁵, at each of the bisection's steps.
+        var first = peak
+        while first > 0, logTerm(first - 1) > cutoff { first -= 1 }
         var sum = 0.0
-        for i in 0...k {
+        for i in first...k {
             let exponent = logTerm(i)
-            if exponent > cutoff { sum += exp(exponent) }
+            guard exponent > cutoff else {
+                if i > peak { break }
+                continue
+            }
+            sum += exp(exponent)
         }
         return min(sum, 1)
     }
