@@ -48,13 +48,14 @@ package struct GestureTrack: Sendable, Hashable {
             throw ReplayError.invalidScreen("\(screen.width) × \(screen.height) points is outside 1…100000").about(trace.metadata.id)
         }
         let samples = trace.samples[...releaseIndex]
-        let velocities = Self.velocities(of: samples, source: velocity, releaseOnly: releaseVelocityOnly)
+        // The recorded velocity is each sample's own: no list of them is made.
+        let velocities = velocity.strategy == nil ? nil : Self.velocities(of: samples, source: velocity, releaseOnly: releaseVelocityOnly)
         var inputs: [GestureInput] = []
         inputs.reserveCapacity(samples.count)
         var lastMoveTime = samples.first!.time
         var previous: Vector2?
-        for (sample, v) in zip(samples, velocities) {
-            let input = GestureInput(sample, velocity: v)
+        for (offset, sample) in samples.enumerated() {
+            let input = GestureInput(sample, velocity: velocities?[offset])
             // As the engine does: a began/changed sample that moves the finger is a move; the
             // lift's own position is not.
             if !sample.phase.isTerminal, previous.map({ $0 != input.translation }) ?? true {

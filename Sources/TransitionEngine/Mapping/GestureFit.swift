@@ -42,12 +42,14 @@ public struct GestureFit: Sendable, Hashable {
     public init(inputs: [GestureInput], mapping: ProgressMapping) {
         var along = 0.0, across = 0.0, peak = 0.0
         var extremeX = 0.0, extremeY = 0.0, extremeAlong = 0.0
+        let fromStart = mapping.continuing(from: 0)
         for input in inputs {
             let t = input.translation
-            along = max(along, abs(mapping.axisComponent(of: t)))
+            let axial = mapping.axisComponent(of: t)
+            along = max(along, abs(axial))
             across = max(across, abs(mapping.crossComponent(of: t)))
-            peak = max(peak, mapping.continuing(from: 0).progress(for: t))
-            if abs(mapping.axisComponent(of: t)) > abs(extremeAlong) { extremeAlong = mapping.axisComponent(of: t) }
+            peak = max(peak, fromStart.progress(for: t))
+            if abs(axial) > abs(extremeAlong) { extremeAlong = axial }
             if abs(t.x) > abs(extremeX) { extremeX = t.x }
             if abs(t.y) > abs(extremeY) { extremeY = t.y }
         }
