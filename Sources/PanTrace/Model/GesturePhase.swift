@@ -13,7 +13,7 @@ public enum GesturePhase: UInt8, Sendable, Codable, CaseIterable, CustomStringCo
     case cancelled = 3
 
     /// Whether this phase ends the gesture.
-    public var isTerminal: Bool { self == .ended || self == .cancelled }
+    @inlinable public var isTerminal: Bool { self == .ended || self == .cancelled }
 
     /// The lowercase name used in JSONL, CSV and the wire protocol.
     public var description: String {
