@@ -79,23 +79,15 @@ public final class TraceReader {
     public func decode(_ bytes: [UInt8], into samples: inout [PanSample], name: String? = nil) throws(PanTraceError) -> TraceFile {
         samples.removeAll(keepingCapacity: true)
         guard !bytes.isEmpty else { throw PanTraceError(.emptyFile) }
-        // Take the buffers out of the state (leaving it empty) so they are uniquely referenced:
-        // otherwise the first mutation would copy them.
-        var payload = state.payload
-        var scratch = state.scratch
-        state.payload = []
-        state.scratch = DecodeScratch()
-        defer {
-            state.payload = payload
-            state.scratch = scratch
-        }
+        // The buffers are used where the state keeps them (an access to the class's stored
+        // property: uniquely referenced, so nothing is copied or retained).
         var run = DecodeRun(bytes: bytes, configuration: configuration, name: name)
         swap(&run.samples, &samples)
         defer { swap(&run.samples, &samples) }
         while run.offset < bytes.count {
             let start = run.offset
-            switch try run.inflateChunk(at: start, with: inflater, into: &payload) {
-            case .inflated: try run.decodePayloads(payload, ofChunkAt: start, scratch: &scratch)
+            switch try run.inflateChunk(at: start, with: inflater, into: &state.payload) {
+            case .inflated: try run.decodePayloads(state.payload, ofChunkAt: start, scratch: &state.scratch)
             case .skipped: continue
             case .endOfFile: continue  // the offset is at the end: the loop ends
             }
@@ -110,13 +102,10 @@ public final class TraceReader {
     /// file's trace has no samples and its byte count is `payload`'s.
     func decodePayloads(_ payload: [UInt8], into samples: inout [PanSample], name: String?) throws(PanTraceError) -> TraceFile {
         samples.removeAll(keepingCapacity: true)
-        var scratch = state.scratch
-        state.scratch = DecodeScratch()
-        defer { state.scratch = scratch }
         var run = DecodeRun(bytes: [], configuration: configuration, name: name)
         swap(&run.samples, &samples)
         defer { swap(&run.samples, &samples) }
-        try run.decodePayloads(payload, ofChunkAt: 0, scratch: &scratch)
+        try run.decodePayloads(payload, ofChunkAt: 0, scratch: &state.scratch)
         run.finishChunk()
         var file = try run.file()
         file.byteCount = payload.count

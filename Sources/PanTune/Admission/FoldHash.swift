@@ -13,24 +13,30 @@ enum FoldHash {
     static let prime: UInt64 = 0x0000_0100_0000_01b3
 
     /// The fold hash of `trace`.
-    static func of(_ trace: Trace) -> UInt64 {
-        var hash = start(trace.metadata.id)
-        for sample in trace.samples { hash = add(sample, to: hash) }
+    static func of(_ trace: Trace) -> UInt64 { of(id: trace.metadata.id, samples: trace.samples) }
+
+    /// The fold hash of the trace with identifier `id` and `samples`.
+    private static func of(id: String, samples: [PanSample]) -> UInt64 {
+        var hash = start(id)
+        for sample in samples { hash = add(sample, to: hash) }
         return hash
     }
 
-    /// The fold hash of each of `traces`, four at a time: the samples the four share in count
-    /// go together, each one's rest alone; a last group of fewer than four one by one.
-    static func of(_ traces: [Trace]) -> [UInt64] {
+    /// The fold hash of each of `traces`, four at a time (``of(count:_:)``).
+    static func of(_ traces: [Trace]) -> [UInt64] { of(count: traces.count) { (traces[$0].metadata.id, traces[$0].samples) } }
+
+    /// The fold hash of each of `count` traces, four at a time: the samples the four share in
+    /// count go together, each one's rest alone; a last group of fewer than four one by one.
+    /// `trace(i)` gives the identifier and samples of the i-th, so that the traces can stay
+    /// where they are (in the corpus entries a batch holds), not copied into an array first.
+    static func of(count: Int, _ trace: (Int) -> (id: String, samples: [PanSample])) -> [UInt64] {
         var hashes: [UInt64] = []
-        hashes.reserveCapacity(traces.count)
+        hashes.reserveCapacity(count)
         var first = 0
-        while first + 4 <= traces.count {
-            let (a, b, c, d) = (traces[first].samples, traces[first + 1].samples, traces[first + 2].samples, traces[first + 3].samples)
-            var h = (
-                start(traces[first].metadata.id), start(traces[first + 1].metadata.id), start(traces[first + 2].metadata.id),
-                start(traces[first + 3].metadata.id)
-            )
+        while first + 4 <= count {
+            let (ta, tb, tc, td) = (trace(first), trace(first + 1), trace(first + 2), trace(first + 3))
+            let (a, b, c, d) = (ta.samples, tb.samples, tc.samples, td.samples)
+            var h = (start(ta.id), start(tb.id), start(tc.id), start(td.id))
             let common = min(a.count, b.count, c.count, d.count)
             for i in 0..<common { add(a[i], b[i], c[i], d[i], to: &h) }
             for i in common..<a.count { h.0 = add(a[i], to: h.0) }
@@ -40,7 +46,10 @@ enum FoldHash {
             hashes += [h.0, h.1, h.2, h.3]
             first += 4
         }
-        for trace in traces[first...] { hashes.append(of(trace)) }
+        for index in first..<count {
+            let (id, samples) = trace(index)
+            hashes.append(of(id: id, samples: samples))
+        }
         return hashes
     }
 

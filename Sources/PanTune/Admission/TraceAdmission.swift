@@ -191,11 +191,14 @@ package struct TraceAdmission: Sendable {
         }
 
         /// The verdicts on `entries`, in order, judged four at a time: their fold hashes are
-        /// computed together (``TraceSubsets/foldHashes(of:)``).
+        /// computed together (``TraceSubsets/foldHashes(of:)``'s values). The entries stay in
+        /// their array: copying a trace retains each of its fields.
         func verdicts(on entries: [TraceCorpus.Entry], work: ParallelWork) -> [Verdict] {
-            let quads = stride(from: 0, to: entries.count, by: 4).map { Array(entries[$0..<min($0 + 4, entries.count)]) }
-            return work.map(quads) { quad in
-                zip(quad, TraceSubsets.foldHashes(of: quad.map(\.trace))).map { verdict(on: $0, foldHash: $1) }
+            let starts = Array(stride(from: 0, to: entries.count, by: 4))
+            return work.map(starts) { start in
+                let end = min(start + 4, entries.count)
+                let hashes = FoldHash.of(count: end - start) { (entries[start + $0].trace.metadata.id, entries[start + $0].trace.samples) }
+                return (start..<end).map { verdict(on: entries[$0], foldHash: hashes[$0 - start]) }
             }.flatMap { $0 }
         }
     }
