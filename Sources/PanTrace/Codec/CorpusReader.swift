@@ -463,9 +463,8 @@ private struct CorpusScan {
         return located
     }
 
-    func locating(warningsOf file: TraceFile, gesture: CorpusGesture, base: Int) -> TraceFile {
+    func locating(warningsOf file: consuming TraceFile, gesture: CorpusGesture, base: Int) -> TraceFile {
         guard !file.warnings.isEmpty else { return file }
-        var file = file
         file.warnings = file.warnings.map { locating($0, gesture: gesture, base: base) }
         return file
     }

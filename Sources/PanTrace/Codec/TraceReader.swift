@@ -278,13 +278,15 @@ private struct DecodeRun {
     }
 
     mutating func finishChunk() {
-        if chunk > 0 || metadata != nil { chunksRead += 1 }
+        // A pattern, not `!= nil`: that comparison copied the metadata (every field retained).
+        if case .some = metadata { chunksRead += 1 } else if chunk > 0 { chunksRead += 1 }
         chunk += 1
     }
 
-    /// The file read, with a warning (or, strict, an error) when it ends early.
-    func file() throws(PanTraceError) -> TraceFile {
-        guard let metadata else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
+    /// The file read, with a warning (or, strict, an error) when it ends early. The metadata
+    /// moves into it (the run is done).
+    mutating func file() throws(PanTraceError) -> TraceFile {
+        guard let metadata = metadata.take() else { throw PanTraceError(.truncated, chunk: 0, byteOffset: 0) }
         var warnings = warnings
         // Cut inside a chunk, or whole chunks without the end mark (docs/FORMAT.md §1, "Reading"):
         // two different stories, each told as it is.
