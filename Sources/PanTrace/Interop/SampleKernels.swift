@@ -31,6 +31,8 @@ extension ChunkPayload {
             let previous = start > 0 ? samples[start - 1].time : -Double.infinity
             ordered = largest <= bound && steps >= 0 && Double(t[0]) / scales.time >= previous
         }
+        // Writes the chunk's samples into `out`, uninitialized or not: `PanSample` is a trivial
+        // type, so initializing over a sample already there leaves nothing behind.
         @inline(__always) func write(_ out: UnsafeMutableBufferPointer<PanSample>) {
             s.phase.withUnsafeBufferPointer { phase in
                 s.time.withUnsafeBufferPointer { t in
