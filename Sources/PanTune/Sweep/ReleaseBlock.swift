@@ -49,7 +49,6 @@ struct ReleaseBlock: Sendable, RandomAccessCollection {
     /// store none).
     var fullShadowColumns: Int { [startProgress, lastMoveTime, distance, gain].filter { !$0.values.isEmpty }.count }
 
-    private static let phases = GesturePhase.allCases
     private static let changedFlag: UInt8 = 4
 
     /// No states.
@@ -72,7 +71,7 @@ struct ReleaseBlock: Sendable, RandomAccessCollection {
         return ReleaseState(
             progress: progress, velocity: Vector2(x: velocityX[index], y: velocityY[index]), axisVelocity: axisVelocity[index],
             crossVelocity: crossVelocity[index], distance: distance.value(at: index, base: firstDistance),
-            gain: gain.value(at: index, base: firstGain), phase: Self.phases[Int(flags & 3)], time: time,
+            gain: gain.value(at: index, base: firstGain), phase: GesturePhase(storedBits: flags), time: time,
             lastMoveTime: lastMoveTime.value(at: index, base: time), startProgress: startProgress.value(at: index, base: progress),
             hasChanged: flags & Self.changedFlag != 0)
     }
@@ -120,7 +119,30 @@ struct ReleaseBlock: Sendable, RandomAccessCollection {
         velocityY.append(state.velocity.y)
         axisVelocity.append(state.axisVelocity)
         crossVelocity.append(state.crossVelocity)
-        let phase = UInt8(Self.phases.firstIndex(of: state.phase)!)
+        let phase = state.phase.storedBits
         flags.append(phase | (state.hasChanged ? Self.changedFlag : 0))
+    }
+}
+
+extension GesturePhase {
+    /// The phase's two bits where the tuner stores release states (``ReleaseBlock``, the
+    /// spill's records).
+    var storedBits: UInt8 {
+        switch self {
+        case .began: 0
+        case .changed: 1
+        case .ended: 2
+        case .cancelled: 3
+        }
+    }
+
+    /// The phase of the two low bits of `bits`.
+    init(storedBits bits: some BinaryInteger) {
+        switch bits & 3 {
+        case 0: self = .began
+        case 1: self = .changed
+        case 2: self = .ended
+        default: self = .cancelled
+        }
     }
 }

@@ -23,8 +23,6 @@ final class ReleaseSpill: Sendable {
     /// States encoded or decoded per read or write.
     static let readSize = 8192
 
-    private static let phases = GesturePhase.allCases
-
     /// An empty temporary file in `folder`, or nil when it cannot be made and opened twice.
     init?(folder: URL = FileManager.default.temporaryDirectory) {
         let url = folder.appendingPathComponent("pantrace-releases-\(UUID().uuidString)")
@@ -65,53 +63,6 @@ final class ReleaseSpill: Sendable {
             }
             count += states.count
             return true
-        }
-    }
-
-    private static func encode(_ states: ReleaseBlock.SubSequence) -> Data {
-        var data = Data(count: states.count * recordSize)
-        data.withUnsafeMutableBytes { bytes in
-            var offset = 0
-            for state in states {
-                func store(_ word: UInt64) {
-                    bytes.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
-                    offset += 8
-                }
-                store(state.progress.bitPattern)
-                store(state.velocity.x.bitPattern)
-                store(state.velocity.y.bitPattern)
-                store(state.axisVelocity.bitPattern)
-                store(state.crossVelocity.bitPattern)
-                store(state.distance.bitPattern)
-                store(state.gain.bitPattern)
-                store(state.time.bitPattern)
-                store(state.lastMoveTime.bitPattern)
-                store(state.startProgress.bitPattern)
-                store(UInt64(phases.firstIndex(of: state.phase)!) | (state.hasChanged ? 4 : 0))
-            }
-        }
-        return data
-    }
-
-    private static func decode(_ data: Data, into states: inout [ReleaseState]) {
-        states.removeAll(keepingCapacity: true)
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            func word() -> UInt64 {
-                defer { offset += 8 }
-                return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            }
-            func number() -> Double { Double(bitPattern: word()) }
-            while offset + recordSize <= bytes.count {
-                let progress = number(), x = number(), y = number(), axis = number(), cross = number()
-                let distance = number(), gain = number(), time = number(), lastMoveTime = number(), startProgress = number()
-                let flags = word()
-                states.append(
-                    ReleaseState(
-                        progress: progress, velocity: Vector2(x: x, y: y), axisVelocity: axis, crossVelocity: cross, distance: distance,
-                        gain: gain, phase: phases[Int(flags & 3)], time: time, lastMoveTime: lastMoveTime, startProgress: startProgress,
-                        hasChanged: flags & 4 != 0))
-            }
         }
     }
 
