@@ -342,6 +342,58 @@ import Testing
         }
     }
 
+    /// A header several gestures share is decoded once; each gesture still reads exactly as
+    /// its bytes would as a file (the magic, the kept header, then its own): the stored id
+    /// here, and the same trace. A kept header declared shorter or longer than the header it
+    /// starts (its bytes do not decode alone to exactly their length) is decoded with each
+    /// gesture instead, and reads the same.
+    @Test(arguments: [-2, 0, 2])
+    func aSharedHeaderIsDecodedOnceAndReadsAsTheFileWould(lengthError: Int) throws {
+        var stored = TestTraces.snapped(TestTraces.synthetic(1))
+        stored.metadata.id = "kept-id"
+        let payloads = Array(CorpusFormat.packed(try TraceEncoder().encodePayloads(stored, name: "a")))
+        var r = ByteReader(HeaderFormat.magic + payloads)
+        _ = try ChunkPayload.decodeHeader(&r, name: "a")
+        let header = r.offset - HeaderFormat.magic.count
+        let declared = header + lengthError
+        var records = ByteWriter()
+        CorpusFormat.encodeHeader(into: &records)
+        CorpusFormat.encodeGesture(index: 0, name: "a", storage: .packed, sharing: .kept(length: declared), length: payloads.count, into: &records)
+        records.raw(payloads)
+        let rest = Array(payloads[declared...])
+        for (index, name) in ["b", "c"].enumerated() {
+            CorpusFormat.encodeGesture(
+                index: index + 1, name: name, storage: .packed, sharing: .shared(index: 0), length: rest.count, into: &records)
+            records.raw(rest)
+        }
+        var bytes: [UInt8] = []
+        GzipDeflater(level: 0).appendMember(of: records.bytes, to: &bytes)
+        let read = try Self.gestures(bytes: bytes)
+        #expect(read.problems.isEmpty)
+        #expect(read.gestures.count == 3)
+        for (gesture, outcome) in read.gestures.dropFirst() {
+            // The gesture as a file of its bytes, its header decoded with it.
+            var samples: [PanSample] = []
+            let alone = Result { () throws(PanTraceError) -> TraceFile in
+                var file = try TraceReader().decodePayloads(HeaderFormat.magic + payloads[..<declared] + rest, into: &samples, name: gesture.name)
+                file.trace.samples = samples
+                return file
+            }
+            switch (outcome, alone) {
+            case (.success(let file), .success(let expected)):
+                #expect(file.trace == expected.trace)
+                #expect(file.trace.metadata.id == "kept-id")
+            case (.failure(let error), .failure(let expected)):
+                #expect(error.code == expected.code)
+            default:
+                Issue.record("gesture \(gesture.name): \(outcome) against \(alone)")
+            }
+        }
+        if lengthError == 0 {
+            #expect(try read.gestures.map { try $0.1.get().trace } == [stored, stored, stored])
+        }
+    }
+
     @Test func whatIsNotACorpusIsOneLine() throws {
         let single = try TraceEncoder.encode(TestTraces.synthetic(0))
         var samples: [PanSample] = []

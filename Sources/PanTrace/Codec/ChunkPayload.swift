@@ -138,6 +138,13 @@ enum ChunkPayload {
     static func decodeHeader(_ r: inout ByteReader, name: String? = nil) throws(PanTraceError) -> (
         version: Int, grid: SampleGrid, metadata: TraceMetadata
     ) {
+        let header = try decodeHeaderFields(&r, name: name)
+        return (header.version, header.grid, header.metadata)
+    }
+
+    /// ``decodeHeader(_:name:)`` as a ``DecodedHeader``: what a corpus keeps of a header many
+    /// of its gestures share, decoded once.
+    static func decodeHeaderFields(_ r: inout ByteReader, name: String? = nil) throws(PanTraceError) -> DecodedHeader {
         guard r.bytes.count >= HeaderFormat.magic.count, r.bytes.starts(with: HeaderFormat.magic) else {
             throw PanTraceError(.badMagic)
         }
@@ -161,8 +168,8 @@ enum ChunkPayload {
                 positionTicksPerPoint: try r.count("position scale", limit: SampleGrid.maximumScale),
                 velocityTicksPerPointPerSecond: try r.count("velocity scale", limit: SampleGrid.maximumScale))
         guard grid.isValid else { throw PanTraceError(.badHeader("grid scales must be between 1 and \(SampleGrid.maximumScale)")) }
-        let metadata = try MetadataCoding.decode(&r, version: version, name: name)
-        return (version, grid, metadata)
+        let (metadata, storesID) = try MetadataCoding.decodeFields(&r, version: version, name: name)
+        return DecodedHeader(version: version, grid: grid, metadata: metadata, storesID: storesID, byteCount: r.offset)
     }
 
     /// Decodes one payload at `r` (after the header); sample columns are appended to `samples`.
@@ -343,6 +350,24 @@ extension ChunkPayload {
         guard ok, back == ticks else {
             throw PanTraceError(.invalidSample("\(field) of \(ticks) ticks is beyond what the grid stores exactly"), sample: index)
         }
+    }
+}
+
+/// A header payload decoded: what it says, and how many bytes (the magic included) it took.
+struct DecodedHeader {
+    var version: Int
+    var grid: SampleGrid
+    var metadata: TraceMetadata
+    /// Whether the header stored the id; when not, the id is the file's name.
+    var storesID: Bool
+    var byteCount: Int
+
+    /// The metadata of a file named `name` with this header.
+    func metadata(named name: String?) -> TraceMetadata {
+        guard !storesID else { return metadata }
+        var named = metadata
+        named.id = name ?? ""
+        return named
     }
 }
 

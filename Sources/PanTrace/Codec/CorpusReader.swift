@@ -230,6 +230,10 @@ public final class CorpusReader {
         let memberEnd = scan.offset
         var previousName: [UInt8] = []
         var keptHeaders: [ArraySlice<UInt8>] = []
+        // Each kept header decoded once for the gestures that share it: nil until a gesture
+        // shares it, then the header, or nil inside when its bytes do not decode alone to
+        // exactly their length (each such gesture then decodes it as a file would).
+        var sharedHeaders: [Int: DecodedHeader?] = [:]
         while !r.isAtEnd, !isStopping {
             var gesture: CorpusGesture
             var length: Int?
@@ -263,6 +267,7 @@ public final class CorpusReader {
                     packed.removeAll(keepingCapacity: true)
                     packed += HeaderFormat.magic
                     let bytes = try r.raw(length ?? 0)
+                    var shared: DecodedHeader?
                     switch sharing {
                     case .none: break
                     case .kept(let headerLength):
@@ -278,12 +283,20 @@ public final class CorpusReader {
                             throw PanTraceError(.badCorpus("shared header \(index) where the chunk has kept \(keptHeaders.count)"))
                         }
                         packed += keptHeaders[index]
+                        if sharedHeaders[index] == nil {
+                            var header = ByteReader(HeaderFormat.magic + keptHeaders[index])
+                            let decoded = try? ChunkPayload.decodeHeaderFields(&header)
+                            sharedHeaders[index] = .some(header.isAtEnd ? decoded : nil)
+                        }
+                        shared = sharedHeaders[index] ?? nil
                     }
                     packed += bytes
                     if let only, gesture.index != only { continue }
                     // Built in place, not mapped afterwards: a TraceFile copy retains every field.
                     outcome = .success(
-                        scan.locating(warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName), gesture: gesture, base: start))
+                        scan.locating(
+                            warningsOf: try reader.decodePayloads(packed, into: &samples, name: baseName, header: shared), gesture: gesture,
+                            base: start))
                 } catch {
                     var located = scan.located(error)
                     located.gesture = gesture.index

@@ -171,6 +171,13 @@ enum MetadataCoding {
     /// From version 3 the id may be absent: it is then `name` (the file's name without
     /// `.pantrace`), or empty when the bytes came without one.
     static func decode(_ r: inout ByteReader, version: Int, name: String? = nil) throws(PanTraceError) -> TraceMetadata {
+        try decodeFields(&r, version: version, name: name).metadata
+    }
+
+    /// ``decode(_:version:name:)``, and whether the fields stored the id (when not, it is `name`).
+    static func decodeFields(
+        _ r: inout ByteReader, version: Int, name: String? = nil
+    ) throws(PanTraceError) -> (metadata: TraceMetadata, storesID: Bool) {
         var m = TraceMetadata(id: "", created: defaultCreated, source: defaultSource, velocityOrigin: defaultVelocity)
         var seen: UInt64 = 0  // a bit per tag
         var sawID = false
@@ -274,7 +281,7 @@ enum MetadataCoding {
             guard version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
             m.id = name ?? ""
         }
-        return m
+        return (m, sawID)
     }
 
     /// `bytes` as a string if they are valid UTF-8. ASCII, what nearly every id, tag and name

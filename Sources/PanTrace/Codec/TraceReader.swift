@@ -99,10 +99,14 @@ public final class TraceReader {
     /// Decodes the payloads of a whole trace held without gzip framing (a packed gesture of a
     /// corpus, docs/FORMAT.md §11) into `samples`, which it replaces, as if they were the one
     /// chunk of a file: header first, then sample, metadata and end payloads. The returned
-    /// file's trace has no samples and its byte count is `payload`'s.
-    func decodePayloads(_ payload: [UInt8], into samples: inout [PanSample], name: String?) throws(PanTraceError) -> TraceFile {
+    /// file's trace has no samples and its byte count is `payload`'s. `header`, when given, is
+    /// the decoded header `payload` starts with (a corpus decodes a shared one once).
+    func decodePayloads(
+        _ payload: [UInt8], into samples: inout [PanSample], name: String?, header: DecodedHeader? = nil
+    ) throws(PanTraceError) -> TraceFile {
         samples.removeAll(keepingCapacity: true)
         var run = DecodeRun(bytes: [], configuration: configuration, name: name)
+        run.knownHeader = header
         swap(&run.samples, &samples)
         defer { swap(&run.samples, &samples) }
         try run.decodePayloads(payload, ofChunkAt: 0, scratch: &state.scratch)
@@ -159,6 +163,8 @@ private struct DecodeRun {
     var warnings: [PanTraceError] = []
     var offset = 0, chunk = 0, chunksRead = 0, skipped = 0, totalInflated = 0
     var sawEnd = false, isTruncated = false
+    /// The header chunk 0 starts with, decoded already: its bytes are stepped over.
+    var knownHeader: DecodedHeader?
 
     let name: String?
 
@@ -231,7 +237,12 @@ private struct DecodeRun {
         var r = ByteReader(payload)
         var payloads = 0
         if chunk == 0 {
-            (version, grid, metadata) = try ChunkPayload.decodeHeader(&r, name: name)
+            if let known = knownHeader {
+                (version, grid, metadata) = (known.version, known.grid, known.metadata(named: name))
+                try r.skip(to: known.byteCount)
+            } else {
+                (version, grid, metadata) = try ChunkPayload.decodeHeader(&r, name: name)
+            }
             payloads = 1
         }
         while payloads == 0 || !r.isAtEnd {
