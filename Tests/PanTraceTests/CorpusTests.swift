@@ -16,6 +16,15 @@ import Testing
         return (gestures, problems)
     }
 
+    /// The gestures of a corpus whose one member holds `records` (stored, as the writer stores).
+    static func gestures(records: ByteWriter) throws -> (
+        gestures: [(CorpusGesture, Result<TraceFile, PanTraceError>)], problems: [PanTraceError]
+    ) {
+        var corpus: [UInt8] = []
+        GzipDeflater(level: 0).appendMember(of: records.bytes, to: &corpus)
+        return try gestures(bytes: corpus)
+    }
+
     static func gestures(bytes: [UInt8], reader: TraceReader = TraceReader()) throws -> (
         gestures: [(CorpusGesture, Result<TraceFile, PanTraceError>)], problems: [PanTraceError]
     ) {
@@ -285,9 +294,7 @@ import Testing
             CorpusFormat.encodeGesture(index: index, name: "g\(index)", storage: .packed, length: payload.count, into: &bytes)
             bytes.raw(payload)
         }
-        var corpus: [UInt8] = []
-        GzipDeflater(level: 0).appendMember(of: bytes.bytes, to: &corpus)
-        let read = try Self.gestures(bytes: corpus)
+        let read = try Self.gestures(records: bytes)
         #expect(read.problems.isEmpty)
         #expect(read.gestures.count == 3)
         #expect(throws: Never.self) { try read.gestures[0].1.get() }
@@ -331,9 +338,7 @@ import Testing
             records.raw(rest)
             CorpusFormat.encodeGesture(index: 2, name: "c", storage: .packed, sharing: .shared(index: 0), length: rest.count, into: &records)
             records.raw(rest)
-            var bytes: [UInt8] = []
-            GzipDeflater(level: 0).appendMember(of: records.bytes, to: &bytes)
-            let damaged = try Self.gestures(bytes: bytes)
+            let damaged = try Self.gestures(records: records)
             #expect(damaged.problems.isEmpty)
             #expect(try damaged.gestures[0].1.get().trace == traces[0])
             #expect(try damaged.gestures[2].1.get().trace == traces[2])
@@ -366,11 +371,8 @@ import Testing
                 index: index + 1, name: name, storage: .packed, sharing: .shared(index: 0), length: rest.count, into: &records)
             records.raw(rest)
         }
-        var bytes: [UInt8] = []
-        GzipDeflater(level: 0).appendMember(of: records.bytes, to: &bytes)
-        let read = try Self.gestures(bytes: bytes)
-        #expect(read.problems.isEmpty)
-        #expect(read.gestures.count == 3)
+        let read = try Self.gestures(records: records)
+        #expect(read.problems.isEmpty && read.gestures.count == 3)
         for (gesture, outcome) in read.gestures.dropFirst() {
             // The gesture as a file of its bytes, its header decoded with it.
             var samples: [PanSample] = []
