@@ -10,7 +10,7 @@ import subprocess
 import threading
 
 import pytest
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
@@ -78,7 +78,11 @@ def watcher(server):
 
 
 def wait(driver, condition, timeout=TIMEOUT, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    # A live list re-renders while a condition reads it: an element found and then replaced
+    # before its attribute is read is looked up again at the next poll, not a failure.
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: condition(d), message)
 
 
 STATE_JS = """
