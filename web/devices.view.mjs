@@ -56,6 +56,9 @@ export class DevicesView {
     live.textContent = line;
     live.dataset.live = String(sources.some((s) => s.connected && s.live));
     $("devices-empty").hidden = sources.length > 0;
+    // The list is made anew; a person who pressed a device's button with the keyboard keeps
+    // the focus on that device's new button, not on the page.
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.source : undefined;
     this.list.replaceChildren(...sources.map((s) => {
       const watching = this.store.watching === s.source;
       return h("li", { dataset: { source: String(s.source), live: String(s.live), connected: String(s.connected) } },
@@ -68,6 +71,7 @@ export class DevicesView {
           onclick: () => this.store.chooseSource(watching ? null : s.source),
         }));
     }));
+    if (focused !== undefined) this.list.querySelector(`li[data-source="${CSS.escape(focused)}"] button`)?.focus({ preventScroll: true });
     this.renderGestures();
   }
 

@@ -4,6 +4,7 @@ happens, then keeps it with a label (docs/PROTOCOL.md §4, docs/VIEWER.md "Devic
 import json
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from websockets.sync.client import connect
 
@@ -60,6 +61,18 @@ def test_a_devices_live_gesture_is_on_the_stage_and_is_kept_with_a_label(server,
         wait(d, lambda d: pressed(d) == "false", message="the person stopped watching")
         d.find_element(By.CSS_SELECTOR, "#devices li button").click()
         wait(d, lambda d: pressed(d) == "true", message="and watches again")
+        # By keyboard: the list is made anew at each press, and the focus stays on the device's
+        # button (a new element), so a second press toggles it back.
+        focused_source = "const a = document.activeElement; return a && a.matches('#devices li button') ? a.closest('li').dataset.source : null"
+        d.execute_script("document.querySelector('#devices li button').focus()")
+        d.switch_to.active_element.send_keys(Keys.SPACE)
+        wait(d, lambda d: pressed(d) == "false", message="a key press stops watching")
+        assert d.execute_script(focused_source) == str(ready["source"])
+        d.execute_script("document.getElementById('devices').scrollIntoView({block: 'center'})")
+        browser.screenshot("59-device-button-keeps-the-focus")
+        d.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(d, lambda d: pressed(d) == "true", message="and the next watches again")
+        assert d.execute_script(focused_source) == str(ready["source"])
         # Half the pan: the finger is still down, the stage shows it through this page's setting.
         samples = pan_down(0.38 * 422 + 10)
         send(device, samples[:30])
