@@ -23,10 +23,9 @@ public import PanTrace
 /// link.start()
 /// ```
 ///
-/// `@unchecked Sendable`: its mutable state (`core`, `connection`, `generation`,
-/// `statusHandler`, `scheduled`) is read and written only while holding `condition`, its lock;
-/// status callbacks go out on the serial `callbacks` queue.
-public final class LiveLink: @unchecked Sendable {
+/// What it changes while it runs is a ``LinkState`` (`Interop/LinkState.swift`), under that
+/// state's lock; status callbacks go out on the serial `callbacks` queue.
+public final class LiveLink: Sendable {
     /// What the link connects to and how it behaves.
     public struct Configuration: Sendable {
         /// `ws://HOST:PORT/live` (the query is added).
@@ -171,46 +170,41 @@ public final class LiveLink: @unchecked Sendable {
 
     /// Called on a private serial queue with each new status, in order.
     public var onStatus: (@Sendable (Status) -> Void)? {
-        get { condition.withLock { statusHandler } }
-        set { condition.withLock { statusHandler = newValue } }
+        get { state.withLock { $0.statusHandler } }
+        set { state.withLock { $0.statusHandler = newValue } }
     }
 
-    private let condition = NSCondition()
-    private var core: LinkCore
+    /// The configuration in use.
+    public let configuration: Configuration
+    private let state: LinkState
     private let transport: any LiveTransport
-    private var connection: (any LiveTransportConnection)?
-    private var generation = 0
-    private var statusHandler: (@Sendable (Status) -> Void)?
     private let queue = DispatchQueue(label: "PanTraceLive.link")
     private let callbacks = DispatchQueue(label: "PanTraceLive.status")
     private static let onCallbacks = DispatchSpecificKey<Bool>()
-    private var scheduled: Double?
 
     /// Creates a link; nothing happens until ``start()``.
     public init(configuration: Configuration) {
-        self.core = LinkCore(configuration: configuration)
+        self.configuration = configuration
+        self.state = LinkState(core: LinkCore(configuration: configuration))
         self.transport = defaultTransport()
         callbacks.setSpecific(key: Self.onCallbacks, value: true)
     }
 
-    /// The configuration in use.
-    public var configuration: Configuration { core.configuration }
-
     /// The current status.
-    public var status: Status { condition.withLock { core.status } }
+    public var status: Status { state.withLock { $0.core.status } }
 
     /// The counters now.
-    public var counters: Counters { condition.withLock { core.counters } }
+    public var counters: Counters { state.withLock { $0.core.counters } }
 
     /// Starts connecting (in the background; the status says how it goes).
     public func start() {
-        locked { core, now in core.start(now: now) }
+        locked { link, now in link.core.start(now: now) }
     }
 
     /// Closes the link for good. When it returns, every status callback has run (unless it is
     /// called from ``onStatus`` itself), so what the caller says next comes after them.
     public func stop() {
-        locked { core, now in core.stop(now: now) }
+        locked { link, now in link.core.stop(now: now) }
         if DispatchQueue.getSpecific(key: Self.onCallbacks) != true { callbacks.sync {} }
     }
 
@@ -229,8 +223,8 @@ public final class LiveLink: @unchecked Sendable {
         timestamp: Double
     ) -> Enqueued {
         var result = Enqueued.ignored
-        locked { core, now in
-            let (enqueued, actions) = core.record(
+        locked { link, now in
+            let (enqueued, actions) = link.core.record(
                 state: state, translation: translation, velocity: velocity, location: location, touches: touches, timestamp: timestamp,
                 now: now)
             result = enqueued
@@ -260,13 +254,7 @@ public final class LiveLink: @unchecked Sendable {
     }
 
     private func wait(timeout: Double, until done: (LinkCore) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !done(core) && !core.isFinished {
-            if !condition.wait(until: deadline) { break }
-        }
-        return done(core)
+        state.wait(until: Date(timeIntervalSinceNow: timeout), stoppingWhen: { done($0.core) || $0.core.isFinished }, then: { done($0.core) })
     }
 
     // MARK: - Driving the core
@@ -275,67 +263,65 @@ public final class LiveLink: @unchecked Sendable {
         Double(DispatchTime.now().uptimeNanoseconds) / 1e9
     }
 
-    /// Runs one input of the core under the lock and performs its actions in order (still
-    /// under the lock, so sends keep their order; transports only enqueue).
-    private func locked(_ body: (inout LinkCore, Double) -> [LinkCore.Action]) {
-        condition.lock()
-        let actions = body(&core, Self.now())
-        perform(actions)
-        reschedule()
-        condition.broadcast()
-        condition.unlock()
+    /// Runs one input of the core under the state's lock and performs its actions in order
+    /// (still under the lock, so sends keep their order; transports only enqueue).
+    private func locked(_ body: (inout LinkState.Fields, Double) -> [LinkCore.Action]) {
+        state.withLock { link in
+            let actions = body(&link, Self.now())
+            perform(actions, on: &link)
+            reschedule(&link)
+        }
     }
 
-    private func perform(_ actions: [LinkCore.Action]) {
+    private func perform(_ actions: [LinkCore.Action], on link: inout LinkState.Fields) {
         for action in actions {
             switch action {
             case .connect:
-                connection?.close()
-                generation += 1
-                let current = generation
+                link.connection?.close()
+                link.generation += 1
+                let current = link.generation
                 let queue = self.queue
-                connection = transport.open(core.configuration.joinURL) { [weak self] event in
+                link.connection = transport.open(configuration.joinURL) { [weak self] event in
                     queue.async { [weak self] in self?.handle(event, generation: current) }
                 }
             case .send(let text):
-                connection?.send(text)
+                link.connection?.send(text)
             case .close:
-                connection?.close()
-                connection = nil
-                generation += 1
+                link.connection?.close()
+                link.connection = nil
+                link.generation += 1
             case .status(let status):
-                if let handler = statusHandler { callbacks.async { handler(status) } }
+                if let handler = link.statusHandler { callbacks.async { handler(status) } }
             }
         }
     }
 
     private func handle(_ event: LiveTransportEvent, generation: Int) {
-        locked { core, now in
-            guard generation == self.generation else { return [] }
+        locked { link, now in
+            guard generation == link.generation else { return [] }
             switch event {
             case .opened:
-                return core.opened(now: now)
+                return link.core.opened(now: now)
             case .text(let text):
-                return core.received(text, now: now)
+                return link.core.received(text, now: now)
             case .closed(let reason):
-                connection = nil
-                self.generation += 1
-                return core.closed(reason: reason, now: now)
+                link.connection = nil
+                link.generation += 1
+                return link.core.closed(reason: reason, now: now)
             }
         }
     }
 
     /// Keeps one timer at the core's next deadline.
-    private func reschedule() {
-        guard let deadline = core.nextDeadline else { return }
-        if let scheduled, scheduled <= deadline, scheduled > Self.now() { return }
-        scheduled = deadline
+    private func reschedule(_ link: inout LinkState.Fields) {
+        guard let deadline = link.core.nextDeadline else { return }
+        if let scheduled = link.scheduled, scheduled <= deadline, scheduled > Self.now() { return }
+        link.scheduled = deadline
         let delay = max(0, deadline - Self.now())
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let link = self else { return }
-            link.locked { core, now in
+            self?.locked { link, now in
                 link.scheduled = nil
-                return core.tick(now: now)
+                return link.core.tick(now: now)
             }
         }
     }
