@@ -231,7 +231,7 @@ struct TuningFindingsTests {
         traces[2].samples.removeLast(7)
         traces[3].samples = []
         let some = Array(traces.prefix(count))
-        #expect(TraceSubsets.foldHashes(of: some) == some.map(Self.referenceFoldHash))
+        #expect(FoldHash.of(count: some.count) { (some[$0].metadata.id, some[$0].samples) } == some.map(Self.referenceFoldHash))
     }
 
     /// FNV-1a from the seed over the identifier's UTF-8, then each sample's time, translation

@@ -48,8 +48,8 @@ package struct GestureTrack: Sendable, Hashable {
             throw ReplayError.invalidScreen("\(screen.width) × \(screen.height) points is outside 1…100000").about(trace.metadata.id)
         }
         let samples = trace.samples[...releaseIndex]
-        // The recorded velocity is each sample's own: no list of them is made.
-        let velocities = velocity.strategy == nil ? nil : Self.velocities(of: samples, source: velocity, releaseOnly: releaseVelocityOnly)
+        // The recorded velocity is each sample's own (nil here): no list of them is made.
+        let velocities = velocity.strategy.map { Self.velocities(of: samples, strategy: $0, releaseOnly: releaseVelocityOnly) }
         var inputs: [GestureInput] = []
         inputs.reserveCapacity(samples.count)
         var lastMoveTime = samples.first!.time
@@ -94,12 +94,9 @@ package struct GestureTrack: Sendable, Hashable {
         releaseState(mapping: preset.mapping(screen: screen), reading: preset.reading)
     }
 
-    /// The velocity at each sample: as recorded, or what the platform's tracker reports right
+    /// The velocity at each sample from an estimator: what the platform's tracker reports right
     /// after the sample (at a lift or cancel, what the platform hands over; none becomes zero).
-    private static func velocities(of samples: ArraySlice<PanSample>, source: VelocitySource, releaseOnly: Bool) -> [Vector2] {
-        guard let strategy = source.strategy else {
-            return samples.map { Vector2($0.velocity) }
-        }
+    private static func velocities(of samples: ArraySlice<PanSample>, strategy: VelocityStrategy, releaseOnly: Bool) -> [Vector2] {
         var feeder = VelocityFeeder(strategy: strategy)
         let last = samples.endIndex - 1
         return samples.indices.map { index in

@@ -6,7 +6,7 @@ internal import PanTrace
 /// its IEEE double.
 ///
 /// FNV-1a is one multiply waiting on the one before, byte after byte, so one trace's hash runs
-/// at the multiplier's latency. `of(_:)` on an array hashes four traces side by side, four
+/// at the multiplier's latency. ``of(count:_:)`` hashes four traces side by side, four
 /// independent chains the core overlaps: the same values, 2.2–2.4× faster alone
 /// (BENCHMARKS.md, "`tune` CPU and the end-to-end peer").
 enum FoldHash {
@@ -21,9 +21,6 @@ enum FoldHash {
         for sample in samples { hash = add(sample, to: hash) }
         return hash
     }
-
-    /// The fold hash of each of `traces`, four at a time (``of(count:_:)``).
-    static func of(_ traces: [Trace]) -> [UInt64] { of(count: traces.count) { (traces[$0].metadata.id, traces[$0].samples) } }
 
     /// The fold hash of each of `count` traces, four at a time: the samples the four share in
     /// count go together, each one's rest alone; a last group of fewer than four one by one.

@@ -191,8 +191,8 @@ package struct TraceAdmission: Sendable {
         }
 
         /// The verdicts on `entries`, in order, judged four at a time: their fold hashes are
-        /// computed together (``TraceSubsets/foldHashes(of:)``'s values). The entries stay in
-        /// their array: copying a trace retains each of its fields.
+        /// computed together (``FoldHash/of(count:_:)``: ``TraceSubsets/foldHash(of:)``'s values).
+        /// The entries stay in their array: copying a trace retains each of its fields.
         func verdicts(on entries: [TraceCorpus.Entry], work: ParallelWork) -> [Verdict] {
             let starts = Array(stride(from: 0, to: entries.count, by: 4))
             return work.map(starts) { start in

@@ -27,7 +27,7 @@ package struct TunedTrace: Sendable, Hashable {
     }
 
     /// The tuned trace of `trace`, read from `file`; `foldHash` when it was computed already
-    /// (``TraceSubsets/foldHashes(of:)``).
+    /// (``FoldHash/of(count:_:)``).
     package init(file: String, trace: Trace, foldHash: UInt64? = nil) {
         self.init(
             file: file, id: trace.metadata.id, intent: trace.metadata.intent, tags: trace.metadata.tags, source: trace.metadata.source,
@@ -78,10 +78,6 @@ struct TraceSubsets: Sendable {
     /// and the velocity (x, y), each a 64-bit IEEE double. It depends on the gesture alone, not
     /// on where it is in the corpus, so a corpus tuned in shards and merged has the same folds.
     static func foldHash(of trace: Trace) -> UInt64 { FoldHash.of(trace) }
-
-    /// ``foldHash(of:)`` of each of `traces`, the same values, computed four at a time
-    /// (`FoldHash.of(_:)` on the array).
-    static func foldHashes(of traces: [Trace]) -> [UInt64] { FoldHash.of(traces) }
 
     /// Assigns traces read from files to folds and groups (as the sweep does).
     init(traces: [Trace]) {
