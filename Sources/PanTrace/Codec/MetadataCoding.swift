@@ -178,7 +178,11 @@ enum MetadataCoding {
     static func decodeFields(
         _ r: inout ByteReader, version: Int, name: String? = nil
     ) throws(PanTraceError) -> (metadata: TraceMetadata, storesID: Bool) {
-        var m = TraceMetadata(id: "", created: defaultCreated, source: defaultSource, velocityOrigin: defaultVelocity)
+        // The fields are set in a plain value and boxed once at the end (TraceMetadata.Values).
+        var m = TraceMetadata.Values(
+            created: defaultCreated, source: defaultSource, screen: .phone, edge: nil, intent: .unknown, sheet: nil, tags: [], notes: "",
+            velocityOrigin: defaultVelocity, extra: [:])
+        var id = ""
         var seen: UInt64 = 0  // a bit per tag
         var sawID = false
         func string() throws(PanTraceError) -> String {
@@ -209,7 +213,7 @@ enum MetadataCoding {
             switch tag {
             case .end: break
             case .id:
-                m.id = try string()
+                id = try string()
                 sawID = true
             case .created: m.created = try string()
             case .createdSeconds:
@@ -276,12 +280,13 @@ enum MetadataCoding {
                 }
             }
         }
-        if let problem = m.sheetProblem { throw PanTraceError(.badHeader(problem)) }
+        let metadata = TraceMetadata(id: id, values: m)
+        if let problem = metadata.sheetProblem { throw PanTraceError(.badHeader(problem)) }
         if !sawID {
             guard version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
-            m.id = name ?? ""
+            return (TraceMetadata(id: name ?? "", values: m), false)
         }
-        return (m, sawID)
+        return (metadata, true)
     }
 
     /// `bytes` as a string if they are valid UTF-8. ASCII, what nearly every id, tag and name
