@@ -6,14 +6,15 @@
 public struct PanSample: Hashable, Sendable {
     /// Seconds since the gesture began (stored on the file's time grid, 1 µs by default).
     public var time: Double
-    /// The recognizer state of this callback.
-    public var phase: GesturePhase
     /// Cumulative translation in points since the touch went down.
     public var translation: PanVector
     /// Velocity in points per second, as recorded or as estimated (see ``TraceMetadata/velocityOrigin``).
     public var velocity: PanVector
     /// The raw touch location in points in the recording's screen, when the source had it.
     public var location: PanVector?
+    /// The recognizer state of this callback. Stored after `location`, in the byte its
+    /// optional leaves spare: a sample takes 80 bytes, not 88.
+    public var phase: GesturePhase
     /// The number of touches down, when the source reported it.
     public var touches: Int?
 
