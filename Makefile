@@ -94,6 +94,7 @@ bench: setup
 	$(SWIFT) build -c release --product pantrace
 	.venv-bench/bin/python Benchmarks/tune/end_to_end.py --sizes 100000,1000000 --repeats 3
 	.venv-bench/bin/python Benchmarks/size_floor.py
+	.venv-bench/bin/python Benchmarks/block_coding.py
 	.venv-bench/bin/python Benchmarks/replay/peer.py
 	.venv-bench/bin/python Benchmarks/tune/dask_shards.py
 	@scripts/setup.sh python
