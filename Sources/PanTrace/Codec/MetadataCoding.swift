@@ -280,13 +280,10 @@ enum MetadataCoding {
                 }
             }
         }
-        let metadata = TraceMetadata(id: id, values: m)
+        let metadata = TraceMetadata(id: sawID ? id : name ?? "", values: m)
         if let problem = metadata.sheetProblem { throw PanTraceError(.badHeader(problem)) }
-        if !sawID {
-            guard version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
-            return (TraceMetadata(id: name ?? "", values: m), false)
-        }
-        return (metadata, true)
+        guard sawID || version >= 3 else { throw PanTraceError(.badHeader("metadata has no id")) }
+        return (metadata, sawID)
     }
 
     /// `bytes` as a string if they are valid UTF-8. ASCII, what nearly every id, tag and name

@@ -289,8 +289,7 @@ private struct DecodeRun {
     }
 
     mutating func finishChunk() {
-        // A pattern, not `!= nil`: that comparison copied the metadata (every field retained).
-        if case .some = metadata { chunksRead += 1 } else if chunk > 0 { chunksRead += 1 }
+        if chunk > 0 || metadata != nil { chunksRead += 1 }
         chunk += 1
     }
 

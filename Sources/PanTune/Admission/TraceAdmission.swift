@@ -87,7 +87,7 @@ package struct TraceAdmission: Sendable {
     /// tracks, so the trace itself can be dropped once added.
     struct Admission {
         let judge: Judge
-        var admitted = Admitted()
+        private var admitted = Admitted()
         /// The release states of each of `judge.sets`, in its order, until ``finished()``
         /// files them under their keys: an array, so adding a trace's states looks nothing up.
         private var columns: [ReleaseColumns] = []

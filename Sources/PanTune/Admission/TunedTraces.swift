@@ -30,8 +30,6 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
     /// Each distinct combination of tags and source, in the order first seen.
     package private(set) var labelSets: [LabelSet] = []
     private var labelSetIndex: [LabelSet: UInt32] = [:]
-    /// The label set of the trace added last.
-    private var lastLabelSet: UInt32 = 0
     /// Each distinct file (or corpus), in the order first seen.
     private var files: [String] = []
     private var fileIndex: [String: UInt32] = [:]
@@ -87,9 +85,8 @@ package struct TunedTraces: Sendable, RandomAccessCollection {
         let file = files.last.map { $0 == path } == true ? UInt32(files.count - 1) : Self.intern(String(path), in: &files, index: &fileIndex)
         let labels = LabelSet(tags: trace.tags, source: trace.source)
         let labelSet =
-            labelSets.indices.contains(Int(lastLabelSet)) && labelSets[Int(lastLabelSet)] == labels
-            ? lastLabelSet : Self.intern(labels, in: &labelSets, index: &labelSetIndex)
-        lastLabelSet = labelSet
+            labelSetOfTrace.last.flatMap { labelSets[Int($0)] == labels ? $0 : nil }
+            ?? Self.intern(labels, in: &labelSets, index: &labelSetIndex)
         identifierBytes.append(contentsOf: id)
         identifierEnds.append(UInt32(identifierBytes.count))
         fileOfTrace.append(file | flag)
