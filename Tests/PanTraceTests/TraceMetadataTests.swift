@@ -59,3 +59,39 @@ struct TraceMetadataTests {
         #expect(built.hashValue == Self.full.hashValue)
     }
 }
+
+/// A header whose id was left out (its file's name) reads as that name from version 3, and is
+/// refused before it, where every header stored its id.
+struct LeftOutIdentifierTests {
+    static func fields(_ metadata: TraceMetadata, name: String) throws -> [UInt8] {
+        var writer = ByteWriter()
+        try MetadataCoding.encode(metadata, name: name, into: &writer)
+        return writer.bytes
+    }
+
+    @Test func aLeftOutIdIsTheNameFromVersionThree() throws {
+        let metadata = TraceMetadata(id: "swipe-7", source: "ios", tags: ["a"])
+        let bytes = try Self.fields(metadata, name: "swipe-7")
+        for version in 3...HeaderFormat.version {
+            var named = ByteReader(bytes)
+            let read = try MetadataCoding.decodeFields(&named, version: version, name: "swipe-7")
+            #expect(read.metadata == metadata)
+            #expect(!read.storesID)
+            var unnamed = ByteReader(bytes)
+            #expect(try MetadataCoding.decodeFields(&unnamed, version: version).metadata.id == "")
+        }
+        // Stored, the id is read as it is whatever the name.
+        var stored = ByteReader(try Self.fields(metadata, name: "other"))
+        let read = try MetadataCoding.decodeFields(&stored, version: 3, name: "other")
+        #expect(read.metadata == metadata)
+        #expect(read.storesID)
+    }
+
+    @Test func aLeftOutIdIsABadHeaderBeforeVersionThree() throws {
+        // Fields version 2 knows: no tags, a source string.
+        let bytes = try Self.fields(TraceMetadata(id: "swipe-7", source: "a source of its own"), name: "swipe-7")
+        var reader = ByteReader(bytes)
+        let error = #expect(throws: PanTraceError.self) { try MetadataCoding.decodeFields(&reader, version: 2, name: "swipe-7") }
+        #expect(error?.description.contains("metadata has no id") == true)
+    }
+}
